@@ -1,0 +1,24 @@
+package main
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/tandem-sh/tandem/supervisor"
+)
+
+var runCommand = &cli.Command{
+	Name:         "run",
+	Usage:        "supervise CMD as PID 1: forward signals, reap every child, exit as CMD exits",
+	ArgsUsage:    "-- CMD [ARG...]",
+	Flags:        withGlobals(supervisionFlags()),
+	OnUsageError: usageError,
+	Action:       runAction,
+}
+
+func runAction(cliCtx *cli.Context) error {
+	cfg, err := supervisionConfig(cliCtx, supervisor.ModeRun)
+	if err != nil {
+		return err
+	}
+	return result(supervisor.Run(cliCtx.Context, cfg))
+}

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/tandem-sh/tandem/supervisor"
+)
+
+var waitCommand = &cli.Command{
+	Name:         "wait",
+	Usage:        "block until every condition holds (an init container, or a line of a script)",
+	OnUsageError: usageError,
+	Flags: withGlobals([]cli.Flag{
+		&cli.StringSliceFlag{Name: "for", EnvVars: envVars("for"),
+			Usage: "file:PATH, tcp:HOST:PORT, http://HOST:PORT/PATH or exec:PROG ARG... (repeatable)"},
+		&cli.DurationFlag{Name: "timeout", EnvVars: envVars("timeout"), Usage: "give up after this long, exit 1 (0 = wait forever)"},
+		&cli.DurationFlag{Name: "interval", Value: supervisor.DefaultWaitInterval, EnvVars: envVars("interval"),
+			Usage: "time between two rounds of probes"},
+	}),
+	Action: waitAction,
+}
+
+func waitAction(cliCtx *cli.Context) error {
+	if cliCtx.NArg() > 0 {
+		return usagef("unexpected argument %q: give each condition with --for", cliCtx.Args().First())
+	}
+	log, err := newLogger(cliCtx, "wait")
+	if err != nil {
+		return err
+	}
+	conds, err := conditionsFlag(cliCtx, "for")
+	if err != nil {
+		return err
+	}
+	return supervisor.WaitFor(cliCtx.Context, supervisor.WaitOptions{
+		Conditions: conds,
+		Interval:   cliCtx.Duration("interval"),
+		Timeout:    cliCtx.Duration("timeout"),
+		Log:        log,
+	})
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/urfave/cli/v2"
+	"golang.org/x/sys/unix"
+
+	"github.com/tandem-sh/tandem/supervisor"
+)
+
+func globalFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "log-level", Value: "info", EnvVars: envVars("log-level"),
+			Usage: "debug, info, warn or error"},
+		&cli.StringFlag{Name: "log-format", Value: "auto", EnvVars: envVars("log-format"),
+			Usage: "json, console, or auto (console when stderr is a terminal)"},
+	}
+}
+
+// globalString reads a global flag given before or after the command name:
+// the innermost context where it was set wins.
+func globalString(cliCtx *cli.Context, name string) string {
+	for _, c := range cliCtx.Lineage() {
+		if slices.Contains(c.LocalFlagNames(), name) {
+			return c.String(name)
+		}
+	}
+	return cliCtx.String(name)
+}
+
+// newLogger builds the one logger, writing to stderr only: CMD owns stdout.
+func newLogger(cliCtx *cli.Context, mode string) (zerolog.Logger, error) {
+	levelText := globalString(cliCtx, "log-level")
+	level, err := zerolog.ParseLevel(levelText)
+	if err != nil || levelText == "" || level > zerolog.ErrorLevel || level < zerolog.DebugLevel {
+		return zerolog.Nop(), supervisor.UsageError("--log-level %q: expected debug, info, warn or error", levelText)
+	}
+	format := globalString(cliCtx, "log-format")
+	var logger zerolog.Logger
+	switch format {
+	case "json":
+		logger = zerolog.New(os.Stderr)
+	case "console":
+		logger = zerolog.New(consoleWriter())
+	case "auto":
+		if isTerminal(os.Stderr) {
+			logger = zerolog.New(consoleWriter())
+		} else {
+			logger = zerolog.New(os.Stderr)
+		}
+	default:
+		return zerolog.Nop(), supervisor.UsageError("--log-format %q: expected json, console or auto", format)
+	}
+	zerolog.TimeFieldFormat = time.RFC3339Nano
+	ctx := logger.Level(level).With().Timestamp().Str("mode", mode)
+	if name := cliCtx.String("name"); name != "" {
+		ctx = ctx.Str("name", name)
+	}
+	return ctx.Logger(), nil
+}
+
+func consoleWriter() zerolog.ConsoleWriter {
+	return zerolog.ConsoleWriter{Out: os.Stderr, TimeFormat: "15:04:05.000"}
+}
+
+func isTerminal(f *os.File) bool {
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
+}
+
+func envVars(flag string) []string {
+	return []string{envName(flag)}
+}
+
+// envName is TANDEM_<FLAG>: upper case, '-' becomes '_'.
+func envName(flag string) string {
+	return "TANDEM_" + strings.ToUpper(strings.ReplaceAll(flag, "-", "_"))
+}

@@ -1,0 +1,81 @@
+package supervisor
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net"
+	"net/textproto"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// httpTarget is a parsed plain-http URL. tandem speaks just enough HTTP/1.1
+// for quit and readiness endpoints: net/http would add ~3.7 MB of TLS and
+// HTTP/2 to a binary that must stay small (SPEC, "Size").
+type httpTarget struct {
+	hostPort string
+	host     string
+	path     string
+}
+
+func parseHTTPURL(raw string) (httpTarget, error) {
+	if strings.HasPrefix(strings.ToLower(raw), "https://") {
+		return httpTarget{}, fmt.Errorf("%q: https is not supported (tandem stays small and has no TLS); "+
+			"use exec: with the image's own client, e.g. exec:wget -q -O /dev/null %s", raw, raw)
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "http" || u.Host == "" {
+		return httpTarget{}, fmt.Errorf("%q: expected http://HOST[:PORT]/PATH", raw)
+	}
+	port := u.Port()
+	if port == "" {
+		port = "80"
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+		return httpTarget{}, fmt.Errorf("%q: port %q is not a number from 1 to 65535", raw, port)
+	}
+	path := u.RequestURI()
+	return httpTarget{hostPort: net.JoinHostPort(u.Hostname(), port), host: u.Host, path: path}, nil
+}
+
+// httpRequest sends one request with Connection: close and returns the status
+// code. The whole exchange is bounded by timeout.
+func httpRequest(ctx context.Context, method string, t httpTarget, timeout time.Duration) (int, error) {
+	deadline := time.Now().Add(timeout)
+	ctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	var dialer net.Dialer
+	conn, err := dialer.DialContext(ctx, "tcp", t.hostPort)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close()
+	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) })
+	defer stop()
+	if err := conn.SetDeadline(deadline); err != nil {
+		return 0, err
+	}
+	request := method + " " + t.path + " HTTP/1.1\r\nHost: " + t.host +
+		"\r\nUser-Agent: tandem\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+	if _, err := conn.Write([]byte(request)); err != nil {
+		return 0, err
+	}
+	reader := textproto.NewReader(bufio.NewReader(conn))
+	statusLine, err := reader.ReadLine()
+	if err != nil {
+		return 0, fmt.Errorf("read status line: %w", err)
+	}
+	proto, rest, _ := strings.Cut(statusLine, " ")
+	codeText, _, _ := strings.Cut(rest, " ")
+	code, err := strconv.Atoi(codeText)
+	if !strings.HasPrefix(proto, "HTTP/") || err != nil || code < 100 || code > 999 {
+		return 0, fmt.Errorf("malformed status line %q", statusLine)
+	}
+	// Headers are read so a server that resets on an unread request does not
+	// race us; their content is not needed.
+	_, _ = reader.ReadMIMEHeader()
+	return code, nil
+}

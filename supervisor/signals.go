@@ -1,0 +1,84 @@
+package supervisor
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+const (
+	// glibc reserves 32 and 33 for thread cancellation and setxid; sending
+	// them to a glibc program from outside would disturb it, so they are
+	// neither caught nor forwarded.
+	firstRealtimeSignal = 34
+	lastSignal          = 64
+)
+
+// ParseSignal accepts "TERM", "SIGTERM", "term" or "15".
+func ParseSignal(s string) (unix.Signal, error) {
+	text := strings.TrimSpace(s)
+	if n, err := strconv.Atoi(text); err == nil {
+		if n < 1 || n > lastSignal || n == 32 || n == 33 {
+			return 0, fmt.Errorf("signal %q: expected a number from 1 to 64 (not 32 or 33) or a name such as TERM, USR2", s)
+		}
+		return unix.Signal(n), nil
+	}
+	name := strings.ToUpper(text)
+	if !strings.HasPrefix(name, "SIG") {
+		name = "SIG" + name
+	}
+	if sig := unix.SignalNum(name); sig != 0 {
+		return sig, nil
+	}
+	return 0, fmt.Errorf("signal %q: unknown name; expected a name such as TERM, SIGUSR2, HUP or a number from 1 to 64", s)
+}
+
+// SignalName is "SIGTERM" for 15, "SIGRT36" for realtime signals.
+func SignalName(sig unix.Signal) string {
+	if name := unix.SignalName(sig); name != "" {
+		return name
+	}
+	return "SIG" + strconv.Itoa(int(sig))
+}
+
+// ParseRewrite reads a --rewrite FROM:TO pair.
+func ParseRewrite(s string) (from, to unix.Signal, err error) {
+	left, right, ok := strings.Cut(s, ":")
+	if !ok {
+		return 0, 0, fmt.Errorf("rewrite %q: expected FROM:TO, e.g. TERM:QUIT", s)
+	}
+	if from, err = ParseSignal(left); err != nil {
+		return 0, 0, fmt.Errorf("rewrite %q: %w", s, err)
+	}
+	if to, err = ParseSignal(right); err != nil {
+		return 0, 0, fmt.Errorf("rewrite %q: %w", s, err)
+	}
+	if !isForwardable(from) {
+		return 0, 0, fmt.Errorf("rewrite %q: %s cannot be caught or forwarded", s, SignalName(from))
+	}
+	return from, to, nil
+}
+
+// isForwardable is every signal tandem catches to pass on. SIGKILL and
+// SIGSTOP cannot be caught; SIGCHLD drives the reaper; SIGURG is the Go
+// runtime's own preemption signal and arrives constantly.
+func isForwardable(sig unix.Signal) bool {
+	switch sig {
+	case unix.SIGKILL, unix.SIGSTOP, unix.SIGCHLD, unix.SIGURG:
+		return false
+	}
+	return (sig >= 1 && sig < 32) || (sig >= firstRealtimeSignal && sig <= lastSignal)
+}
+
+// ForwardableSignals lists every signal tandem forwards, in order.
+func ForwardableSignals() []unix.Signal {
+	var sigs []unix.Signal
+	for s := unix.Signal(1); s <= lastSignal; s++ {
+		if isForwardable(s) {
+			sigs = append(sigs, s)
+		}
+	}
+	return sigs
+}

@@ -1,0 +1,113 @@
+package supervisor
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Reasons in done files (SPEC, "Files").
+const (
+	ReasonExited      = "exited"
+	ReasonSignaled    = "signaled"
+	ReasonWaitTimeout = "wait-timeout"
+	ReasonInterrupted = "interrupted"
+	ReasonStartFailed = "start-failed"
+	ReasonAnnounced   = "announced"
+	ReasonReady       = "ready"
+
+	EventDone  = "done"
+	EventReady = "ready"
+
+	statusFileVersion = 1
+	maxStatusFileRead = 64 << 10
+)
+
+// StatusFile is the one JSON line of a done or ready file.
+type StatusFile struct {
+	Version  int       `json:"version"`
+	Name     string    `json:"name"`
+	Event    string    `json:"event"`
+	ExitCode int       `json:"exitCode"`
+	Signal   string    `json:"signal"`
+	Reason   string    `json:"reason"`
+	Time     time.Time `json:"time"`
+}
+
+// WriteStatusFile writes f atomically: a temporary file in the same directory
+// renamed into place, so a reader sees all of it or nothing.
+func WriteStatusFile(path string, f StatusFile) error {
+	f.Version = statusFileVersion
+	if f.Time.IsZero() {
+		f.Time = time.Now().UTC()
+	}
+	line, err := json.Marshal(f)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(path)
+	// 0755: the emptyDir itself is world-writable; what tandem creates inside
+	// only needs to be readable by the other containers.
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create directory for %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name()) // no-op after the rename
+	_, err = tmp.Write(append(line, '\n'))
+	if err == nil {
+		err = tmp.Chmod(0o644)
+	}
+	if closeErr := tmp.Close(); err == nil {
+		err = closeErr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// ReadStatusFile reads at most 64 KiB of path. present is true whenever the
+// path exists; parsed is nil when the content is not a status line (a bare
+// `touch`, another writer, garbage): status unknown, treated as success.
+func ReadStatusFile(path string) (parsed *StatusFile, present bool, err error) {
+	file, err := os.Open(path)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, false, nil
+		}
+		// Exists but unreadable (permissions): present, status unknown.
+		if _, statErr := os.Stat(path); statErr == nil {
+			return nil, true, err
+		}
+		return nil, false, err
+	}
+	defer file.Close()
+	data, err := io.ReadAll(io.LimitReader(file, maxStatusFileRead))
+	if err != nil {
+		return nil, true, err // a directory: present, status unknown
+	}
+	return ParseStatusFile(data), true, nil
+}
+
+// ParseStatusFile returns the status in data, or nil when data is not one.
+func ParseStatusFile(data []byte) *StatusFile {
+	var f StatusFile
+	line, _, _ := bytes.Cut(data, []byte("\n"))
+	if json.Unmarshal(line, &f) != nil || f.Version < 1 || f.Event == "" {
+		return nil
+	}
+	return &f
+}
+
+// Succeeded is the sidecar's view of a done file: unknown counts as success.
+func (f *StatusFile) Succeeded() bool { return f == nil || f.ExitCode == 0 }
