@@ -1,0 +1,342 @@
+package integration
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// testTimeout bounds every wait in a test: a hang fails the test with what
+// was seen so far instead of stalling the suite. It is a safety bound, never
+// what a test synchronises on.
+const testTimeout = 30 * time.Second
+
+// logLine is one JSON line tandem wrote to stderr.
+type logLine map[string]any
+
+func (l logLine) str(key string) string {
+	s, _ := l[key].(string)
+	return s
+}
+
+func (l logLine) num(key string) int {
+	f, _ := l[key].(float64)
+	return int(f)
+}
+
+// tandemProc is a running tandem whose stderr is parsed as it arrives.
+type tandemProc struct {
+	t      testing.TB
+	cmd    *exec.Cmd
+	stdout *bytes.Buffer
+
+	mu      sync.Mutex
+	lines   []logLine
+	raw     []string
+	changed chan struct{} // closed and replaced whenever a line arrives
+	exited  chan struct{}
+	code    int
+}
+
+// procOptions adjust how tandem is started.
+type procOptions struct {
+	dir    string
+	env    []string // added to the test's environment
+	stdin  io.Reader
+	attr   *syscall.SysProcAttr
+	prefix []string // e.g. unshare --pid --fork --mount-proc
+}
+
+// startTandem starts tandem with args (after the binary name) and parses its
+// JSON log lines. The process is killed when the test ends.
+func startTandem(t testing.TB, opts procOptions, args ...string) *tandemProc {
+	t.Helper()
+	argv := append(append([]string{}, opts.prefix...), tandemBin)
+	argv = append(argv, args...)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = opts.dir
+	cmd.Env = append(append(os.Environ(), "TANDEM_LOG_FORMAT=json", "TANDEM_LOG_LEVEL=debug"), opts.env...)
+	cmd.Stdin = opts.stdin
+	cmd.SysProcAttr = opts.attr
+	p := &tandemProc{t: t, cmd: cmd, stdout: &bytes.Buffer{}, changed: make(chan struct{}), exited: make(chan struct{})}
+	cmd.Stdout = &lockedWriter{mu: &p.mu, w: p.stdout}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start %v: %v", argv, err)
+	}
+	go p.readLogs(stderr)
+	t.Cleanup(func() {
+		select {
+		case <-p.exited:
+		default:
+			_ = p.cmd.Process.Kill()
+			<-p.exited
+		}
+		if t.Failed() {
+			t.Logf("tandem %v stderr:\n%s", args, strings.Join(p.rawLines(), "\n"))
+		}
+	})
+	return p
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
+}
+
+func (p *tandemProc) readLogs(stderr io.Reader) {
+	scanner := bufio.NewScanner(stderr)
+	scanner.Buffer(make([]byte, 64<<10), 1<<20)
+	for scanner.Scan() {
+		text := scanner.Text()
+		var line logLine
+		_ = json.Unmarshal([]byte(text), &line)
+		p.mu.Lock()
+		p.raw = append(p.raw, text)
+		if line != nil {
+			p.lines = append(p.lines, line)
+		}
+		close(p.changed)
+		p.changed = make(chan struct{})
+		p.mu.Unlock()
+	}
+	err := p.cmd.Wait()
+	p.mu.Lock()
+	p.code = exitCodeOf(p.cmd.ProcessState, err)
+	close(p.changed)
+	p.changed = make(chan struct{})
+	p.mu.Unlock()
+	close(p.exited)
+}
+
+func exitCodeOf(state *os.ProcessState, err error) int {
+	if state == nil {
+		return -1
+	}
+	if ws, ok := state.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	var exitErr *exec.ExitError
+	if err != nil && !errors.As(err, &exitErr) {
+		return -1
+	}
+	return state.ExitCode()
+}
+
+func (p *tandemProc) rawLines() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.raw...)
+}
+
+// Stdout is what CMD wrote to stdout so far.
+func (p *tandemProc) Stdout() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stdout.String()
+}
+
+// waitFor blocks until match accepts a log line (returned), or fails the
+// test when tandem exits first or testTimeout passes.
+func (p *tandemProc) waitFor(what string, match func(logLine) bool) logLine {
+	p.t.Helper()
+	deadline := time.After(testTimeout)
+	seen := 0
+	for {
+		p.mu.Lock()
+		for ; seen < len(p.lines); seen++ {
+			if match(p.lines[seen]) {
+				line := p.lines[seen]
+				p.mu.Unlock()
+				return line
+			}
+		}
+		changed := p.changed
+		p.mu.Unlock()
+		select {
+		case <-changed:
+		case <-p.exited:
+			// Lines may have arrived with the exit; look once more.
+			p.mu.Lock()
+			for ; seen < len(p.lines); seen++ {
+				if match(p.lines[seen]) {
+					line := p.lines[seen]
+					p.mu.Unlock()
+					return line
+				}
+			}
+			p.mu.Unlock()
+			p.t.Fatalf("tandem exited (code %d) before logging %s", p.code, what)
+		case <-deadline:
+			p.t.Fatalf("no log line %s within %s", what, testTimeout)
+		}
+	}
+}
+
+// waitMessage waits for a log line with this message.
+func (p *tandemProc) waitMessage(msg string) logLine {
+	p.t.Helper()
+	return p.waitFor(fmt.Sprintf("%q", msg), func(l logLine) bool { return l.str("message") == msg })
+}
+
+// hasMessage reports whether a line with this message was logged so far.
+func (p *tandemProc) hasMessage(msg string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, l := range p.lines {
+		if l.str("message") == msg {
+			return true
+		}
+	}
+	return false
+}
+
+// childPID waits for "CMD started" and returns CMD's pid as tandem sees it.
+func (p *tandemProc) childPID() int {
+	p.t.Helper()
+	return p.waitMessage("CMD started").num("pid")
+}
+
+// wait waits for tandem to exit and returns its exit code.
+func (p *tandemProc) wait() int {
+	p.t.Helper()
+	select {
+	case <-p.exited:
+		return p.code
+	case <-time.After(testTimeout):
+		p.t.Fatalf("tandem did not exit within %s", testTimeout)
+		return -1
+	}
+}
+
+// signal sends sig to the tandem process itself.
+func (p *tandemProc) signal(sig syscall.Signal) {
+	p.t.Helper()
+	if err := p.cmd.Process.Signal(sig); err != nil {
+		p.t.Fatalf("signal tandem: %v", err)
+	}
+}
+
+// runTandem runs tandem to the end and returns its exit code, stdout and
+// stderr.
+func runTandem(t testing.TB, opts procOptions, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	p := startTandem(t, opts, args...)
+	code = p.wait()
+	return code, p.Stdout(), strings.Join(p.rawLines(), "\n")
+}
+
+// helper returns the argv that runs helper program name (helpers_test.go).
+func helper(name string, args ...string) []string {
+	return append([]string{helperBin, helperArg, name}, args...)
+}
+
+// cmdArgs joins tandem flags, "--" and a CMD argv.
+func cmdArgs(tandemArgs []string, argv []string) []string {
+	out := append([]string{}, tandemArgs...)
+	out = append(out, "--")
+	return append(out, argv...)
+}
+
+// waitFile blocks until path exists with a complete last line, woken by
+// inotify on its directory, and returns its content.
+func waitFile(t testing.TB, path string) string {
+	t.Helper()
+	watcher, err := fsnotify.NewWatcher()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer watcher.Close()
+	if err := watcher.Add(filepath.Dir(path)); err != nil {
+		t.Fatalf("watch %s: %v", filepath.Dir(path), err)
+	}
+	deadline := time.After(testTimeout)
+	for {
+		if data, err := os.ReadFile(path); err == nil && bytes.HasSuffix(data, []byte("\n")) {
+			return string(data)
+		}
+		select {
+		case <-watcher.Events:
+		case err := <-watcher.Errors:
+			t.Fatalf("watch %s: %v", path, err)
+		case <-deadline:
+			t.Fatalf("file %s did not appear within %s", path, testTimeout)
+		}
+	}
+}
+
+// waitLines blocks until the file at path has at least n complete lines.
+func waitLines(t testing.TB, path string, n int) []string {
+	t.Helper()
+	watcher, err := fsnotify.NewWatcher()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer watcher.Close()
+	if err := watcher.Add(filepath.Dir(path)); err != nil {
+		t.Fatalf("watch %s: %v", filepath.Dir(path), err)
+	}
+	deadline := time.After(testTimeout)
+	for {
+		if lines := readLines(path); len(lines) >= n {
+			return lines
+		}
+		select {
+		case <-watcher.Events:
+		case err := <-watcher.Errors:
+			t.Fatalf("watch %s: %v", path, err)
+		case <-deadline:
+			t.Fatalf("file %s has %d lines, wanted %d, within %s: %q", path, len(readLines(path)), n, testTimeout, readLines(path))
+		}
+	}
+}
+
+// readLines returns the non-empty lines of a file, or nil when missing.
+func readLines(path string) []string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var lines []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+// tempDir is a per-test directory (t.TempDir, made world-writable like an
+// emptyDir so helpers running as other uids can use it).
+func tempDir(t testing.TB) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func inDir(dir, name string) string { return filepath.Join(dir, name) }
