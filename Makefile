@@ -34,9 +34,30 @@ image: build
 demo: build
 	@./examples/demo.sh $(BIN)
 
+# Every test: vet, unit and integration tests under the race detector, and a
+# short run of each fuzz target.
 test: build
 	$(GO) vet ./...
-	$(GO) test -count=1 ./...
+	# The race detector needs cgo (gcc); the binary under test stays static.
+	CGO_ENABLED=1 TANDEM_BIN=$(CURDIR)/$(BIN) $(GO) test -race -count=1 -timeout 10m ./...
+	$(MAKE) --no-print-directory fuzz FUZZTIME=2s
+
+# FUZZTIME per target; `make fuzz FUZZTIME=1m` for a longer hunt.
+FUZZTIME ?= 30s
+fuzz:
+	@for target in $$($(GO) test -list '^Fuzz' ./supervisor | grep '^Fuzz'); do \
+	  echo "fuzz $$target ($(FUZZTIME))"; \
+	  $(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) ./supervisor || exit 1; \
+	done
+
+# Pods under `podman kube play` (needs podman, runc, busybox-static; .ci/run
+# installs them).
+e2e: build
+	TANDEM_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -timeout 12m -v ./integration/e2e/
+
+# Prints figures; never fails on time.
+bench: build
+	$(GO) run ./bench -tandem $(CURDIR)/$(BIN)
 
 clean:
 	rm -rf bin
