@@ -16,17 +16,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// child is one running CMD.
-type child struct {
-	pid     int
-	exited  <-chan Status
-	started time.Time
-}
-
-// TrampolineArg is the hidden first argument with which tandem re-executes
-// itself to clear an inherited signal mask before exec'ing CMD.
-const TrampolineArg = "__tandem-exec-unblocked"
-
 // inheritedMaskBlocks is read before the runtime or os/signal can touch the
 // main thread: Go's fork restores the mask tandem inherited, so a CMD would
 // start with whatever its caller blocked.
@@ -56,15 +45,6 @@ func readMainThreadBlockedMask() uint64 {
 	}
 	return 0
 }
-
-// spawnOptions are the knobs that differ between CMD and exec: probes.
-type spawnOptions struct {
-	deathSignal unix.Signal // sent to the child if tandem's thread dies
-	foreground  bool        // take the terminal when tandem holds it
-	files       []uintptr   // stdin, stdout, stderr; tandem's own when nil
-}
-
-const killSignal = unix.SIGKILL
 
 // startProcess starts argv in its own process group. A failure to start
 // carries 126 or 127.

@@ -8,7 +8,6 @@ import (
 
 	"github.com/rs/zerolog"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/sys/unix"
 
 	"github.com/tandem-sh/tandem/supervisor"
 )
@@ -66,11 +65,6 @@ func newLogger(cliCtx *cli.Context, mode string) (zerolog.Logger, error) {
 
 func consoleWriter() zerolog.ConsoleWriter {
 	return zerolog.ConsoleWriter{Out: os.Stderr, TimeFormat: "15:04:05.000"}
-}
-
-func isTerminal(f *os.File) bool {
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
 }
 
 func envVars(flag string) []string {
