@@ -64,7 +64,9 @@ func newLogger(cliCtx *cli.Context, mode string) (zerolog.Logger, error) {
 }
 
 func consoleWriter() zerolog.ConsoleWriter {
-	return zerolog.ConsoleWriter{Out: os.Stderr, TimeFormat: "15:04:05.000"}
+	// Colours only for a person at a terminal, not in a forced console format
+	// captured by a log collector.
+	return zerolog.ConsoleWriter{Out: os.Stderr, TimeFormat: "15:04:05.000", NoColor: !isTerminal(os.Stderr)}
 }
 
 func envVars(flag string) []string {
