@@ -60,7 +60,7 @@ func httpRequest(ctx context.Context, method string, t httpTarget, timeout time.
 	}
 	request := method + " " + t.path + " HTTP/1.1\r\nHost: " + t.host +
 		"\r\nUser-Agent: tandem\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-	if _, err := conn.Write([]byte(request)); err != nil {
+	if err := writeNoSigpipe(conn, []byte(request)); err != nil {
 		return 0, err
 	}
 	reader := textproto.NewReader(bufio.NewReader(conn))
