@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"syscall"
 	"time"
 
@@ -86,17 +87,36 @@ func (s *supervisor) announce(ctx context.Context, out outcome, status StatusFil
 		s.log.Info().Str("path", s.cfg.DoneFiles[0]).Int("exit_code", status.ExitCode).Str("reason", status.Reason).Msg("done file written")
 	}
 	started := time.Now()
-	peersDone := make(chan struct{})
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	announced := make(chan struct{})
 	go func() {
-		defer close(peersDone)
+		defer close(announced)
+		var peers sync.WaitGroup
 		if s.cfg.Peers.Enabled {
-			if err := signalPeers(ctx, s.peers, s.cfg.Peers, s.cfg.DoneSignal, s.log); err != nil {
-				s.log.Warn().Err(err).Msg("sidecar peers not signaled")
+			peers.Go(func() {
+				if err := signalPeers(ctx, s.peers, s.cfg.Peers, s.cfg.DoneSignal, s.log); err != nil {
+					s.log.Warn().Err(err).Msg("sidecar peers not signaled")
+				}
+			})
+		}
+		s.callQuitURLs(ctx)
+		peers.Wait()
+	}()
+	// Looking for peers can take --peer-timeout; a pod being deleted meanwhile
+	// must not wait for it.
+	for {
+		select {
+		case <-announced:
+			s.log.Debug().Dur("took", time.Since(started)).Msg("main's end announced")
+			return out
+		case received := <-s.signals:
+			if sig := unix.Signal(received.(syscall.Signal)); endsTandem(sig) {
+				s.log.Warn().Str("signal", SignalName(sig)).Msg("stopped announcing the main's end")
+				cancel()
+				<-announced
+				return out
 			}
 		}
-	}()
-	s.callQuitURLs(ctx)
-	<-peersDone
-	s.log.Debug().Dur("took", time.Since(started)).Msg("main's end announced")
-	return out
+	}
 }
