@@ -65,6 +65,7 @@ func signalPeers(ctx context.Context, finder PeerFinder, opts PeerOptions, sig u
 	signaled := map[int]bool{}
 	namesSeen := map[string]bool{}
 	var failures []error
+	lookingLogged := false
 	ticker := time.NewTicker(peerRetryInterval)
 	defer ticker.Stop()
 	for {
@@ -79,7 +80,12 @@ func signalPeers(ctx context.Context, finder PeerFinder, opts PeerOptions, sig u
 			signaled[p.PID] = true
 			if err := unix.Kill(p.PID, sig); err != nil {
 				if errors.Is(err, unix.ESRCH) {
-					continue // exited between the scan and the signal
+					// Exited between the scan and the signal: it must not
+					// count as signaled (with no names, that would end the
+					// search with nothing stopped), and a new process that
+					// gets its pid is a new peer.
+					delete(signaled, p.PID)
+					continue
 				}
 				failures = append(failures, peerSignalError(p, sig, err))
 				continue
@@ -93,6 +99,11 @@ func signalPeers(ctx context.Context, finder PeerFinder, opts PeerOptions, sig u
 		missing := missingNames(opts.Names, namesSeen)
 		if (len(opts.Names) == 0 && len(signaled) > 0) || (len(opts.Names) > 0 && len(missing) == 0) {
 			return nil
+		}
+		if !lookingLogged {
+			lookingLogged = true
+			log.Info().Strs("missing", missing).Dur("peer_timeout", opts.Timeout).
+				Msg("sidecar peers not found or not listening yet; still looking")
 		}
 		select {
 		case <-ctx.Done():
@@ -149,9 +160,28 @@ func (f *procPeerFinder) FindPeers() ([]Peer, error) {
 		if err != nil || len(cmdline) == 0 || !bytes.Contains(cmdline, []byte("sidecar")) {
 			continue // gone, a kernel thread, or plainly not a sidecar
 		}
-		if name, ok := parsePeerCmdline(cmdline); ok {
+		if name, ok := parsePeerCmdline(cmdline); ok && f.listening(entry) {
 			peers = append(peers, Peer{PID: pid, Name: name})
 		}
 	}
 	return peers, nil
+}
+
+// listening reports whether the sidecar has registered its signal handlers
+// (one of its threads carries listeningThreadName). One that has just been
+// exec'd is skipped until a later scan: a done signal sent now would kill it
+// or be lost.
+func (f *procPeerFinder) listening(pidDir string) bool {
+	taskDir := filepath.Join(f.procRoot, pidDir, "task")
+	tasks, err := readDirNames(taskDir)
+	if err != nil {
+		return false
+	}
+	for _, task := range tasks {
+		comm, err := readSmallFile(filepath.Join(taskDir, task, "comm"))
+		if err == nil && string(bytes.TrimSpace(comm)) == listeningThreadName {
+			return true
+		}
+	}
+	return false
 }

@@ -25,3 +25,9 @@ type spawnOptions struct {
 const TrampolineArg = "__tandem-exec-unblocked"
 
 const killSignal = unix.SIGKILL
+
+// listeningThreadName names one of tandem's threads once its signal handlers
+// are registered. A peer is visible in /proc from its exec, but until then a
+// done signal would kill it (default action) or be dropped by the Go
+// runtime; `--signal-peers` waits for this name instead (peers.go).
+const listeningThreadName = "tandem-ready"

@@ -27,6 +27,9 @@ func (r *Reaper) Spawn(string, []string, *syscall.ProcAttr) (int, <-chan Status,
 	return 0, nil, errNotLinux
 }
 
+// AnnounceListening always fails off Linux.
+func (r *Reaper) AnnounceListening() error { return errNotLinux }
+
 // BecomeSubreaper always fails off Linux.
 func BecomeSubreaper() error { return errNotLinux }
 

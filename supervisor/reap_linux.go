@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync"
 	"syscall"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -51,6 +52,21 @@ func (r *Reaper) lockedThread() {
 	for fn := range r.onLockedThread {
 		fn()
 	}
+}
+
+// AnnounceListening renames the locked thread to listeningThreadName: the
+// mark that peers look for before they send the done signal. That thread
+// lives as long as tandem, so the mark does too.
+func (r *Reaper) AnnounceListening() error {
+	name, err := unix.BytePtrFromString(listeningThreadName)
+	if err != nil {
+		return err
+	}
+	done := make(chan error)
+	r.onLockedThread <- func() {
+		done <- unix.Prctl(unix.PR_SET_NAME, uintptr(unsafe.Pointer(name)), 0, 0, 0)
+	}
+	return <-done
 }
 
 // Reaped is signalled after each batch in which something was reaped.

@@ -68,7 +68,17 @@ func (s *supervisor) run(ctx context.Context) outcome {
 	s.reaper = StartReaper()
 	s.prober = &realProber{reaper: s.reaper}
 	signal.Notify(s.signals, s.caughtSignals()...)
-	defer signal.Stop(s.signals)
+	// Only now can a done signal be received rather than kill tandem or be
+	// dropped: tell peers looking in /proc.
+	if err := s.reaper.AnnounceListening(); err != nil {
+		s.log.Warn().Err(err).Msg("cannot mark tandem as listening; peers will not signal it")
+	}
+	// No signal.Stop: tandem exits right after Run, and Stop costs one
+	// round trip to the runtime's signal-mask thread per signal (about 60):
+	// 1 to 2 ms measured on a 2-core machine, on every exit path (bench:
+	// SIGUSR2 → tandem exited 1.47 → 0.69 ms median, `tandem -- true`
+	// 5.27 → 4.56 ms). Keeping the handlers also means a signal arriving
+	// while finish() writes the last log lines is buffered, not fatal.
 
 	switch s.cfg.Mode {
 	case ModeSidecar:

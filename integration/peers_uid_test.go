@@ -1,0 +1,94 @@
+package integration
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Signalling another container's process needs the same UID or CAP_KILL.
+// A `done` running as another user without CAP_KILL fails at once, and its
+// error names the pid, the reason and the two fixes; the same user succeeds
+// without any capability.
+func TestPeersOtherUID(t *testing.T) {
+	t.Parallel()
+	const sidecarUID, otherUID = 61001, 61002
+	p := startPod(t)
+	tandem := worldReadableTandem(t)
+
+	sidecarPID := p.startAs(podCommand{ID: "sidecar", UID: sidecarUID,
+		Argv: []string{tandem, "sidecar", "--", "sleep", "300"}})
+	p.tandemLine("sidecar", "", "CMD started")
+
+	// A non-root uid has no capabilities after exec: no CAP_KILL.
+	p.startAs(podCommand{ID: "done-other", UID: otherUID,
+		Argv: []string{tandem, "done", "--signal-peers", "--peer-timeout", "60s"}})
+	if code := p.exitCode("done-other"); code == 0 {
+		t.Fatalf("done as uid %d exited 0, want a failure: it cannot signal uid %d", otherUID, sidecarUID)
+	}
+	msgs := p.rawWith("tandem: ")
+	if len(msgs) != 1 {
+		t.Fatalf("done printed %q, want one error line", msgs)
+	}
+	for _, want := range []string{
+		fmt.Sprintf("pid %d", sidecarPID), // which process
+		"operation not permitted",         // why
+		"another user",
+		"same runAsUser", // the fixes
+		"KILL capability",
+	} {
+		if !strings.Contains(msgs[0], want) {
+			t.Errorf("error %q does not say %q", msgs[0], want)
+		}
+	}
+	if got := p.signaledPeers("done", ""); len(got) > 0 {
+		t.Fatalf("done logged peers signaled: %v", got)
+	}
+
+	// Same uid, still no capabilities: allowed.
+	p.startAs(podCommand{ID: "done-same", UID: sidecarUID,
+		Argv: []string{tandem, "done", "--signal-peers", "--peer-timeout", "60s"}})
+	if code := p.exitCode("done-same"); code != 0 {
+		t.Fatalf("done as the sidecar's uid exited %d, want 0", code)
+	}
+	if code := p.exitCode("sidecar"); code != 0 {
+		t.Fatalf("sidecar exited %d, want 0", code)
+	}
+	if src := p.tandemLine("sidecar", "", "main is done").str("source"); src != "done-signal" {
+		t.Fatalf("sidecar saw the main done from %q, want done-signal", src)
+	}
+}
+
+// worldReadableTandem copies the tandem under test where any uid can run it:
+// the test's own temporary directories are private to root.
+func worldReadableTandem(t testing.TB) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "tandem-peers-uid-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.Open(tandemBin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	path := filepath.Join(dir, "tandem")
+	dst, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		t.Fatal(err)
+	}
+	if err := dst.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
