@@ -1,0 +1,26 @@
+// Package e2e plays every manifest of examples/ as real pods under
+// `podman kube play` (build tag e2e; `make e2e`).
+//
+// TestMain builds two local images: the tandem image from Dockerfile.scratch
+// (the binary alone), and a test image with tandem, busybox and standin (a
+// small program that plays the proxies, the apps and the log shipper). Each
+// test then reads one example, turns a Job's or a Deployment's pod template
+// into a Pod (podman 4.3 plays neither kind), points the images at the local
+// ones, and replaces the apps' `args:` with stand-ins, keeping every tandem
+// `command:` exactly as the example writes it. It plays the pod and asserts
+// on exit codes, on the time the pod takes to end, and on the order of events
+// in the logs. Control tests play the same pods without tandem, or without
+// the flag under test, to show that the assertions can fail.
+//
+// The manifests are edited line by line, without a YAML library (the module
+// takes no dependency for tests): examples keep to two-space indents and
+// write `command:` and `args:` as lists of strings, either `["a", "b"]` on
+// one line or `- a` items, which the tests read and compare exactly.
+//
+// Podman runs with runc (crun fails on hosts with hybrid cgroups) and with
+// rlimits at the current hard limits (the defaults cannot be raised without
+// CAP_SYS_RESOURCE), through a CONTAINERS_CONF file written for the run;
+// nothing under /etc is changed. Without podman, runc, a static busybox or
+// root, every test skips and says why; TANDEM_E2E_REQUIRED=1 (.ci/run sets
+// it) makes that a failure instead.
+package e2e

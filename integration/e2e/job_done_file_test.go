@@ -1,0 +1,120 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"testing"
+	"time"
+)
+
+const (
+	// jobBound is how long a Job's pod may take from kube play to its end:
+	// the stand-ins run for a second or two; the rest is room for podman on
+	// a loaded machine.
+	jobBound = 60 * time.Second
+	// sidecarStopBound is how long after the main's end its sidecar may
+	// still run. With tandem it is milliseconds; the classic proxy is
+	// watched this long after the export ended, and is still running.
+	sidecarStopBound = 10 * time.Second
+)
+
+// sidecarGap is the time from the main's CMD exit to the sidecar's tandem
+// exit, as tandem logged them.
+func sidecarGap(t *testing.T, logs []logLine, main, sidecar string) time.Duration {
+	t.Helper()
+	mainExit, ok1 := find(logs, main, "CMD exited")
+	sidecarExit, ok2 := find(logs, sidecar, "tandem exiting")
+	if !ok1 || !ok2 {
+		t.Fatalf("no CMD exited line of %s or tandem exiting line of %s", main, sidecar)
+	}
+	gap := sidecarExit.At.Sub(mainExit.At)
+	if gap > sidecarStopBound {
+		t.Errorf("%s stopped %s after %s ended; want within %s", sidecar, gap, main, sidecarStopBound)
+	}
+	t.Logf("%s stopped %s after %s ended", sidecar, gap.Round(time.Microsecond), main)
+	return gap
+}
+
+// The export runs only once the proxy listens (it dials once, no retry), and
+// the proxy is stopped through the done file as soon as the export ended:
+// both containers exit 0 and the Job completes.
+func TestJobDoneFile(t *testing.T) {
+	p := examplePod(t, "job-done-file.yaml", "e2e-done-file")
+	// The proxy listens only after a second: a main that did not wait fails.
+	p.args(t, "cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432", "--listen-after", "1s")
+	p.args(t, "export", "standin", "send", "--name", "pg_dump", "127.0.0.1:5432", "COPY orders TO STDOUT")
+	pp := play(t, p)
+	pp.mustEnd(jobBound)
+
+	pp.exitCodes(map[string]int{"export": 0, "cloud-sql-proxy": 0})
+	logs := pp.logs()
+	assertOrder(t, logs,
+		event{"cloud-sql-proxy", "CMD started"},
+		event{"export", "condition holds"},
+		event{"export", "CMD started"},
+		event{"export", "CMD exited"},
+		event{"cloud-sql-proxy", "main is done"},
+		event{"cloud-sql-proxy", "stop signal sent"},
+		event{"cloud-sql-proxy", "tandem exiting"},
+	)
+	assertOrder(t, logs,
+		event{"cloud-sql-proxy", "stop signal sent"},
+		event{"cloud-sql-proxy", "cloud-sql-proxy: terminated, exiting"},
+	)
+	sidecarGap(t, logs, "export", "cloud-sql-proxy")
+	if l, ok := find(logs, "export", "waiting before starting CMD"); !ok || l.field("conditions") != "tcp:127.0.0.1:5432" {
+		t.Errorf("export did not wait for tcp:127.0.0.1:5432: %v", l)
+	}
+	// The export dials once, without retry: it could not have finished if
+	// it had started before the proxy (listening after a second) was up.
+	assertPresent(t, logs,
+		event{"export", "pg_dump: finished"},
+		event{"cloud-sql-proxy", `received "COPY orders TO STDOUT"`},
+		event{"export", "done file written"},
+	)
+}
+
+// A failed export still stops the proxy, and the Job fails with the
+// export's code: the proxy's container exits 0, the export's 3.
+func TestJobDoneFileFailedMain(t *testing.T) {
+	p := examplePod(t, "job-done-file.yaml", "e2e-done-file-fail")
+	p.args(t, "cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432")
+	p.args(t, "export", "sh", "-c", "echo pg_dump: permission denied for table orders; exit 3")
+	pp := play(t, p)
+	pp.mustEnd(jobBound)
+
+	pp.exitCodes(map[string]int{"export": 3, "cloud-sql-proxy": 0})
+	logs := pp.logs()
+	done, ok := find(logs, "cloud-sql-proxy", "main is done")
+	if !ok || done.field("main_exit_code") != "3" {
+		t.Errorf("the sidecar did not read exit code 3 from the done file: %v", done.Fields)
+	}
+	sidecarGap(t, logs, "export", "cloud-sql-proxy")
+}
+
+// Control: the same Job without tandem, the classic pod. The export does its
+// work and exits 0, but nothing stops the proxy: it still runs
+// sidecarStopBound after the export ended, where tandem's stopped within
+// milliseconds, and the pod (the Job) never completes.
+func TestControlClassicJobNeverCompletes(t *testing.T) {
+	p := examplePod(t, "job-done-file.yaml", "e2e-control-classic")
+	p.args(t, "cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432")
+	// Without --wait-for, the classic Job retries in a shell loop.
+	p.args(t, "export", "sh", "-c", "until standin send --name pg_dump 127.0.0.1:5432 'COPY orders TO STDOUT'; do sleep 1; done")
+	p.withoutTandem(t, "cloud-sql-proxy")
+	p.withoutTandem(t, "export")
+	pp := play(t, p)
+
+	if !pp.waitExited(jobBound, "export") {
+		t.Fatalf("the export itself did not end within %s", jobBound)
+	}
+	pp.exitCodes(map[string]int{"export": 0})
+	if pp.waitExited(sidecarStopBound, "cloud-sql-proxy") {
+		t.Fatalf("the classic proxy ended by itself within %s of the export: the control proves nothing", sidecarStopBound)
+	}
+	if st := pp.state("cloud-sql-proxy"); st.Status != "running" {
+		t.Fatalf("proxy is %s; want still running", st.Status)
+	}
+	t.Logf("control: the export exited 0, the proxy still runs %s later (%s after kube play): the classic Job never completes",
+		sidecarStopBound, time.Since(pp.started).Round(time.Millisecond))
+}
