@@ -124,6 +124,13 @@ type ending struct {
 	status    Status
 	requested bool  // sidecar: tandem stopped CMD because the main was done
 	err       error // tandem failed while CMD ran (e.g. cannot write the ready file)
+	// terminating: SIGTERM (pod deletion; held or forwarded) or SIGINT
+	// arrived while CMD ran. A sidecar must then not restart CMD, as it
+	// would not during a backoff: a CMD killed by the forwarded SIGTERM (143)
+	// would otherwise come back under --restart on-failure and run until the
+	// kubelet's SIGKILL. Not HUP or QUIT: those are also reload and dump
+	// requests, after which a crash still deserves a restart.
+	terminating bool
 }
 
 // supervise owns CMD's life until it exits: forwards signals, reacts to the
@@ -134,10 +141,11 @@ func (s *supervisor) supervise(ctx context.Context, c *child) ending {
 	stopReadiness := s.startReadiness(ctx)
 	defer stopReadiness()
 	var (
-		stopping   bool
-		failure    error
-		heldTERM   bool
-		outliveEnd <-chan time.Time
+		stopping    bool
+		failure     error
+		heldTERM    bool
+		terminating bool
+		outliveEnd  <-chan time.Time
 	)
 	beginStop := func() {
 		if !stopping {
@@ -149,8 +157,10 @@ func (s *supervisor) supervise(ctx context.Context, c *child) ending {
 		select {
 		case received := <-s.signals:
 			sig := received.(syscall.Signal)
+			isDone := s.cfg.Mode == ModeSidecar && unix.Signal(sig) == s.cfg.DoneSignal
+			terminating = terminating || (!isDone && (sig == syscall.SIGTERM || sig == syscall.SIGINT))
 			switch {
-			case s.cfg.Mode == ModeSidecar && unix.Signal(sig) == s.cfg.DoneSignal:
+			case isDone:
 				s.logDone(DoneEvent{Source: "done-signal", SeenAt: time.Now()})
 				beginStop()
 			case unix.Signal(sig) == unix.SIGTERM && s.cfg.OutliveMain > 0 && !heldTERM && !stopping:
@@ -176,7 +186,7 @@ func (s *supervisor) supervise(ctx context.Context, c *child) ending {
 			close(childGone)
 			s.logExit(c, st)
 			s.stopLeftovers(c.pid)
-			return ending{status: st, requested: stopping && failure == nil, err: failure}
+			return ending{status: st, requested: stopping && failure == nil, err: failure, terminating: terminating}
 		}
 	}
 }

@@ -34,7 +34,7 @@ func (s *supervisor) runSidecar(ctx context.Context) outcome {
 			return outcome{code: ExitCodeOf(err), reason: ReasonStartFailed, err: err}
 		}
 		end := s.supervise(ctx, c)
-		if end.err != nil || end.requested || !s.shouldRestart(end.status) {
+		if end.err != nil || end.requested || end.terminating || !s.shouldRestart(end.status) {
 			return s.endingOutcome(end)
 		}
 		delay := delays.next(time.Since(c.started))

@@ -1,0 +1,126 @@
+package integration
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// The sidecar sees its done file however it arrives. --poll-interval is an
+// hour in every case where the file appears after start, so only the
+// inotify watch can have noticed it: a broken watch hangs and fails.
+
+func TestSidecarDoneFileBeforeStart(t *testing.T) {
+	t.Parallel()
+	dir := tempDir(t)
+	done, marker := inDir(dir, "done"), inDir(dir, "marker")
+	scWriteFile(t, done, "") // a bare touch counts
+
+	p := startTandem(t, procOptions{}, cmdArgs([]string{"sidecar", "--done-file", done}, helper("sc-mark", marker))...)
+	p.scWantExit(0, "stopped")
+	if p.hasMessage("CMD started") {
+		t.Fatal("CMD was started although the main was already done")
+	}
+	p.waitMessage("main was done before the sidecar started; CMD not started")
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("CMD ran although the main was already done")
+	}
+}
+
+func TestSidecarDoneFileAfterStart(t *testing.T) {
+	t.Parallel()
+	dir := tempDir(t)
+	done, out := inDir(dir, "done"), inDir(dir, "signals")
+	p := startTandem(t, procOptions{},
+		cmdArgs([]string{"sidecar", "--poll-interval", "1h", "--done-file", done}, helper("record-signals", out, "15"))...)
+	scReady(t, out)
+	scWriteFile(t, done, "")
+
+	p.scWantExit(0, "stopped")
+	seen := p.waitMessage("main is done")
+	if seen.str("source") != "done-file" || seen.str("path") != done {
+		t.Fatalf("main is done: source %q path %q, want done-file %s", seen.str("source"), seen.str("path"), done)
+	}
+	p.scWantOrder("CMD started", "main is done", "stop signal sent", "CMD exited", "tandem exiting")
+	if got := readLines(out); !slices.Equal(got[1:], []string{"15"}) {
+		t.Fatalf("CMD received %q, want only SIGTERM (15)", got[1:])
+	}
+}
+
+// A writer that renames a complete file into place (as tandem main does)
+// produces IN_MOVED_TO, not IN_CREATE, for the done file's name.
+func TestSidecarDoneFileRenamedIntoPlace(t *testing.T) {
+	t.Parallel()
+	dir := tempDir(t)
+	done, out := inDir(dir, "done"), inDir(dir, "signals")
+	p := startTandem(t, procOptions{},
+		cmdArgs([]string{"sidecar", "--poll-interval", "1h", "--done-file", done}, helper("record-signals", out, "15"))...)
+	scReady(t, out)
+	tmp := inDir(dir, ".done.partial")
+	scWriteFile(t, tmp, `{"version":1,"name":"job","event":"done","exitCode":0,"signal":"","reason":"exited","time":"2026-11-30T06:22:52.258974522Z"}`+"\n")
+	if err := os.Rename(tmp, done); err != nil {
+		t.Fatal(err)
+	}
+
+	p.scWantExit(0, "stopped")
+	seen := p.waitMessage("main is done")
+	if seen.str("main") != "job" || seen.num("main_exit_code") != 0 {
+		t.Fatalf("main is done: main %q exit %d, want the renamed file's job / 0", seen.str("main"), seen.num("main_exit_code"))
+	}
+}
+
+// The done file's directory (two levels of it) does not exist when the
+// sidecar starts: tandem watches the nearest existing ancestor, then each
+// directory as it is created. The test waits (through /proc) for each watch
+// before creating the next level, so every step must be seen by inotify.
+func TestSidecarDoneFileInDirectoryCreatedLater(t *testing.T) {
+	t.Parallel()
+	dir := tempDir(t)
+	outer := inDir(dir, "shared")
+	inner := filepath.Join(outer, "run")
+	done, out := filepath.Join(inner, "done"), inDir(dir, "signals")
+	p := startTandem(t, procOptions{},
+		cmdArgs([]string{"sidecar", "--poll-interval", "1h", "--done-file", done}, helper("record-signals", out, "15"))...)
+	scReady(t, out)
+	pid := p.cmd.Process.Pid
+	scWaitWatched(t, pid, dir)
+
+	if err := os.Mkdir(outer, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	scWaitWatched(t, pid, outer)
+	if err := os.Mkdir(inner, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	scWaitWatched(t, pid, inner)
+	if p.hasMessage("main is done") {
+		t.Fatal("done before the done file exists")
+	}
+	scWriteFile(t, done, "")
+
+	p.scWantExit(0, "stopped")
+	if seen := p.waitMessage("main is done"); seen.str("path") != done {
+		t.Fatalf("main is done: path %q, want %s", seen.str("path"), done)
+	}
+}
+
+// Several --done-file: every one is needed. One of two existing at start is
+// not enough to skip CMD; the second, in another directory, ends it.
+func TestSidecarDoneFileSeveralAllNeeded(t *testing.T) {
+	t.Parallel()
+	dirA, dirB := tempDir(t), tempDir(t)
+	doneA, doneB, out := inDir(dirA, "done"), inDir(dirB, "done"), inDir(dirA, "signals")
+	scWriteFile(t, doneA, "")
+	p := startTandem(t, procOptions{},
+		cmdArgs([]string{"sidecar", "--poll-interval", "1h", "--done-file", doneA, "--done-file", doneB},
+			helper("record-signals", out, "15"))...)
+	scReady(t, out) // CMD runs: one done file of two did not count as done
+	if p.hasMessage("main is done") {
+		t.Fatal("done with one of two done files")
+	}
+	scWriteFile(t, doneB, "")
+
+	p.scWantExit(0, "stopped")
+	p.scWantOrder("CMD started", "main is done", "stop signal sent", "CMD exited")
+}

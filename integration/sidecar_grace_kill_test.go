@@ -1,0 +1,34 @@
+package integration
+
+import (
+	"testing"
+)
+
+// A sidecar CMD that ignores the stop signal is killed after --grace; the
+// stop was requested, so tandem still exits 0, with a warning.
+func TestSidecarGraceKillsStubbornCMD(t *testing.T) {
+	t.Parallel()
+	dir := tempDir(t)
+	done, out := inDir(dir, "done"), inDir(dir, "ready")
+	p := startTandem(t, procOptions{}, cmdArgs(
+		[]string{"sidecar", "--grace", "200ms", "--poll-interval", "1h", "--done-file", done},
+		helper("ignore-term", out))...)
+	pid := scReady(t, out)
+	scWriteFile(t, done, "")
+
+	p.scWantExit(0, "stopped")
+	p.scWantOrder("main is done", "stop signal sent", "CMD did not stop within grace; sending SIGKILL",
+		"CMD exited", "CMD had to be killed after grace; the stop was requested, so the exit code is 0", "tandem exiting")
+	if exited := p.waitMessage("CMD exited"); exited.str("signal") != "SIGKILL" {
+		t.Fatalf("CMD exited: %v, want killed by SIGKILL", exited)
+	}
+	for _, msg := range []string{"CMD did not stop within grace; sending SIGKILL",
+		"CMD had to be killed after grace; the stop was requested, so the exit code is 0"} {
+		if l := p.waitMessage(msg); l.str("level") != "warn" {
+			t.Fatalf("%q logged at level %q, want warn", msg, l.str("level"))
+		}
+	}
+	if !scProcessGone(pid) {
+		t.Fatal("CMD still exists after tandem exited")
+	}
+}

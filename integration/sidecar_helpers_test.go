@@ -1,0 +1,346 @@
+package integration
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Helper programs and test utilities shared by the sidecar, main, done and
+// wait tests. Names carry an sc prefix so they cannot collide with helpers
+// other test files register.
+func init() {
+	helpers["sc-crash-once"] = scHelperCrashOnce
+	helpers["sc-observe"] = scHelperObserve
+	helpers["sc-kill-self"] = scHelperKillSelf
+	helpers["sc-mark"] = scHelperMark
+	helpers["sc-hold-inotify"] = scHelperHoldInotify
+}
+
+// sc-crash-once STATE OUT: the first run creates STATE and exits 3; later
+// runs behave as `record-signals OUT 15` (ready line, exit 0 on SIGTERM).
+func scHelperCrashOnce(args []string) int {
+	if _, err := os.Stat(args[0]); errors.Is(err, os.ErrNotExist) {
+		appendLine(args[0], "crashed")
+		return 3
+	}
+	return helperRecordSignals([]string{args[1], "15"})
+}
+
+// sc-observe FILE OUT: write "present" or "absent" for FILE to OUT, exit 0.
+func scHelperObserve(args []string) int {
+	state := "present"
+	if _, err := os.Stat(args[0]); errors.Is(err, os.ErrNotExist) {
+		state = "absent"
+	}
+	appendLine(args[1], state)
+	return 0
+}
+
+// sc-kill-self SIG: die of signal SIG (a number).
+func scHelperKillSelf(args []string) int {
+	n, _ := strconv.Atoi(args[0])
+	_ = syscall.Kill(os.Getpid(), syscall.Signal(n))
+	select {}
+}
+
+// sc-mark PATH [CODE]: write "ran" to PATH, exit CODE (0). It proves whether
+// CMD was started at all.
+func scHelperMark(args []string) int {
+	appendLine(args[0], "ran")
+	code := 0
+	if len(args) > 1 {
+		code, _ = strconv.Atoi(args[1])
+	}
+	return code
+}
+
+// sc-hold-inotify OUT: open inotify instances until the kernel refuses
+// (max_user_instances for this uid is used up), write "held N ERRNO" to OUT
+// and keep them until killed. Run as a dedicated uid, it makes inotify
+// unavailable to every other process of that uid, as a crowded node does.
+func scHelperHoldInotify(args []string) int {
+	held := 0
+	var err error
+	for {
+		var fd int
+		fd, err = unix.InotifyInit1(unix.IN_CLOEXEC)
+		if err != nil {
+			break
+		}
+		held++
+		_ = fd // kept open on purpose
+	}
+	appendLine(args[0], fmt.Sprintf("held %d %v", held, err))
+	select {}
+}
+
+// scStatusFile is a done or ready file as SPEC ("Files") defines it.
+type scStatusFile struct {
+	Version  int    `json:"version"`
+	Name     string `json:"name"`
+	Event    string `json:"event"`
+	ExitCode int    `json:"exitCode"`
+	Signal   string `json:"signal"`
+	Reason   string `json:"reason"`
+	Time     string `json:"time"`
+}
+
+// scReadStatus parses the one JSON line of a done or ready file; every field
+// must be present, so a writer that drops one fails here.
+func scReadStatus(t testing.TB, path string) scStatusFile {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read %s: %v", path, err)
+	}
+	text := string(data)
+	if strings.Count(text, "\n") != 1 || !strings.HasSuffix(text, "\n") {
+		t.Fatalf("%s: want exactly one line ending in a newline, got %q", path, text)
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		t.Fatalf("%s: not JSON: %v: %q", path, err, text)
+	}
+	for _, key := range []string{"version", "name", "event", "exitCode", "signal", "reason", "time"} {
+		if _, ok := fields[key]; !ok {
+			t.Fatalf("%s: field %q missing: %q", path, key, text)
+		}
+	}
+	var f scStatusFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatalf("%s: %v: %q", path, err, text)
+	}
+	if f.Version != 1 {
+		t.Fatalf("%s: version %d, want 1", path, f.Version)
+	}
+	if _, err := time.Parse(time.RFC3339Nano, f.Time); err != nil {
+		t.Fatalf("%s: time %q is not RFC 3339: %v", path, f.Time, err)
+	}
+	return f
+}
+
+// scWantStatus compares the fields that matter of a done file.
+func scWantStatus(t testing.TB, path string, event string, exitCode int, signal, reason string) scStatusFile {
+	t.Helper()
+	f := scReadStatus(t, path)
+	if f.Event != event || f.ExitCode != exitCode || f.Signal != signal || f.Reason != reason {
+		t.Fatalf("%s: got event=%q exitCode=%d signal=%q reason=%q; want event=%q exitCode=%d signal=%q reason=%q",
+			path, f.Event, f.ExitCode, f.Signal, f.Reason, event, exitCode, signal, reason)
+	}
+	return f
+}
+
+// scWorldDir is a fresh directory that every uid can reach and write, like
+// an emptyDir. (t.TempDir's parent is 0700, closed to other uids.)
+func scWorldDir(t testing.TB) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "tandem-sc-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// scCopyExecutable copies an executable into dir (mode 0755), for processes
+// running as a uid that cannot reach the original.
+func scCopyExecutable(t testing.TB, src, dir string) string {
+	t.Helper()
+	in, err := os.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	dst := filepath.Join(dir, filepath.Base(src))
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// scWriteFile writes path the plain way (a `touch`-like writer, not atomic).
+func scWriteFile(t testing.TB, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// scMessages is every log message so far, in order.
+func (p *tandemProc) scMessages() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	msgs := make([]string, len(p.lines))
+	for i, l := range p.lines {
+		msgs[i] = l.str("message")
+	}
+	return msgs
+}
+
+// scLinesWith is every log line so far with this message.
+func (p *tandemProc) scLinesWith(msg string) []logLine {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []logLine
+	for _, l := range p.lines {
+		if l.str("message") == msg {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// scWantOrder fails unless the messages were logged, each first occurrence
+// after the previous one.
+func (p *tandemProc) scWantOrder(msgs ...string) {
+	p.t.Helper()
+	all := p.scMessages()
+	at := -1
+	for _, want := range msgs {
+		found := -1
+		for i := at + 1; i < len(all); i++ {
+			if all[i] == want {
+				found = i
+				break
+			}
+		}
+		if found < 0 {
+			p.t.Fatalf("log messages out of order: want %q after line %d; messages: %q", want, at, all)
+		}
+		at = found
+	}
+}
+
+// scWantExit waits for tandem to exit and checks its code and the reason of
+// its last log line.
+func (p *tandemProc) scWantExit(code int, reason string) {
+	p.t.Helper()
+	if got := p.wait(); got != code {
+		p.t.Fatalf("tandem exit code %d, want %d", got, code)
+	}
+	exiting := p.waitMessage("tandem exiting")
+	if exiting.num("exit_code") != code || (reason != "" && exiting.str("reason") != reason) {
+		p.t.Fatalf("tandem exiting with code %d reason %q, want %d %q", exiting.num("exit_code"), exiting.str("reason"), code, reason)
+	}
+}
+
+// scReady waits for a record-signals style helper's "ready PID" line.
+func scReady(t testing.TB, out string) int {
+	t.Helper()
+	first := waitLines(t, out, 1)[0]
+	pid, err := strconv.Atoi(strings.TrimPrefix(first, "ready "))
+	if err != nil {
+		t.Fatalf("%s: first line %q is not \"ready PID\"", out, first)
+	}
+	// A broken tandem may leave CMD (or a restarted one) running; CMD holds
+	// tandem's stderr open, and the harness's cleanup would wait for it for
+	// ever. Cleanups run last-registered first, so this one goes before the
+	// harness's; it kills every helper that announced itself in out.
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		for _, line := range readLines(out) {
+			if n, err := strconv.Atoi(strings.TrimPrefix(line, "ready ")); err == nil && strings.HasPrefix(line, "ready ") {
+				_ = syscall.Kill(n, syscall.SIGKILL)
+			}
+		}
+	})
+	return pid
+}
+
+// scProcessGone reports whether pid no longer exists (not even a zombie).
+func scProcessGone(pid int) bool {
+	return errors.Is(unix.Kill(pid, 0), unix.ESRCH)
+}
+
+// scUnlistenedPort reserves a loopback port: a bound socket that is not yet
+// listening refuses connections, and no other process can take the port.
+// listen makes it accept (the kernel completes handshakes from the backlog).
+func scUnlistenedPort(t testing.TB) (port int, listen func()) {
+	t.Helper()
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { unix.Close(fd) })
+	if err := unix.Bind(fd, &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	sa, err := unix.Getsockname(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sa.(*unix.SockaddrInet4).Port, func() {
+		if err := unix.Listen(fd, 64); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// scWaitWatched blocks until process pid holds an inotify watch on dir.
+// Adding a watch has no event of its own, but /proc/PID/fdinfo lists every
+// watch (inode and device) of an inotify descriptor, so the test can wait for
+// that state instead of sleeping.
+func scWaitWatched(t testing.TB, pid int, dir string) {
+	t.Helper()
+	var st unix.Stat_t
+	if err := unix.Stat(dir, &st); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("ino:%x ", st.Ino)
+	deadline := time.Now().Add(testTimeout)
+	for {
+		if scWatches(pid, want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("pid %d has no inotify watch on %s within %s", pid, dir, testTimeout)
+		}
+		time.Sleep(2 * time.Millisecond) // re-read a kernel state; not a synchronisation guess
+	}
+}
+
+func scWatches(pid int, ino string) bool {
+	fdDir := fmt.Sprintf("/proc/%d/fd", pid)
+	entries, err := os.ReadDir(fdDir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		target, err := os.Readlink(filepath.Join(fdDir, e.Name()))
+		if err != nil || target != "anon_inode:inotify" {
+			continue
+		}
+		info, err := os.ReadFile(fmt.Sprintf("/proc/%d/fdinfo/%s", pid, e.Name()))
+		if err == nil && strings.Contains(string(info), ino) {
+			return true
+		}
+	}
+	return false
+}
+
+// scHTTPAddr is host:port of a listener, for URLs.
+func scHTTPAddr(l net.Listener) string { return l.Addr().String() }

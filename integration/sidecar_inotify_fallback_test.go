@@ -1,0 +1,95 @@
+package integration
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// scInotifyUID is a uid no account uses, so that using up its inotify
+// instances disturbs nothing else on the machine (the limit is per uid).
+const scInotifyUID = 61721
+
+// With every inotify instance of its uid taken (a real fault: the kernel
+// refuses inotify_init1 with EMFILE, as on a node crowded with watchers),
+// the sidecar warns that it falls back to polling and still sees the done
+// file through --poll-interval.
+func TestSidecarInotifyUnavailableFallsBackToPolling(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root: runs tandem as a dedicated uid whose inotify instances a helper uses up")
+	}
+	t.Parallel()
+	dir := scWorldDir(t)
+	// The uid cannot reach the test binary or TANDEM_BIN where they live.
+	bin := scCopyExecutable(t, tandemBin, dir)
+	helperCopy := scCopyExecutable(t, helperBin, dir)
+	asUID := &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: scInotifyUID, Gid: scInotifyUID}}
+
+	heldOut := inDir(dir, "held")
+	holder := exec.Command(helperCopy, helperArg, "sc-hold-inotify", heldOut)
+	holder.SysProcAttr = asUID
+	holder.Stderr = os.Stderr
+	if err := holder.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = holder.Process.Kill()
+		_ = holder.Wait()
+	})
+	held := waitLines(t, heldOut, 1)[0]
+	if !strings.HasPrefix(held, "held ") || strings.HasPrefix(held, "held 0 ") || !strings.Contains(held, "too many open files") {
+		t.Fatalf("helper could not use up the inotify instances of uid %d: %q", scInotifyUID, held)
+	}
+
+	done, out := inDir(dir, "done"), inDir(dir, "signals")
+	p := startTandemBin(t, bin, procOptions{attr: asUID},
+		cmdArgs([]string{"sidecar", "--poll-interval", "20ms", "--done-file", done},
+			[]string{helperCopy, helperArg, "record-signals", out, "15"})...)
+	warning := p.waitFor("the inotify-unavailable warning", func(l logLine) bool {
+		msg := l.str("message")
+		return l.str("level") == "warn" && strings.Contains(msg, "inotify unavailable") && strings.Contains(msg, "falling back to polling")
+	})
+	if !strings.Contains(warning.str("error"), "too many open files") {
+		t.Fatalf("warning does not carry the kernel's error: %v", warning)
+	}
+	scReady(t, out)
+	scWriteFile(t, done, "")
+
+	p.scWantExit(0, "stopped")
+	p.scWantOrder("CMD started", "main is done", "stop signal sent", "CMD exited")
+}
+
+// startTandemBin is startTandem with another binary (a copy the dedicated
+// uid can execute). The global tandemBin is left alone: other tests run in
+// parallel.
+func startTandemBin(t testing.TB, bin string, opts procOptions, args ...string) *tandemProc {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(append(os.Environ(), "TANDEM_LOG_FORMAT=json", "TANDEM_LOG_LEVEL=debug"), opts.env...)
+	cmd.SysProcAttr = opts.attr
+	p := &tandemProc{t: t, cmd: cmd, stdout: &bytes.Buffer{}, changed: make(chan struct{}), exited: make(chan struct{})}
+	cmd.Stdout = &lockedWriter{mu: &p.mu, w: p.stdout}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start %s: %v", bin, err)
+	}
+	go p.readLogs(stderr)
+	t.Cleanup(func() {
+		select {
+		case <-p.exited:
+		default:
+			_ = p.cmd.Process.Kill()
+			<-p.exited
+		}
+		if t.Failed() {
+			t.Logf("tandem %v stderr:\n%s", args, strings.Join(p.rawLines(), "\n"))
+		}
+	})
+	return p
+}

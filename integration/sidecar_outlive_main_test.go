@@ -1,0 +1,73 @@
+package integration
+
+import (
+	"slices"
+	"syscall"
+	"testing"
+)
+
+const scHeldMessage = "SIGTERM held: CMD keeps running until the main is done or outlive-main passes"
+
+// --outlive-main, pod deletion: SIGTERM reaches every container at once; the
+// sidecar holds it so the main can finish with its proxy, and stops CMD when
+// the main is done, a requested stop (exit 0).
+func TestSidecarOutliveMainHoldsSIGTERMUntilDone(t *testing.T) {
+	t.Parallel()
+	dir := tempDir(t)
+	done, out := inDir(dir, "done"), inDir(dir, "signals")
+	p := startTandem(t, procOptions{}, cmdArgs(
+		[]string{"sidecar", "--outlive-main", "1h", "--poll-interval", "1h", "--done-file", done},
+		helper("record-signals", out, "15"))...)
+	pid := scReady(t, out)
+	p.signal(syscall.SIGTERM)
+	p.waitMessage(scHeldMessage)
+	if got := readLines(out); len(got) != 1 {
+		t.Fatalf("CMD received %q while SIGTERM was held", got[1:])
+	}
+	if scProcessGone(pid) {
+		t.Fatal("CMD is gone while SIGTERM was held")
+	}
+	// Other signals still pass while SIGTERM is held.
+	p.signal(syscall.SIGHUP)
+	waitLines(t, out, 2)
+
+	scWriteFile(t, done, "")
+	p.scWantExit(0, "stopped")
+	p.scWantOrder(scHeldMessage, "main is done", "stop signal sent", "CMD exited")
+	if got := readLines(out); !slices.Equal(got[1:], []string{"1", "15"}) {
+		t.Fatalf("CMD received %q, want SIGHUP then the one SIGTERM of the stop", got[1:])
+	}
+}
+
+// When --outlive-main passes before the main is done, SIGTERM is forwarded
+// and tandem exits as run would: 143 for a CMD that dies of it.
+func TestSidecarOutliveMainExpires(t *testing.T) {
+	t.Parallel()
+	done := inDir(tempDir(t), "done")
+	p := startTandem(t, procOptions{}, cmdArgs(
+		[]string{"sidecar", "--outlive-main", "200ms", "--done-file", done}, helper("sleep"))...)
+	p.childPID()
+	p.signal(syscall.SIGTERM)
+	p.scWantExit(143, "signaled")
+	p.scWantOrder(scHeldMessage, "outlive-main passed before the main was done; forwarding SIGTERM", "CMD exited")
+	if p.hasMessage("main is done") || p.hasMessage("stop signal sent") {
+		t.Fatal("an expired outlive-main was treated as a requested stop")
+	}
+	if exited := p.waitMessage("CMD exited"); exited.str("signal") != "SIGTERM" {
+		t.Fatalf("CMD exited: %v, want killed by SIGTERM", exited)
+	}
+}
+
+// Without --outlive-main, SIGTERM is forwarded at once (the control case
+// that makes the hold above meaningful).
+func TestSidecarOutliveMainOffForwardsSIGTERM(t *testing.T) {
+	t.Parallel()
+	done := inDir(tempDir(t), "done")
+	p := startTandem(t, procOptions{}, cmdArgs([]string{"sidecar", "--done-file", done}, helper("sleep"))...)
+	p.childPID()
+	p.signal(syscall.SIGTERM)
+	p.scWantExit(143, "signaled")
+	if p.hasMessage(scHeldMessage) {
+		t.Fatal("SIGTERM held without --outlive-main")
+	}
+}

@@ -1,0 +1,110 @@
+package integration
+
+import (
+	"net"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+)
+
+// scQuitServer is a sidecar's quit endpoint (Istio's /quitquitquit): it
+// records each request and runs onQuit, then answers 200.
+type scQuitServer struct {
+	url string
+
+	mu       sync.Mutex
+	requests []string
+	onQuit   func()
+}
+
+func newQuitServer(t *testing.T) *scQuitServer {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &scQuitServer{url: "http://" + scHTTPAddr(l) + "/quitquitquit"}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.requests = append(s.requests, r.Method+" "+r.URL.Path)
+		onQuit := s.onQuit
+		s.mu.Unlock()
+		if onQuit != nil {
+			onQuit()
+		}
+		w.WriteHeader(http.StatusOK)
+	})}
+	go srv.Serve(l)
+	t.Cleanup(func() { srv.Close() })
+	return s
+}
+
+func (s *scQuitServer) seen() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.requests...)
+}
+
+// A CMD that leaves by itself when its quit URL is called needs no stop
+// signal: the quit call is all the stop it gets.
+func TestSidecarQuitURLStopsCMD(t *testing.T) {
+	t.Parallel()
+	dir := tempDir(t)
+	done, out := inDir(dir, "done"), inDir(dir, "signals")
+	quit := newQuitServer(t)
+	// CMD exits 0 on SIGUSR1, which the quit endpoint sends it: the way a
+	// proxy's /quitquitquit makes the proxy leave.
+	p := startTandem(t, procOptions{}, cmdArgs(
+		[]string{"sidecar", "--poll-interval", "1h", "--quit-url", quit.url, "--grace", "1h", "--done-file", done},
+		helper("record-signals", out, strconv.Itoa(int(syscall.SIGUSR1)), "0"))...)
+	pid := scReady(t, out)
+	quit.mu.Lock()
+	quit.onQuit = func() { _ = syscall.Kill(pid, syscall.SIGUSR1) }
+	quit.mu.Unlock()
+	scWriteFile(t, done, "")
+
+	p.scWantExit(0, "stopped")
+	if got := quit.seen(); !slices.Equal(got, []string{"POST /quitquitquit"}) {
+		t.Fatalf("quit endpoint got %q, want one POST /quitquitquit", got)
+	}
+	if p.hasMessage("stop signal sent") {
+		t.Fatal("stop signal sent although CMD left after the quit call")
+	}
+	if exited := p.waitMessage("CMD exited"); exited.num("exit_code") != 0 || exited.str("signal") != "" {
+		t.Fatalf("CMD exited: %v, want code 0", exited)
+	}
+	if got := readLines(out); !slices.Equal(got[1:], []string{strconv.Itoa(int(syscall.SIGUSR1))}) {
+		t.Fatalf("CMD received %q, want only the quit endpoint's SIGUSR1", got[1:])
+	}
+}
+
+// A quit URL that does not make CMD leave: after --grace the stop signal
+// follows, as for a sidecar without a quit URL.
+func TestSidecarQuitURLIgnoredThenStopSignal(t *testing.T) {
+	t.Parallel()
+	dir := tempDir(t)
+	done, out := inDir(dir, "done"), inDir(dir, "signals")
+	quit := newQuitServer(t)
+	p := startTandem(t, procOptions{}, cmdArgs(
+		[]string{"sidecar", "--poll-interval", "1h", "--quit-url", quit.url, "--grace", "200ms", "--done-file", done},
+		helper("record-signals", out, "15"))...)
+	scReady(t, out)
+	scWriteFile(t, done, "")
+
+	p.scWantExit(0, "stopped")
+	if got := quit.seen(); !slices.Equal(got, []string{"POST /quitquitquit"}) {
+		t.Fatalf("quit endpoint got %q, want one POST /quitquitquit", got)
+	}
+	called := p.waitMessage("quit URL called")
+	if called.num("status") != 200 || !strings.HasSuffix(called.str("url"), "/quitquitquit") {
+		t.Fatalf("quit URL called: %v", called)
+	}
+	p.scWantOrder("main is done", "quit URL called", "stop signal sent", "CMD exited")
+	if got := readLines(out); !slices.Equal(got[1:], []string{"15"}) {
+		t.Fatalf("CMD received %q, want only SIGTERM (15)", got[1:])
+	}
+}

@@ -1,0 +1,136 @@
+package integration
+
+import (
+	"slices"
+	"strconv"
+	"syscall"
+	"testing"
+)
+
+// --restart on-failure: a sidecar CMD that crashes before the main is done is
+// started again, with backoff (1s first).
+func TestSidecarRestartOnFailure(t *testing.T) {
+	t.Parallel()
+	dir := tempDir(t)
+	state, done, out := inDir(dir, "state"), inDir(dir, "done"), inDir(dir, "signals")
+	p := startTandem(t, procOptions{}, cmdArgs(
+		[]string{"sidecar", "--restart", "on-failure", "--poll-interval", "1h", "--done-file", done},
+		helper("sc-crash-once", state, out))...)
+	restarting := p.waitMessage("CMD exited before the main was done; restarting")
+	if restarting.num("exit_code") != 3 || restarting.str("level") != "warn" {
+		t.Fatalf("restart line: %v", restarting)
+	}
+	scReady(t, out) // the second run is up
+	if n := len(p.scLinesWith("CMD started")); n != 2 {
+		t.Fatalf("CMD started %d times, want 2", n)
+	}
+	scWriteFile(t, done, "")
+	p.scWantExit(0, "stopped")
+	p.scWantOrder("CMD started", "CMD exited", "CMD exited before the main was done; restarting",
+		"CMD started", "main is done", "stop signal sent", "CMD exited")
+	if got := readLines(out); !slices.Equal(got[1:], []string{"15"}) {
+		t.Fatalf("restarted CMD received %q, want only SIGTERM (15)", got[1:])
+	}
+}
+
+// The done condition during the restart backoff ends tandem at once, with
+// 0, without starting CMD again. (The test writes the done file as soon as
+// the restart is announced; the first backoff is a whole second.)
+func TestSidecarRestartDoneDuringBackoff(t *testing.T) {
+	t.Parallel()
+	done := inDir(tempDir(t), "done")
+	p := startTandem(t, procOptions{}, cmdArgs(
+		[]string{"sidecar", "--restart", "on-failure", "--poll-interval", "1h", "--done-file", done},
+		helper("exit", "3"))...)
+	if delay := p.waitMessage("CMD exited before the main was done; restarting").num("delay"); delay != 1000 {
+		t.Fatalf("first restart delay %dms, want 1000", delay)
+	}
+	scWriteFile(t, done, "")
+	p.scWantExit(0, "stopped")
+	p.waitMessage("main is done")
+	if n := len(p.scLinesWith("CMD started")); n != 1 {
+		t.Fatalf("CMD started %d times, want 1: the done condition must end the backoff", n)
+	}
+}
+
+// --restart never (the default), and on-failure with a clean exit: CMD is
+// not started again and tandem exits as CMD did.
+func TestSidecarRestartNotWanted(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name    string
+		restart []string
+		code    int
+	}{
+		{"never, failure", []string{"--restart", "never"}, 3},
+		{"default, failure", nil, 3},
+		{"on-failure, success", []string{"--restart", "on-failure"}, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			done := inDir(tempDir(t), "done")
+			args := append([]string{"sidecar", "--done-file", done}, tc.restart...)
+			p := startTandem(t, procOptions{}, cmdArgs(args, helper("exit", strconv.Itoa(tc.code)))...)
+			p.scWantExit(tc.code, "exited")
+			if p.hasMessage("CMD exited before the main was done; restarting") {
+				t.Fatal("CMD was restarted")
+			}
+			if n := len(p.scLinesWith("CMD started")); n != 1 {
+				t.Fatalf("CMD started %d times, want 1", n)
+			}
+		})
+	}
+}
+
+// An outside SIGTERM (pod deletion) during the backoff ends tandem at once,
+// as a death by SIGTERM would: 143, CMD not started again.
+func TestSidecarRestartSIGTERMDuringBackoff(t *testing.T) {
+	t.Parallel()
+	done := inDir(tempDir(t), "done")
+	p := startTandem(t, procOptions{}, cmdArgs(
+		[]string{"sidecar", "--restart", "always", "--done-file", done}, helper("exit", "0"))...)
+	p.waitMessage("CMD exited before the main was done; restarting")
+	p.signal(syscall.SIGTERM)
+	p.scWantExit(143, "signaled")
+	if n := len(p.scLinesWith("CMD started")); n != 1 {
+		t.Fatalf("CMD started %d times, want 1", n)
+	}
+}
+
+// A pod deletion's SIGTERM ends the sidecar: CMD is not restarted after it,
+// whether the SIGTERM was forwarded (CMD dies of it: 143, a "failure") or
+// held by --outlive-main while CMD crashed.
+func TestSidecarRestartNotAfterSIGTERM(t *testing.T) {
+	t.Parallel()
+
+	t.Run("forwarded", func(t *testing.T) {
+		t.Parallel()
+		done := inDir(tempDir(t), "done")
+		p := startTandem(t, procOptions{}, cmdArgs(
+			[]string{"sidecar", "--restart", "on-failure", "--done-file", done}, helper("sleep"))...)
+		p.childPID()
+		p.signal(syscall.SIGTERM)
+		p.scWantExit(143, "signaled")
+		if p.hasMessage("CMD exited before the main was done; restarting") {
+			t.Fatal("CMD restarted after the pod's SIGTERM")
+		}
+	})
+
+	t.Run("held, then CMD crashes", func(t *testing.T) {
+		t.Parallel()
+		dir := tempDir(t)
+		done, out := inDir(dir, "done"), inDir(dir, "signals")
+		p := startTandem(t, procOptions{}, cmdArgs(
+			[]string{"sidecar", "--restart", "on-failure", "--outlive-main", "1h", "--done-file", done},
+			helper("record-signals", out, strconv.Itoa(int(syscall.SIGUSR1)), "3"))...)
+		scReady(t, out)
+		p.signal(syscall.SIGTERM)
+		p.waitMessage(scHeldMessage)
+		p.signal(syscall.SIGUSR1) // forwarded; CMD exits 3
+		p.scWantExit(3, "exited")
+		if p.hasMessage("CMD exited before the main was done; restarting") {
+			t.Fatal("CMD restarted after the pod's SIGTERM, which was held")
+		}
+	})
+}
