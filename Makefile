@@ -39,7 +39,9 @@ demo: build
 test: build
 	$(GO) vet ./...
 	# The race detector needs cgo (gcc); the binary under test stays static.
-	CGO_ENABLED=1 TANDEM_BIN=$(CURDIR)/$(BIN) $(GO) test -race -count=1 -timeout 10m ./...
+	# atexit_sleep_ms=0: a race-enabled binary otherwise sleeps 1 s at exit,
+	# and the test binary also plays the short-lived programs tandem runs.
+	CGO_ENABLED=1 GORACE=atexit_sleep_ms=0 TANDEM_BIN=$(CURDIR)/$(BIN) $(GO) test -race -count=1 -timeout 10m ./...
 	$(MAKE) --no-print-directory fuzz FUZZTIME=2s
 
 # FUZZTIME per target; `make fuzz FUZZTIME=1m` for a longer hunt.

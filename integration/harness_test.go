@@ -48,7 +48,10 @@ type tandemProc struct {
 	raw     []string
 	changed chan struct{} // closed and replaced whenever a line arrives
 	exited  chan struct{}
-	code    int
+	// hostPIDs: tandem runs in the test's PID namespace, so the pids it
+	// logs can be signalled from here.
+	hostPIDs bool
+	code     int
 }
 
 // procOptions adjust how tandem is started.
@@ -73,13 +76,18 @@ func startTandem(t testing.TB, opts procOptions, args ...string) *tandemProc {
 	cmd.SysProcAttr = opts.attr
 	p := &tandemProc{t: t, cmd: cmd, stdout: &bytes.Buffer{}, changed: make(chan struct{}), exited: make(chan struct{})}
 	cmd.Stdout = &lockedWriter{mu: &p.mu, w: p.stdout}
-	stderr, err := cmd.StderrPipe()
+	p.hostPIDs = len(opts.prefix) == 0 && (opts.attr == nil || opts.attr.Cloneflags&syscall.CLONE_NEWPID == 0)
+	// A plain pipe rather than StderrPipe: a CMD that outlives tandem keeps
+	// the write end open, and Wait must not block on it.
+	stderr, stderrWriter, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
+	cmd.Stderr = stderrWriter
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %v: %v", argv, err)
 	}
+	stderrWriter.Close()
 	go p.readLogs(stderr)
 	t.Cleanup(func() {
 		select {
@@ -88,6 +96,8 @@ func startTandem(t testing.TB, opts procOptions, args ...string) *tandemProc {
 			_ = p.cmd.Process.Kill()
 			<-p.exited
 		}
+		p.killChildren()
+		stderr.Close()
 		if t.Failed() {
 			t.Logf("tandem %v stderr:\n%s", args, strings.Join(p.rawLines(), "\n"))
 		}
@@ -107,28 +117,56 @@ func (l *lockedWriter) Write(b []byte) (int, error) {
 }
 
 func (p *tandemProc) readLogs(stderr io.Reader) {
-	scanner := bufio.NewScanner(stderr)
-	scanner.Buffer(make([]byte, 64<<10), 1<<20)
-	for scanner.Scan() {
-		text := scanner.Text()
-		var line logLine
-		_ = json.Unmarshal([]byte(text), &line)
-		p.mu.Lock()
-		p.raw = append(p.raw, text)
-		if line != nil {
-			p.lines = append(p.lines, line)
+	linesDone := make(chan struct{})
+	go func() {
+		defer close(linesDone)
+		scanner := bufio.NewScanner(stderr)
+		scanner.Buffer(make([]byte, 64<<10), 1<<20)
+		for scanner.Scan() {
+			text := scanner.Text()
+			var line logLine
+			_ = json.Unmarshal([]byte(text), &line)
+			p.mu.Lock()
+			p.raw = append(p.raw, text)
+			if line != nil {
+				p.lines = append(p.lines, line)
+			}
+			close(p.changed)
+			p.changed = make(chan struct{})
+			p.mu.Unlock()
 		}
-		close(p.changed)
-		p.changed = make(chan struct{})
-		p.mu.Unlock()
-	}
+	}()
 	err := p.cmd.Wait()
+	// Lines written just before the exit are still in the pipe: read them
+	// before announcing the exit. A process that outlived tandem may hold
+	// the pipe open; then give up after a bound rather than hang.
+	select {
+	case <-linesDone:
+	case <-time.After(2 * time.Second):
+	}
 	p.mu.Lock()
 	p.code = exitCodeOf(p.cmd.ProcessState, err)
 	close(p.changed)
 	p.changed = make(chan struct{})
 	p.mu.Unlock()
 	close(p.exited)
+}
+
+// killChildren SIGKILLs the process group of every CMD that tandem logged as
+// started, so a CMD that outlived a failed test cannot outlive the suite.
+// Only when tandem ran in this PID namespace: there, the pids it logs are
+// ours. In a fresh namespace the kernel ends every process with its PID 1.
+func (p *tandemProc) killChildren() {
+	if !p.hostPIDs {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, l := range p.lines {
+		if l.str("message") == "CMD started" && l.num("pid") > 1 {
+			_ = syscall.Kill(-l.num("pid"), syscall.SIGKILL)
+		}
+	}
 }
 
 func exitCodeOf(state *os.ProcessState, err error) int {
