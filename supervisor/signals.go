@@ -14,11 +14,18 @@ const (
 	// neither caught nor forwarded.
 	firstRealtimeSignal = 34
 	lastSignal          = 64
+	// goRuntimeReservedSignal: see isForwardable.
+	goRuntimeReservedSignal = unix.Signal(34)
 )
 
-// ParseSignal accepts "TERM", "SIGTERM", "term" or "15".
+// ParseSignal accepts "TERM", "SIGTERM", "term", "15" or "SIG15".
 func ParseSignal(s string) (unix.Signal, error) {
 	text := strings.TrimSpace(s)
+	// SIG<N> is how SignalName writes realtime signals (they have no name in
+	// x/sys): a name from a log line or done file must read back as itself.
+	if digits, ok := strings.CutPrefix(strings.ToUpper(text), "SIG"); ok && digits != "" && digits[0] >= '0' && digits[0] <= '9' {
+		text = digits
+	}
 	if n, err := strconv.Atoi(text); err == nil {
 		if n < 1 || n > lastSignal || n == 32 || n == 33 {
 			return 0, fmt.Errorf("signal %q: expected a number from 1 to 64 (not 32 or 33) or a name such as TERM, USR2", s)
@@ -35,7 +42,7 @@ func ParseSignal(s string) (unix.Signal, error) {
 	return 0, fmt.Errorf("signal %q: unknown name; expected a name such as TERM, SIGUSR2, HUP or a number from 1 to 64", s)
 }
 
-// SignalName is "SIGTERM" for 15, "SIGRT36" for realtime signals.
+// SignalName is "SIGTERM" for 15, "SIG36" for realtime signals.
 func SignalName(sig unix.Signal) string {
 	if name := unix.SignalName(sig); name != "" {
 		return name
@@ -63,10 +70,15 @@ func ParseRewrite(s string) (from, to unix.Signal, err error) {
 
 // isForwardable is every signal tandem catches to pass on. SIGKILL and
 // SIGSTOP cannot be caught; SIGCHLD drives the reaper; SIGURG is the Go
-// runtime's own preemption signal and arrives constantly.
+// runtime's own preemption signal and arrives constantly. SIGPROF is the Go
+// runtime's too: its handler feeds the profiler and never passes SIGPROF to
+// os/signal, so tandem could not forward it (it was silently dropped).
+// Signal 34 (musl's SIGSYNCCALL) is one the Go runtime will not handle at all
+// (golang/go#39343): signal.Notify leaves it at its default action, so it
+// cannot be forwarded, and it kills a tandem that is not PID 1.
 func isForwardable(sig unix.Signal) bool {
 	switch sig {
-	case unix.SIGKILL, unix.SIGSTOP, unix.SIGCHLD, unix.SIGURG:
+	case unix.SIGKILL, unix.SIGSTOP, unix.SIGCHLD, unix.SIGURG, unix.SIGPROF, goRuntimeReservedSignal:
 		return false
 	}
 	return (sig >= 1 && sig < 32) || (sig >= firstRealtimeSignal && sig <= lastSignal)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/urfave/cli/v2"
 	"golang.org/x/sys/unix"
@@ -31,34 +32,56 @@ func supervisionFlags() []cli.Flag {
 
 // supervisionConfig reads the flags of supervisionFlags into a Config.
 func supervisionConfig(cliCtx *cli.Context, mode supervisor.Mode) (supervisor.Config, error) {
+	at := func(name string) *cli.Context { return flagContext(cliCtx, name) }
 	cfg := supervisor.Config{
 		Mode:    mode,
 		Command: cliCtx.Args().Slice(),
-		Name:    cliCtx.String("name"),
-		Grace:   cliCtx.Duration("grace"),
+		Name:    at("name").String("name"),
+		Grace:   at("grace").Duration("grace"),
 	}
 	var err error
 	if cfg.Log, err = newLogger(cliCtx, mode.String()); err != nil {
 		return cfg, err
 	}
-	if cfg.StopSignal, err = signalFlag(cliCtx, "stop-signal"); err != nil {
+	if cfg.StopSignal, err = signalFlag(at("stop-signal"), "stop-signal"); err != nil {
 		return cfg, err
 	}
 	cfg.Rewrite = map[unix.Signal]unix.Signal{}
-	for _, pair := range cliCtx.StringSlice("rewrite") {
+	for _, pair := range at("rewrite").StringSlice("rewrite") {
 		from, to, err := supervisor.ParseRewrite(pair)
 		if err != nil {
 			return cfg, usagef("--rewrite: %v", err)
 		}
 		cfg.Rewrite[from] = to
 	}
-	cfg.ChildOnly = cliCtx.Bool("child-only")
-	cfg.SuccessCodes = cliCtx.IntSlice("success-code")
+	cfg.ChildOnly = at("child-only").Bool("child-only")
+	cfg.SuccessCodes = at("success-code").IntSlice("success-code")
 	cfg.TerminationLog = supervisor.DefaultTerminationLog()
-	if cliCtx.IsSet("termination-log") {
-		cfg.TerminationLog = cliCtx.String("termination-log")
+	if c := at("termination-log"); c.IsSet("termination-log") {
+		cfg.TerminationLog = c.String("termination-log")
+	} else if cfg.TerminationLog == "" {
+		// Say why no termination log will be written: outside Kubernetes,
+		// or under a read-only root, the default path is missing or
+		// read-only, and that is not an error.
+		cfg.Log.Debug().Str("path", supervisor.DefaultTerminationLogPath).
+			Msg("termination log skipped: the default path is missing or not writable")
 	}
 	return cfg, nil
+}
+
+// flagContext is the context to read a supervision flag from. The app
+// defines these flags too, for the bare `tandem [flags] -- CMD`, so
+// `tandem --grace 5s run -- CMD` parses; reading only the command's own
+// context would silently drop such a flag. As with globalString, the
+// innermost context where it was given on the command line wins, else the
+// command's own (its TANDEM_<FLAG> value or the default).
+func flagContext(cliCtx *cli.Context, name string) *cli.Context {
+	for _, c := range cliCtx.Lineage() {
+		if slices.Contains(c.LocalFlagNames(), name) {
+			return c
+		}
+	}
+	return cliCtx
 }
 
 func signalFlag(cliCtx *cli.Context, name string) (unix.Signal, error) {

@@ -1,0 +1,74 @@
+package integration
+
+import (
+	"testing"
+)
+
+// TestRunLeftoversGetStopSignal: when CMD exits, what is left of its process
+// group gets the stop signal and tandem waits for it, so a leftover's
+// handler runs to the end. As PID 1 this is what dumb-init gets wrong: PID 1
+// exiting makes the kernel SIGKILL every process of the namespace at once.
+func TestRunLeftoversGetStopSignal(t *testing.T) {
+	for _, mode := range runModes {
+		t.Run(mode.name, func(t *testing.T) {
+			dir := tempDir(t)
+			handler := inDir(dir, "handler")
+			stdin, release := runStdinPipe(t)
+			// A long grace: tandem must go on as soon as the group is empty,
+			// and the handler must never race the SIGKILL.
+			p := startTandem(t, runOpts(t, mode.pid1, procOptions{stdin: stdin}),
+				cmdArgs([]string{"run", "--grace", "1m"}, helper("run-leave", "run-on-signal", "TERM", handler))...)
+			runKillGroupOnFailure(t, p, mode.pid1)
+			stdin.Close()
+			waitLines(t, handler, 1)
+			release.Close() // CMD exits 0, leaving the handler
+			if code := p.wait(); code != 0 {
+				t.Fatalf("tandem exited %d, want CMD's 0", code)
+			}
+			if got := readLines(handler); len(got) != 2 || got[1] != "handled SIGTERM" {
+				t.Fatalf("leftover recorded %q: its SIGTERM handler did not run before tandem exited", got)
+			}
+			if stop := p.waitMessage("CMD left processes in its group; stopping them"); stop.str("signal") != "SIGTERM" {
+				t.Errorf("leftovers were stopped with %q, want SIGTERM", stop.str("signal"))
+			}
+			if p.hasMessage("leftover processes did not stop within grace; sending SIGKILL") {
+				t.Error("tandem sent SIGKILL although the leftover stopped on SIGTERM")
+			}
+		})
+	}
+}
+
+// TestRunLeftoversKilledAfterGrace: a leftover that ignores the stop signal
+// is SIGKILLed once --grace has passed, and is gone before tandem exits.
+func TestRunLeftoversKilledAfterGrace(t *testing.T) {
+	for _, mode := range runModes {
+		t.Run(mode.name, func(t *testing.T) {
+			dir := tempDir(t)
+			stubborn := inDir(dir, "stubborn")
+			stdin, release := runStdinPipe(t)
+			p := startTandem(t, runOpts(t, mode.pid1, procOptions{stdin: stdin}),
+				cmdArgs([]string{"run", "--grace", "100ms"}, helper("run-leave", "ignore-term", stubborn))...)
+			runKillGroupOnFailure(t, p, mode.pid1)
+			stdin.Close()
+			line := waitLines(t, stubborn, 1)[0]
+			var pidfd []int
+			if !mode.pid1 {
+				// Its pid is ours to see only outside a PID namespace.
+				pidfd = runPidfds(t, []int{runReadyPID(t, line)})
+			}
+			release.Close()
+			if code := p.wait(); code != 0 {
+				t.Fatalf("tandem exited %d, want CMD's 0", code)
+			}
+			p.waitMessage("CMD left processes in its group; stopping them")
+			if kill := p.waitMessage("leftover processes did not stop within grace; sending SIGKILL"); kill.num("grace") != 100 {
+				t.Errorf("SIGKILL after a grace of %v ms, want --grace 100ms", kill["grace"])
+			}
+			// Outside a namespace nothing else would kill it: had tandem
+			// exited without the SIGKILL, it would still be running.
+			if len(pidfd) > 0 && !runExited(t, pidfd[0]) {
+				t.Fatal("the leftover that ignores SIGTERM outlived tandem")
+			}
+		})
+	}
+}

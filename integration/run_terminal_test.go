@@ -1,0 +1,96 @@
+package integration
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+func init() {
+	helpers["run-tty"] = helperRunTTY
+}
+
+// run-tty OUT: write "fg F pgrp G" (the terminal's foreground group on stdin
+// and our own group) to OUT, then wait for SIGINT, write "SIGINT", exit 0.
+func helperRunTTY(args []string) int {
+	ints := make(chan os.Signal, 1)
+	signal.Notify(ints, syscall.SIGINT)
+	fg, err := unix.IoctlGetInt(0, unix.TIOCGPGRP)
+	if err != nil {
+		fg = -1
+	}
+	appendLine(args[0], fmt.Sprintf("fg %d pgrp %d", fg, unix.Getpgrp()))
+	<-ints
+	appendLine(args[0], "SIGINT")
+	return 0
+}
+
+// runOpenPTY opens a pseudo-terminal pair: the master, and the slave to hand a
+// process as its controlling terminal. Both close when the test ends.
+func runOpenPTY(t *testing.T) (master, slave *os.File) {
+	t.Helper()
+	fd, err := unix.Open("/dev/ptmx", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatalf("open /dev/ptmx: %v", err)
+	}
+	master = os.NewFile(uintptr(fd), "/dev/ptmx")
+	t.Cleanup(func() { master.Close() })
+	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
+		t.Fatalf("unlock pty: %v", err)
+	}
+	n, err := unix.IoctlGetUint32(fd, unix.TIOCGPTN)
+	if err != nil {
+		t.Fatalf("pty number: %v", err)
+	}
+	slave, err = os.OpenFile("/dev/pts/"+strconv.Itoa(int(n)), os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatalf("open pty slave: %v", err)
+	}
+	t.Cleanup(func() { slave.Close() })
+	return master, slave
+}
+
+// TestRunTerminal: with a terminal on stdin, CMD gets the foreground process
+// group, so Ctrl-C reaches it from the terminal itself, not through tandem.
+func TestRunTerminal(t *testing.T) {
+	master, slave := runOpenPTY(t)
+	out := inDir(tempDir(t), "tty")
+	// tandem leads a new session whose controlling terminal is the pty, as
+	// in a container started with -t.
+	p := startTandem(t, procOptions{stdin: slave, attr: &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}},
+		cmdArgs([]string{"run"}, helper("run-tty", out))...)
+	runKillGroupOnFailure(t, p, false)
+	slave.Close()
+	var fg, pgrp int
+	if _, err := fmt.Sscanf(waitLines(t, out, 1)[0], "fg %d pgrp %d", &fg, &pgrp); err != nil {
+		t.Fatal(err)
+	}
+	if fg != pgrp {
+		t.Fatalf("CMD's group is %d but the terminal's foreground group is %d", pgrp, fg)
+	}
+	if pgrp == p.cmd.Process.Pid {
+		t.Fatalf("CMD runs in tandem's own group %d; it must have its own", pgrp)
+	}
+	if _, err := master.Write([]byte{0x03}); err != nil { // Ctrl-C
+		t.Fatal(err)
+	}
+	if got := waitLines(t, out, 2)[1]; got != "SIGINT" {
+		t.Fatalf("CMD recorded %q after Ctrl-C, want SIGINT", got)
+	}
+	if code := p.wait(); code != 0 {
+		t.Fatalf("tandem exited %d, want 0", code)
+	}
+	// The terminal sent SIGINT to the foreground group alone: tandem, in
+	// the background, never received one to forward.
+	for _, raw := range p.rawLines() {
+		if strings.Contains(raw, `"received":"SIGINT"`) {
+			t.Fatalf("tandem received the Ctrl-C itself: %s", raw)
+		}
+	}
+}
