@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/textproto"
 	"net/url"
@@ -37,9 +38,25 @@ func parseHTTPURL(raw string) (httpTarget, error) {
 	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
 		return httpTarget{}, fmt.Errorf("%q: port %q is not a number from 1 to 65535", raw, port)
 	}
-	path := u.RequestURI()
-	return httpTarget{hostPort: net.JoinHostPort(u.Hostname(), port), host: u.Host, path: path}, nil
+	// url.Parse lets through hosts that no dial accepts ("http://]"), that
+	// dial this machine by accident ("http://:80"), or, in an IPv6 zone, any
+	// percent-decoded byte ("[::1%25%0d%0aX:%20y]" would add a header line
+	// to the request): a malformed URL must be a usage error before anything
+	// starts, not a failure at every try.
+	hostPort := net.JoinHostPort(u.Hostname(), port)
+	if _, _, err := net.SplitHostPort(hostPort); err != nil || u.Hostname() == "" ||
+		strings.ContainsFunc(u.Host, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+		return httpTarget{}, fmt.Errorf("%q: host %q is not a host name or IP address; expected http://HOST[:PORT]/PATH", raw, u.Hostname())
+	}
+	// url.Parse keeps a query's spaces as they were typed, and a space in
+	// the request target would split the request line: escape them, as a
+	// browser does.
+	path := strings.ReplaceAll(u.RequestURI(), " ", "%20")
+	return httpTarget{hostPort: hostPort, host: u.Host, path: path}, nil
 }
+
+// maxHTTPResponseRead bounds what is read of an answer (SPEC: bounded reads).
+const maxHTTPResponseRead = 64 << 10
 
 // httpRequest sends one request with Connection: close and returns the status
 // code. The whole exchange is bounded by timeout.
@@ -63,7 +80,10 @@ func httpRequest(ctx context.Context, method string, t httpTarget, timeout time.
 	if err := writeNoSigpipe(conn, []byte(request)); err != nil {
 		return 0, err
 	}
-	reader := textproto.NewReader(bufio.NewReader(conn))
+	// textproto keeps reading until a line ends: a server that streams
+	// without one would make tandem allocate until the deadline (gigabytes
+	// on loopback). The status line and headers fit in 64 KiB.
+	reader := textproto.NewReader(bufio.NewReader(io.LimitReader(conn, maxHTTPResponseRead)))
 	statusLine, err := reader.ReadLine()
 	if err != nil {
 		return 0, fmt.Errorf("read status line: %w", err)

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Reasons in done files (SPEC, "Files").
@@ -52,7 +54,7 @@ func WriteStatusFile(path string, f StatusFile) error {
 	dir := filepath.Dir(path)
 	// 0755: the emptyDir itself is world-writable; what tandem creates inside
 	// only needs to be readable by the other containers.
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := mkdirAllReadable(dir); err != nil {
 		return fmt.Errorf("create directory for %s: %w", path, err)
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
@@ -80,7 +82,9 @@ func WriteStatusFile(path string, f StatusFile) error {
 // path exists; parsed is nil when the content is not a status line (a bare
 // `touch`, another writer, garbage): status unknown, treated as success.
 func ReadStatusFile(path string) (parsed *StatusFile, present bool, err error) {
-	file, err := os.Open(path)
+	// O_NONBLOCK: opening a FIFO for reading blocks until a writer comes, and
+	// a done file that is one must not hang tandem. Regular files ignore it.
+	file, err := os.OpenFile(path, os.O_RDONLY|unix.O_NONBLOCK, 0)
 	if err != nil {
 		if os.IsNotExist(err) {
 			return nil, false, nil
@@ -92,11 +96,40 @@ func ReadStatusFile(path string) (parsed *StatusFile, present bool, err error) {
 		return nil, false, err
 	}
 	defer file.Close()
+	// A directory, FIFO, socket or device: present, status unknown. Reading
+	// one could fail, block, or never end (/dev/zero).
+	if info, err := file.Stat(); err != nil {
+		return nil, true, err
+	} else if !info.Mode().IsRegular() {
+		return nil, true, fmt.Errorf("%s is not a regular file (%s)", path, info.Mode().Type())
+	}
 	data, err := io.ReadAll(io.LimitReader(file, maxStatusFileRead))
 	if err != nil {
-		return nil, true, err // a directory: present, status unknown
+		return nil, true, err
 	}
 	return ParseStatusFile(data), true, nil
+}
+
+// mkdirAllReadable is os.MkdirAll whose new directories are 0755 whatever
+// the umask: under umask 077 they would be 0700 and hide the done file from
+// containers running as other users (SPEC, "Files").
+func mkdirAllReadable(dir string) error {
+	var missing []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil || filepath.Dir(d) == d {
+			break
+		}
+		missing = append(missing, d)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, d := range missing {
+		// Best effort: another container may have created it first, as its
+		// own user, with its own mode.
+		_ = os.Chmod(d, 0o755)
+	}
+	return nil
 }
 
 // ParseStatusFile returns the status in data, or nil when data is not one.
