@@ -298,36 +298,34 @@ func cmdArgs(tandemArgs []string, argv []string) []string {
 	return append(out, argv...)
 }
 
-// waitFile blocks until path exists with a complete last line, woken by
-// inotify on its directory, and returns its content.
+// waitFile blocks until path exists with a complete last line, and returns
+// its content.
 func waitFile(t testing.TB, path string) string {
 	t.Helper()
-	watcher, err := fsnotify.NewWatcher()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer watcher.Close()
-	if err := watcher.Add(filepath.Dir(path)); err != nil {
-		t.Fatalf("watch %s: %v", filepath.Dir(path), err)
-	}
-	deadline := time.After(testTimeout)
-	for {
-		if data, err := os.ReadFile(path); err == nil && bytes.HasSuffix(data, []byte("\n")) {
-			return string(data)
-		}
-		select {
-		case <-watcher.Events:
-		case err := <-watcher.Errors:
-			t.Fatalf("watch %s: %v", path, err)
-		case <-deadline:
-			t.Fatalf("file %s did not appear within %s", path, testTimeout)
-		}
-	}
+	var data []byte
+	waitInDir(t, path, "a complete line", func() bool {
+		var err error
+		data, err = os.ReadFile(path)
+		return err == nil && bytes.HasSuffix(data, []byte("\n"))
+	})
+	return string(data)
 }
 
 // waitLines blocks until the file at path has at least n complete lines.
 func waitLines(t testing.TB, path string, n int) []string {
 	t.Helper()
+	var lines []string
+	waitInDir(t, path, fmt.Sprintf("%d lines", n), func() bool {
+		lines = readLines(path)
+		return len(lines) >= n
+	})
+	return lines
+}
+
+// waitInDir re-checks ready whenever inotify reports a change in path's
+// directory, until it holds or testTimeout passes.
+func waitInDir(t testing.TB, path, what string, ready func() bool) {
+	t.Helper()
 	watcher, err := fsnotify.NewWatcher()
 	if err != nil {
 		t.Fatal(err)
@@ -337,16 +335,13 @@ func waitLines(t testing.TB, path string, n int) []string {
 		t.Fatalf("watch %s: %v", filepath.Dir(path), err)
 	}
 	deadline := time.After(testTimeout)
-	for {
-		if lines := readLines(path); len(lines) >= n {
-			return lines
-		}
+	for !ready() {
 		select {
 		case <-watcher.Events:
 		case err := <-watcher.Errors:
 			t.Fatalf("watch %s: %v", path, err)
 		case <-deadline:
-			t.Fatalf("file %s has %d lines, wanted %d, within %s: %q", path, len(readLines(path)), n, testTimeout, readLines(path))
+			t.Fatalf("%s: no %s within %s; content %q", path, what, testTimeout, readLines(path))
 		}
 	}
 }
