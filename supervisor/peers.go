@@ -20,9 +20,10 @@ type Peer struct {
 	Name string // from --name on its command line, "" when not given there
 }
 
-// PeerFinder lists the sidecar peers visible now.
+// PeerFinder lists the sidecar peers visible now, and signals one of them.
 type PeerFinder interface {
 	FindPeers() ([]Peer, error)
+	SignalPeer(p Peer, sig unix.Signal) error
 }
 
 // peerRetryInterval: containers start in parallel, so a short main may end
@@ -78,7 +79,7 @@ func signalPeers(ctx context.Context, finder PeerFinder, opts PeerOptions, sig u
 				continue
 			}
 			signaled[p.PID] = true
-			if err := unix.Kill(p.PID, sig); err != nil {
+			if err := finder.SignalPeer(p, sig); err != nil {
 				if errors.Is(err, unix.ESRCH) {
 					// Exited between the scan and the signal: it must not
 					// count as signaled (with no names, that would end the

@@ -164,6 +164,11 @@ func (f *scriptedFinder) FindPeers() ([]Peer, error) {
 	return f.script(f.scans)
 }
 
+// SignalPeer signals by pid: the scripted peers are real processes.
+func (f *scriptedFinder) SignalPeer(p Peer, sig unix.Signal) error {
+	return unix.Kill(p.PID, sig)
+}
+
 func (f *scriptedFinder) scanCount() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -44,4 +44,7 @@ func signalProcess(int, unix.Signal, bool) error { return errNotLinux }
 
 func groupAlive(int) bool { return false }
 
+// SignalPeer always fails off Linux.
+func (f *procPeerFinder) SignalPeer(Peer, unix.Signal) error { return errNotLinux }
+
 var fsnotifyMissing = unix.ENOENT
