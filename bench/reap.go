@@ -1,0 +1,160 @@
+package main
+
+import (
+	"fmt"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// benchReap: N zombies are reparented to the init at once (their parent
+// exits), and the bench times how long until the init has reaped them all.
+//
+// Fair setup: as root, every init is PID 1 of a fresh PID namespace, where
+// orphans go to it whatever it does, as in a container. Otherwise each runs
+// as a child subreaper (tandem by itself, `tini -s`, catatonit by itself);
+// dumb-init cannot be one and is skipped.
+func (b *bench) benchReap() {
+	sys, nsMode := &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWPID}, true
+	probe := exec.Command("/bin/true")
+	probe.SysProcAttr = sys
+	if err := probe.Run(); err != nil {
+		sys, nsMode = nil, false
+		b.note(fmt.Sprintf("reaping: cannot create a PID namespace (%v); inits run as child subreapers instead", err))
+	}
+	var inits []initProg
+	for _, in := range append([]initProg{b.tandem}, b.peers...) {
+		if in.name == "tini-static" {
+			continue // tini's code again; one column is enough here
+		}
+		if !nsMode {
+			if in.noSubreaper {
+				b.note(in.name + ": cannot be a subreaper outside PID 1; skipped from reaping")
+				continue
+			}
+			in.prefix = append(append([]string{}, in.subreaper...), in.prefix...)
+		}
+		inits = append(inits, in)
+	}
+	type result struct {
+		times   []time.Duration
+		zombies []int
+		failed  int
+	}
+	results := make([]result, len(inits))
+	for run := range b.cfg.reapRuns {
+		for i, in := range inits {
+			d, zombies, err := b.reapOnce(in, sys)
+			if err != nil {
+				results[i].failed++
+				b.progress("%s: reaping run %d: %v", in.name, run, err)
+				if zombies < 0 {
+					continue
+				}
+			} else {
+				results[i].times = append(results[i].times, d)
+			}
+			results[i].zombies = append(results[i].zombies, zombies)
+		}
+	}
+	how := "each init as PID 1 of a new PID namespace"
+	if !nsMode {
+		how = "each init as a child subreaper"
+	}
+	sec := fmt.Sprintf("5. reaping: %d zombies reparented at once → all reaped (%s)", b.cfg.orphans, how)
+	ref := summarize(results[0].times)
+	for i, in := range inits {
+		s := summarize(results[i].times)
+		s.failed = results[i].failed
+		worst := 0
+		for _, z := range results[i].zombies {
+			worst = max(worst, z)
+		}
+		r := timingRow(sec, in.name, s, fmt.Sprintf("zombies left: %d (worst run; must be 0)", worst))
+		if s.n > 0 && ref.n > 0 {
+			r.ratio = fmtRatio(float64(ref.median), float64(s.median))
+		}
+		b.rows = append(b.rows, r)
+	}
+}
+
+// reapLimit bounds one reaping run; an init that does not reap is reported
+// with the zombies it left, not waited for.
+const reapLimit = 30 * time.Second
+
+// reapOnce returns the time from the release of the zombies to the last one
+// reaped, and how many were left at the end (-1: not measured).
+func (b *bench) reapOnce(in initProg, sys *syscall.SysProcAttr) (time.Duration, int, error) {
+	p, err := startProc(in.argv(helperArgv(b.self, "orphans", fmt.Sprint(b.cfg.orphans))...),
+		procOptions{stdinPipe: true, sys: sys})
+	if err != nil {
+		return 0, -1, err
+	}
+	defer p.stop(unix.SIGTERM, 10*time.Second)
+	line, err := readLine(p.out, time.Now().Add(2*time.Minute))
+	if err != nil || !strings.HasPrefix(line, "ready") {
+		return 0, -1, fmt.Errorf("orphan factory: %q %v", line, err)
+	}
+	// init → CMD (orphans) → orphan-parent, which holds the zombies.
+	kids, err := children(p.pid())
+	if err != nil || len(kids) != 1 {
+		return 0, -1, fmt.Errorf("init's children: %v %v", kids, err)
+	}
+	cmdPID := kids[0]
+	grand, err := children(cmdPID)
+	if err != nil || len(grand) != 1 {
+		return 0, -1, fmt.Errorf("CMD's children: %v %v", grand, err)
+	}
+	parentFD, err := unix.PidfdOpen(grand[0], 0)
+	if err != nil {
+		return 0, -1, err
+	}
+	defer unix.Close(parentFD)
+	time.Sleep(50 * time.Millisecond)
+
+	t0 := time.Now()
+	p.in.Close() // EOF: orphan-parent exits and its zombies go to the init
+	p.in = nil
+	if _, err := waitReadable(t0.Add(reapLimit), parentFD); err != nil {
+		return 0, -1, fmt.Errorf("orphan-parent did not exit: %v", err)
+	}
+	left := func() []int {
+		kids, _ := children(p.pid())
+		var rest []int
+		for _, k := range kids {
+			if k != cmdPID {
+				rest = append(rest, k)
+			}
+		}
+		return rest
+	}
+	var d time.Duration
+	for {
+		rest := left()
+		if len(rest) == 0 {
+			d = time.Since(t0)
+			break
+		}
+		if time.Since(t0) > reapLimit {
+			return 0, countZombies(rest), fmt.Errorf("%d not reaped after %s", len(rest), reapLimit)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	// Anything that turns up later is a zombie the init missed.
+	time.Sleep(100 * time.Millisecond)
+	return d, countZombies(left()), nil
+}
+
+func countZombies(pids []int) int {
+	n := 0
+	for _, pid := range pids {
+		st, err := readStat(pid)
+		if err == nil && st.state == 'Z' {
+			n++
+		}
+	}
+	return n
+}

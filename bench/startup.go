@@ -1,0 +1,67 @@
+package main
+
+import (
+	"fmt"
+	"os/exec"
+	"strings"
+	"time"
+)
+
+// benchStartup: wall time of `INIT -- true`, fork to reaped, against `true`
+// alone. Subjects take turns run by run, so load from the neighbours lands
+// on all of them alike.
+func (b *bench) benchStartup() {
+	truePath, err := exec.LookPath("true")
+	if err != nil {
+		b.note("startup skipped: no `true` on PATH")
+		return
+	}
+	type subject struct {
+		name string
+		argv []string
+		runs []time.Duration
+		fail int
+	}
+	subjects := []*subject{{name: "`true` alone", argv: []string{truePath}}}
+	for _, in := range append([]initProg{b.tandem}, b.peers...) {
+		// Each init finds `true` on PATH itself, as it would in an image.
+		subjects = append(subjects, &subject{name: fmt.Sprintf("`%s`", shellWords(in.name, in.prefix, "true")), argv: in.argv("true")})
+	}
+	env := cleanEnv()
+	for range b.cfg.startupRuns {
+		for _, s := range subjects {
+			cmd := &exec.Cmd{Path: s.argv[0], Args: s.argv, Env: env}
+			t0 := time.Now()
+			err := cmd.Run()
+			d := time.Since(t0)
+			if err != nil {
+				s.fail++
+				continue
+			}
+			s.runs = append(s.runs, d)
+		}
+	}
+	const sec = "3. start-up: `INIT -- true`, wall time from fork to reaped"
+	base := summarize(subjects[0].runs)
+	tandem := summarize(subjects[1].runs)
+	for _, s := range subjects {
+		sum := summarize(s.runs)
+		sum.failed = s.fail
+		note := ""
+		if s != subjects[0] && sum.n > 0 {
+			note = fmt.Sprintf("overhead over `true`: %s", fmtDur(sum.median-base.median))
+		}
+		if s.name == "`tini-static -- true`" {
+			note += "; target: tandem within 3× of this"
+		}
+		r := timingRow(sec, s.name, sum, note)
+		if sum.n > 0 && tandem.n > 0 {
+			r.ratio = fmtRatio(float64(tandem.median), float64(sum.median))
+		}
+		b.rows = append(b.rows, r)
+	}
+}
+
+func shellWords(name string, prefix []string, cmd ...string) string {
+	return strings.Join(append(append([]string{name}, prefix...), cmd...), " ")
+}
