@@ -75,18 +75,27 @@ func helperFloorInotify(args []string) int {
 		return 2
 	}
 	dir, name := args[0], args[1]
-	fd, err := unix.InotifyInit1(unix.IN_CLOEXEC)
+	fd, err := watchDir(dir)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "inotify_init1:", err)
-		return 1
-	}
-	if _, err := unix.InotifyAddWatch(fd, dir, unix.IN_CREATE|unix.IN_MOVED_TO|unix.IN_CLOSE_WRITE); err != nil {
-		fmt.Fprintln(os.Stderr, "inotify_add_watch:", err)
+		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	writeStdout(fmt.Sprintf("%d\n", os.Getpid()))
 	waitEvent(fd, name)
 	return 0 // exit holding the watch: the teardown is the floor
+}
+
+// watchDir is the one inotify watch both floors hold, with the events a
+// rename or a write into dir produces.
+func watchDir(dir string) (int, error) {
+	fd, err := unix.InotifyInit1(unix.IN_CLOEXEC)
+	if err != nil {
+		return -1, fmt.Errorf("inotify_init1: %w", err)
+	}
+	if _, err := unix.InotifyAddWatch(fd, dir, unix.IN_CREATE|unix.IN_MOVED_TO|unix.IN_CLOSE_WRITE); err != nil {
+		return -1, fmt.Errorf("inotify_add_watch: %w", err)
+	}
+	return fd, nil
 }
 
 // helperFloorInotifyKill is the floor of "done file → CMD gone": the least a
@@ -99,13 +108,9 @@ func helperFloorInotifyKill(args []string) int {
 		return 2
 	}
 	dir, name, argv := args[0], args[1], args[2:]
-	fd, err := unix.InotifyInit1(unix.IN_CLOEXEC)
+	fd, err := watchDir(dir)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "inotify_init1:", err)
-		return 1
-	}
-	if _, err := unix.InotifyAddWatch(fd, dir, unix.IN_CREATE|unix.IN_MOVED_TO|unix.IN_CLOSE_WRITE); err != nil {
-		fmt.Fprintln(os.Stderr, "inotify_add_watch:", err)
+		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
