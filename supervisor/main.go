@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"sync"
-	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -62,7 +61,7 @@ func (s *supervisor) waitBeforeStart(ctx context.Context) (out outcome, ended bo
 				s.cfg.WaitTimeout, conditionNames(r.pending))}
 			return outcome{code: ExitTimeout, reason: ReasonWaitTimeout, err: err}, true
 		case received := <-s.signals:
-			sig := unix.Signal(received.(syscall.Signal))
+			sig := received.(unix.Signal)
 			if !endsTandem(sig) {
 				s.log.Debug().Str("signal", SignalName(sig)).Msg("signal ignored: CMD not started yet")
 				continue
@@ -111,7 +110,7 @@ func (s *supervisor) announce(ctx context.Context, out outcome, status StatusFil
 			s.log.Debug().Dur("took", time.Since(started)).Msg("main's end announced")
 			return out
 		case received := <-s.signals:
-			if sig := unix.Signal(received.(syscall.Signal)); endsTandem(sig) {
+			if sig := received.(unix.Signal); endsTandem(sig) {
 				s.log.Warn().Str("signal", SignalName(sig)).Msg("stopped announcing the main's end")
 				cancel()
 				<-announced

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -156,20 +155,20 @@ func (s *supervisor) supervise(ctx context.Context, c *child) ending {
 	for {
 		select {
 		case received := <-s.signals:
-			sig := received.(syscall.Signal)
-			isDone := s.cfg.Mode == ModeSidecar && unix.Signal(sig) == s.cfg.DoneSignal
-			terminating = terminating || (!isDone && (sig == syscall.SIGTERM || sig == syscall.SIGINT))
+			sig := received.(unix.Signal) // signal.Notify delivers syscall.Signal, which unix.Signal is
+			isDone := s.cfg.Mode == ModeSidecar && sig == s.cfg.DoneSignal
+			terminating = terminating || (!isDone && (sig == unix.SIGTERM || sig == unix.SIGINT))
 			switch {
 			case isDone:
 				s.logDone(DoneEvent{Source: "done-signal", SeenAt: time.Now()})
 				beginStop()
-			case unix.Signal(sig) == unix.SIGTERM && s.cfg.OutliveMain > 0 && !heldTERM && !stopping:
+			case sig == unix.SIGTERM && s.cfg.OutliveMain > 0 && !heldTERM && !stopping:
 				heldTERM = true
 				outliveEnd = time.After(s.cfg.OutliveMain)
 				s.log.Info().Dur("outlive_main", s.cfg.OutliveMain).
 					Msg("SIGTERM held: CMD keeps running until the main is done or outlive-main passes")
 			default:
-				s.forward(c, unix.Signal(sig))
+				s.forward(c, sig)
 			}
 		case ev := <-s.doneEvents:
 			s.logDone(ev)

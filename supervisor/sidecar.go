@@ -2,7 +2,6 @@ package supervisor
 
 import (
 	"context"
-	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -69,7 +68,7 @@ func (s *supervisor) waitBackoff(delay time.Duration) (outcome, bool) {
 			s.logDone(ev)
 			return outcome{code: 0, reason: ReasonStopped}, true
 		case received := <-s.signals:
-			sig := unix.Signal(received.(syscall.Signal))
+			sig := received.(unix.Signal)
 			if sig == s.cfg.DoneSignal {
 				s.logDone(DoneEvent{Source: "done-signal", SeenAt: time.Now()})
 				return outcome{code: 0, reason: ReasonStopped}, true
