@@ -3,6 +3,7 @@ package integration
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -61,13 +62,14 @@ type procOptions struct {
 	stdin  io.Reader
 	attr   *syscall.SysProcAttr
 	prefix []string // e.g. unshare --pid --fork --mount-proc
+	bin    string   // the tandem binary when not tandemBin (e.g. a copy another uid can run)
 }
 
 // startTandem starts tandem with args (after the binary name) and parses its
 // JSON log lines. The process is killed when the test ends.
 func startTandem(t testing.TB, opts procOptions, args ...string) *tandemProc {
 	t.Helper()
-	argv := append(append([]string{}, opts.prefix...), tandemBin)
+	argv := append(append([]string{}, opts.prefix...), cmp.Or(opts.bin, tandemBin))
 	argv = append(argv, args...)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = opts.dir

@@ -1,7 +1,6 @@
 package integration
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"strings"
@@ -45,7 +44,7 @@ func TestSidecarInotifyUnavailableFallsBackToPolling(t *testing.T) {
 	}
 
 	done, out := inDir(dir, "done"), inDir(dir, "signals")
-	p := startTandemBin(t, bin, procOptions{attr: asUID},
+	p := startTandem(t, procOptions{bin: bin, attr: asUID},
 		cmdArgs([]string{"sidecar", "--poll-interval", "20ms", "--done-file", done},
 			[]string{helperCopy, helperArg, "record-signals", out, "15"})...)
 	warning := p.waitFor("the inotify-unavailable warning", func(l logLine) bool {
@@ -60,36 +59,4 @@ func TestSidecarInotifyUnavailableFallsBackToPolling(t *testing.T) {
 
 	p.scWantExit(0, "stopped")
 	p.scWantOrder("CMD started", "main is done", "stop signal sent", "CMD exited")
-}
-
-// startTandemBin is startTandem with another binary (a copy the dedicated
-// uid can execute). The global tandemBin is left alone: other tests run in
-// parallel.
-func startTandemBin(t testing.TB, bin string, opts procOptions, args ...string) *tandemProc {
-	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Env = append(append(os.Environ(), "TANDEM_LOG_FORMAT=json", "TANDEM_LOG_LEVEL=debug"), opts.env...)
-	cmd.SysProcAttr = opts.attr
-	p := &tandemProc{t: t, cmd: cmd, stdout: &bytes.Buffer{}, changed: make(chan struct{}), exited: make(chan struct{})}
-	cmd.Stdout = &lockedWriter{mu: &p.mu, w: p.stdout}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", bin, err)
-	}
-	go p.readLogs(stderr)
-	t.Cleanup(func() {
-		select {
-		case <-p.exited:
-		default:
-			_ = p.cmd.Process.Kill()
-			<-p.exited
-		}
-		if t.Failed() {
-			t.Logf("tandem %v stderr:\n%s", args, strings.Join(p.rawLines(), "\n"))
-		}
-	})
-	return p
 }
