@@ -39,14 +39,31 @@ func sidecarGap(t *testing.T, logs []logLine, main, sidecar string) time.Duratio
 // the proxy is stopped through the done file as soon as the export ended:
 // both containers exit 0 and the Job completes.
 func TestJobDoneFile(t *testing.T) {
-	p := examplePod(t, "job-done-file.yaml", "e2e-done-file")
-	// The proxy listens only after a second: a main that did not wait fails.
+	logs := playExportJob(t, "job-done-file.yaml", "e2e-done-file", map[string]int{"export": 0, "cloud-sql-proxy": 0})
+	assertOrder(t, logs,
+		event{"cloud-sql-proxy", "stop signal sent"},
+		event{"cloud-sql-proxy", "cloud-sql-proxy: terminated, exiting"},
+	)
+	if l, ok := find(logs, "export", "waiting before starting CMD"); !ok || l.field("conditions") != "tcp:127.0.0.1:5432" {
+		t.Errorf("export did not wait for tcp:127.0.0.1:5432: %v", l)
+	}
+	assertPresent(t, logs, event{"export", "done file written"})
+}
+
+// playExportJob plays an export Job (job-done-file.yaml, job-init-copy.yaml):
+// the proxy listens only after a second and the export dials once, without
+// retry, so an export that finished proves it waited for the proxy. It
+// checks the exit codes, the lifecycle order and the sidecar's stop, and
+// returns the logs for the test's own checks.
+func playExportJob(t *testing.T, example, pod string, exitCodes map[string]int) []logLine {
+	t.Helper()
+	p := examplePod(t, example, pod)
 	p.args(t, "cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432", "--listen-after", "1s")
 	p.args(t, "export", "standin", "send", "--name", "pg_dump", "127.0.0.1:5432", "COPY orders TO STDOUT")
 	pp := play(t, p)
 	pp.mustEnd(jobBound)
 
-	pp.exitCodes(map[string]int{"export": 0, "cloud-sql-proxy": 0})
+	pp.exitCodes(exitCodes)
 	logs := pp.logs()
 	assertOrder(t, logs,
 		event{"cloud-sql-proxy", "CMD started"},
@@ -57,21 +74,12 @@ func TestJobDoneFile(t *testing.T) {
 		event{"cloud-sql-proxy", "stop signal sent"},
 		event{"cloud-sql-proxy", "tandem exiting"},
 	)
-	assertOrder(t, logs,
-		event{"cloud-sql-proxy", "stop signal sent"},
-		event{"cloud-sql-proxy", "cloud-sql-proxy: terminated, exiting"},
-	)
 	sidecarGap(t, logs, "export", "cloud-sql-proxy")
-	if l, ok := find(logs, "export", "waiting before starting CMD"); !ok || l.field("conditions") != "tcp:127.0.0.1:5432" {
-		t.Errorf("export did not wait for tcp:127.0.0.1:5432: %v", l)
-	}
-	// The export dials once, without retry: it could not have finished if
-	// it had started before the proxy (listening after a second) was up.
 	assertPresent(t, logs,
 		event{"export", "pg_dump: finished"},
 		event{"cloud-sql-proxy", `received "COPY orders TO STDOUT"`},
-		event{"export", "done file written"},
 	)
+	return logs
 }
 
 // A failed export still stops the proxy, and the Job fails with the
