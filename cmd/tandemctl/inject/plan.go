@@ -1,0 +1,151 @@
+package inject
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// errSkip carries the reason a pod template is left alone.
+type errSkip struct{ reason string }
+
+func (e errSkip) Error() string { return e.reason }
+
+// container is one container to wrap, with everything that may fail
+// already worked out, so that applying the plan cannot fail.
+type container struct {
+	node    *yaml.Node
+	name    string
+	sidecar bool
+	program *yaml.Node
+	// terminationSignal is the signal the runtime sends on pod deletion,
+	// "" for SIGTERM.
+	terminationSignal string
+}
+
+// plan is what injecting one pod template will do.
+type plan struct {
+	spec, meta *yaml.Node
+	mains      []*container
+	sidecars   []*container
+	warnings   []string
+}
+
+// makePlan checks the pod template and reads every program it needs. It
+// changes nothing.
+func makePlan(ctx context.Context, template *yaml.Node, opts Options) (*plan, error) {
+	meta, spec := lookup(template, "metadata"), lookup(template, "spec")
+	annotations := lookup(meta, "annotations")
+	if v := scalarAt(annotations, InjectKey); v == "disabled" {
+		return nil, errSkip{InjectKey + ": disabled"}
+	}
+	if v := scalarAt(annotations, InjectedKey); v != "" {
+		return nil, errSkip{"already injected: " + InjectedKey + ": " + v}
+	}
+	ctrs := lookup(spec, "containers")
+	if ctrs == nil || ctrs.Kind != yaml.SequenceNode || len(ctrs.Content) == 0 {
+		return nil, errors.New("the pod template has no containers list")
+	}
+	sidecarNames, err := sidecarNames(ctrs, scalarAt(annotations, SidecarsKey), opts.Sidecars)
+	if err != nil {
+		return nil, err
+	}
+	if len(sidecarNames) == 0 {
+		return nil, errSkip{fmt.Sprintf("no sidecars named: annotate the pod template %s: \"NAME,...\" or pass --sidecar NAME", SidecarsKey)}
+	}
+	if err := checkCollisions(spec); err != nil {
+		return nil, err
+	}
+	p := &plan{spec: spec, meta: meta}
+	for _, n := range ctrs.Content {
+		c := &container{node: n, name: scalarAt(n, "name"), sidecar: slices.Contains(sidecarNames, scalarAt(n, "name"))}
+		if c.sidecar {
+			p.sidecars = append(p.sidecars, c)
+		} else {
+			p.mains = append(p.mains, c)
+		}
+	}
+	if len(p.mains) == 0 {
+		return nil, fmt.Errorf("every container is named a sidecar (%s): a pod needs a main container whose end stops them", strings.Join(sidecarNames, ", "))
+	}
+	for _, c := range p.toWrap(opts.Mode) {
+		if err := c.read(ctx, opts); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// toWrap lists the containers whose command changes: all in classic mode,
+// the sidecars alone in native mode.
+func (p *plan) toWrap(mode Mode) []*container {
+	if mode == Native {
+		return p.sidecars
+	}
+	return append(append([]*container{}, p.mains...), p.sidecars...)
+}
+
+// sidecarNames are the containers named by the annotation (each must
+// exist) and those of --sidecar that this pod has, in the pod's order.
+func sidecarNames(ctrs *yaml.Node, annotation string, flagged []string) ([]string, error) {
+	var have []string
+	for _, n := range ctrs.Content {
+		if n.Kind != yaml.MappingNode || scalarAt(n, "name") == "" {
+			return nil, fmt.Errorf("containers: expected every item to be a mapping with a name (line %d)", n.Line)
+		}
+		have = append(have, scalarAt(n, "name"))
+	}
+	wanted := map[string]bool{}
+	for _, name := range strings.Split(annotation, ",") {
+		if name = strings.TrimSpace(name); name == "" {
+			continue
+		}
+		if !slices.Contains(have, name) {
+			return nil, fmt.Errorf("%s names container %q, which this pod does not have (it has %s): fix the annotation", SidecarsKey, name, strings.Join(have, ", "))
+		}
+		wanted[name] = true
+	}
+	for _, name := range flagged {
+		wanted[name] = true
+	}
+	var names []string
+	for _, name := range have {
+		if wanted[name] {
+			names = append(names, name)
+		}
+	}
+	return names, nil
+}
+
+// checkCollisions refuses a pod that already uses the names tandem adds.
+func checkCollisions(spec *yaml.Node) error {
+	for _, v := range contentOf(lookup(spec, "volumes")) {
+		if scalarAt(v, "name") == VolumeName {
+			return fmt.Errorf("the pod already has a volume named %q, which tandem adds: rename that volume", VolumeName)
+		}
+	}
+	for _, list := range []string{"initContainers", "containers"} {
+		for _, c := range contentOf(lookup(spec, list)) {
+			if scalarAt(c, "name") == InstallContainer {
+				return fmt.Errorf("the pod already has a container named %q, which tandem adds: rename that container", InstallContainer)
+			}
+			for _, m := range contentOf(lookup(c, "volumeMounts")) {
+				if scalarAt(m, "mountPath") == MountPath {
+					return fmt.Errorf("container %q already mounts something at %s, where tandem mounts its volume: move that mount", scalarAt(c, "name"), MountPath)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func contentOf(n *yaml.Node) []*yaml.Node {
+	if n == nil || n.Kind != yaml.SequenceNode {
+		return nil
+	}
+	return n.Content
+}
