@@ -10,18 +10,18 @@ import (
 // newApp builds the CLI over the given streams, so tests run it in-process.
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
-		Name:            "tandemctl",
-		Usage:           "wrap the containers of Kubernetes manifests in tandem",
-		UsageText:       "tandemctl inject [flags] [FILE|DIR|-]...\n   kubectl tandem inject ... (as a kubectl plugin, through a kubectl-tandem link)",
-		Version:         version,
-		HideVersion:     true,
-		Reader:          stdin,
-		Writer:          stdout,
-		ErrWriter:       stderr,
-		Commands:        []*cli.Command{injectCommand(), versionCommand},
-		OnUsageError:    onUsageError,
-		ExitErrHandler:  func(*cli.Context, error) {}, // main() alone exits
-		Action:          unknownCommand,
+		Name:           "tandemctl",
+		Usage:          "wrap the containers of Kubernetes manifests in tandem",
+		UsageText:      "tandemctl inject [flags] [FILE|DIR|-]...\n   kubectl tandem inject ... (as a kubectl plugin, through a kubectl-tandem link)",
+		Version:        version,
+		HideVersion:    true,
+		Reader:         stdin,
+		Writer:         stdout,
+		ErrWriter:      stderr,
+		Commands:       []*cli.Command{injectCommand(), versionCommand},
+		OnUsageError:   onUsageError,
+		ExitErrHandler: func(*cli.Context, error) {}, // main() alone exits
+		Action:         unknownCommand,
 	}
 }
 
