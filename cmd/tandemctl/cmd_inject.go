@@ -31,7 +31,8 @@ func injectCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "insecure-registry", EnvVars: envVars("insecure-registry"),
 				Usage: "registry HOST[:PORT] spoken to over plain HTTP (repeatable)"},
 		},
-		Action: injectAction,
+		Action:       injectAction,
+		OnUsageError: onUsageError,
 	}
 }
 

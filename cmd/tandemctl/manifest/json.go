@@ -33,6 +33,9 @@ func (f *File) parseJSON(data []byte) error {
 		if err := yaml.Unmarshal(raw, &node); err != nil {
 			return &ParseError{File: f.Name, Line: lineAt(data, start), Msg: "cannot be read as a manifest: " + err.Error()}
 		}
+		if line, msg := duplicateKey(&node, lineAt(data, start)); msg != "" {
+			return &ParseError{File: f.Name, Line: line, Msg: "does not parse as JSON: " + msg}
+		}
 		doc.Node = &node
 		f.Docs = append(f.Docs, doc)
 		prev = end

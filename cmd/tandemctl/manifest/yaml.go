@@ -3,6 +3,7 @@ package manifest
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"regexp"
 	"strconv"
@@ -67,6 +68,9 @@ func (d *Document) parse(file string, startLine int) error {
 		if dec.Decode(&extra) == nil {
 			return &ParseError{File: file, Line: startLine + extra.Line - 1, Msg: "a second document without a `---` line before it"}
 		}
+		if line, msg := duplicateKey(&node, startLine); msg != "" {
+			return &ParseError{File: file, Line: line, Msg: "does not parse as YAML: " + msg}
+		}
 		d.Node = &node
 		return nil
 	}
@@ -77,6 +81,30 @@ func (d *Document) parse(file string, startLine int) error {
 		line, msg = startLine+n-1, m[2]
 	}
 	return &ParseError{File: file, Line: line, Msg: "does not parse as YAML: " + msg}
+}
+
+// duplicateKey finds a key given twice in one mapping, which Kubernetes
+// refuses and a node tree would silently keep. Lines count from firstLine.
+func duplicateKey(n *yaml.Node, firstLine int) (line int, msg string) {
+	if n.Kind == yaml.MappingNode {
+		seen := make(map[string]int, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind != yaml.ScalarNode {
+				continue
+			}
+			if first, ok := seen[k.Value]; ok {
+				return firstLine + k.Line - 1, fmt.Sprintf("mapping key %q already defined at line %d", k.Value, firstLine+first-1)
+			}
+			seen[k.Value] = k.Line
+		}
+	}
+	for _, c := range n.Content {
+		if line, msg := duplicateKey(c, firstLine); msg != "" {
+			return line, msg
+		}
+	}
+	return 0, ""
 }
 
 // style is how a file indents, so that a rewritten document looks like
