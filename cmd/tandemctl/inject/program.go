@@ -30,12 +30,18 @@ func needsImage(command []string) bool { return len(command) == 0 }
 // quoting kept); items from the image are escaped, because Kubernetes
 // expands $(VAR) in args but never in the image's ENTRYPOINT and CMD.
 func programNode(command, args *yaml.Node, image ImageConfig) *yaml.Node {
+	// Flow style (`[a, b]`) only when the manifest wrote every list it
+	// gave that way.
 	seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
 	for _, n := range []*yaml.Node{command, args} {
-		if n != nil && n.Kind == yaml.SequenceNode && n.Style&yaml.FlowStyle != 0 {
-			seq.Style = yaml.FlowStyle
+		if n == nil || n.Kind != yaml.SequenceNode {
+			continue
+		}
+		if n.Style&yaml.FlowStyle == 0 {
+			seq.Style = 0
 			break
 		}
+		seq.Style = yaml.FlowStyle
 	}
 	own := func(n *yaml.Node) []*yaml.Node {
 		if n == nil || n.Kind != yaml.SequenceNode {
