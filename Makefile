@@ -8,6 +8,7 @@ LDFLAGS    := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 # urfave_cli_no_docs drops the man/markdown generators (~0.3 MB) we never use.
 BUILDFLAGS := -trimpath -tags urfave_cli_no_docs -ldflags "$(LDFLAGS)"
 BIN        := bin/tandem
+CTL        := bin/tandemctl
 MAX_SIZE   := 6291456
 
 export CGO_ENABLED := 0
@@ -16,17 +17,27 @@ export CGO_ENABLED := 0
 
 all: build
 
-build: $(BIN)
+build: $(BIN) $(CTL)
 
-$(BIN): $(shell find cmd supervisor -name '*.go') go.mod go.sum
+$(BIN): $(shell find cmd/tandem supervisor -name '*.go') go.mod go.sum
 	$(GO) build $(BUILDFLAGS) -o $@ ./cmd/tandem
 	@size=$$(stat -c %s $@); echo "$@: $$size bytes"; \
 	  if [ $$size -gt $(MAX_SIZE) ]; then echo "binary exceeds 6 MiB (SPEC, Size)"; exit 1; fi
 
+# tandemctl runs on operators' machines, never in a workload: its size is
+# free (SPEC, tandemctl). A kubectl-tandem link to it is a kubectl plugin.
+$(CTL): $(shell find cmd/tandemctl -name '*.go') go.mod go.sum
+	$(GO) build $(BUILDFLAGS) -o $@ ./cmd/tandemctl
+	@echo "$@: $$(stat -c %s $@) bytes"
+
 dist:
-	GOOS=linux GOARCH=amd64 $(GO) build $(BUILDFLAGS) -o bin/tandem-linux-amd64 ./cmd/tandem
-	GOOS=linux GOARCH=arm64 $(GO) build $(BUILDFLAGS) -o bin/tandem-linux-arm64 ./cmd/tandem
-	@ls -l bin/tandem-linux-*
+	@for arch in amd64 arm64; do \
+	  for cmd in tandem tandemctl; do \
+	    echo "GOOS=linux GOARCH=$$arch $(GO) build -o bin/$$cmd-linux-$$arch ./cmd/$$cmd"; \
+	    GOOS=linux GOARCH=$$arch $(GO) build $(BUILDFLAGS) -o bin/$$cmd-linux-$$arch ./cmd/$$cmd || exit 1; \
+	  done; \
+	done
+	@ls -l bin/*-linux-*
 
 image: build
 	podman build -f Dockerfile.scratch -t localhost/tandem:$(VERSION) -t localhost/tandem:latest .
@@ -61,7 +72,7 @@ fuzz:
 # Pods under `podman kube play` (needs podman, runc, busybox-static; .ci/run
 # installs them).
 e2e: build
-	TANDEM_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -tags e2e -timeout 12m -v ./integration/e2e/
+	TANDEM_BIN=$(CURDIR)/$(BIN) TANDEMCTL_BIN=$(CURDIR)/$(CTL) $(GO) test -count=1 -tags e2e -timeout 12m -v ./integration/e2e/
 
 # Prints figures; never fails on time.
 bench: build
