@@ -136,7 +136,7 @@ func (s *fakeSource) Run(ctx context.Context, out chan<- doneEvent) {
 
 type fakeFinder struct{}
 
-func (*fakeFinder) FindPeers() ([]peers.Peer, error)          { return nil, nil }
+func (*fakeFinder) FindPeers() ([]peers.Peer, error)         { return nil, nil }
 func (*fakeFinder) SignalPeer(peers.Peer, unix.Signal) error { return errors.New("no peers here") }
 
 // rig is one engine under test, run in its own goroutine.
@@ -225,7 +225,9 @@ func (r *rig) fire(d time.Duration) { r.timer(d).ch <- time.Now() }
 
 func (r *rig) signal(sig unix.Signal) { r.sigs <- sig }
 
-func (r *rig) done() { r.source.events <- doneEvent{Source: sourceDoneFile, Path: "/shared/done", SeenAt: time.Now()} }
+func (r *rig) done() {
+	r.source.events <- doneEvent{Source: sourceDoneFile, Path: "/shared/done", SeenAt: time.Now()}
+}
 
 func (r *rig) outcome() outcome {
 	r.t.Helper()
@@ -261,7 +263,7 @@ func (r *rig) wantWrite(event string) statusfile.File {
 	return statusfile.File{}
 }
 
-func exitedWith(code int) process.Status       { return process.Status{Code: code} }
+func exitedWith(code int) process.Status      { return process.Status{Code: code} }
 func killedBy(sig unix.Signal) process.Status { return process.Status{Signal: sig} }
 
 func testConfig(mode Mode) Config {
