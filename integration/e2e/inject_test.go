@@ -54,13 +54,26 @@ func tandemctlBinary(t *testing.T) string {
 // tandemctl runs the binary and fails the test unless it exits 0.
 func tandemctl(t *testing.T, args ...string) (stdout, stderr string) {
 	t.Helper()
+	stdout, stderr, code := tandemctlWith(t, "", args...)
+	if code != 0 {
+		t.Fatalf("tandemctl %s: exit %d\n%s", strings.Join(args, " "), code, stderr)
+	}
+	return stdout, stderr
+}
+
+// tandemctlWith runs the binary with stdin and returns its exit code.
+func tandemctlWith(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	var out, errOut bytes.Buffer
 	cmd := exec.Command(tandemctlBinary(t), args...)
+	cmd.Stdin = strings.NewReader(stdin)
 	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("tandemctl %s: %v\n%s", strings.Join(args, " "), err, errOut.String())
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatalf("tandemctl %s: %v", strings.Join(args, " "), err)
 	}
-	return out.String(), errOut.String()
+	return out.String(), errOut.String(), cmd.ProcessState.ExitCode()
 }
 
 // The plain export Job of examples/inject, injected by the built
@@ -100,10 +113,10 @@ func TestInjectedJobCompletes(t *testing.T) {
 	pp.exitCodes(map[string]int{"tandem-install": 0, "export": 0, "cloud-sql-proxy": 0})
 	logs := pp.logs()
 	assertOrder(t, logs,
-		event{"export", "CMD started"},
-		event{"export", "CMD exited"},
-		event{"cloud-sql-proxy", "main is done"},
-		event{"cloud-sql-proxy", "tandem exiting"},
+		event{"export", "cmd-started"},
+		event{"export", "cmd-exited"},
+		event{"cloud-sql-proxy", "done-seen"},
+		event{"cloud-sql-proxy", "exiting"},
 	)
 	sidecarGap(t, logs, "export", "cloud-sql-proxy")
 	assertPresent(t, logs, event{"cloud-sql-proxy", `received "COPY orders TO STDOUT"`})
