@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	pathpkg "path"
 	"strconv"
 	"strings"
 )
@@ -21,6 +22,10 @@ func (c *container) read(ctx context.Context, opts Options) error {
 	args, ok2 := stringsOf(argsNode)
 	if !ok1 || !ok2 {
 		return fail(errors.New("command and args: expected lists of strings"), "write them as lists of strings")
+	}
+	if len(command) > 0 && pathpkg.Base(command[0]) == "tandem" {
+		return fail(fmt.Errorf("already runs tandem (%s)", strings.Join(command, " ")),
+			"leave this pod's tandem command lines as they are (drop the sidecar annotation), or remove them to let inject write them")
 	}
 	stopSignal := scalarAt(lookup(c.node, "lifecycle"), "stopSignal")
 	needStopSignal := c.sidecar && opts.Mode == Classic && stopSignal == ""

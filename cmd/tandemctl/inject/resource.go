@@ -46,6 +46,10 @@ func Resource(ctx context.Context, resource *yaml.Node, opts Options) Report {
 	r := Report{Resource: Name(resource)}
 	kind := scalarAt(resource, "kind")
 	keys, ok := templatePaths[kind]
+	if kind == "" {
+		r.Status, r.Reason = Skipped, "no kind: not a Kubernetes object"
+		return r
+	}
 	if !ok {
 		r.Status, r.Reason = Skipped, "kind "+kind+" has no pod template"
 		return r
