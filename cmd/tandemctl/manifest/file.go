@@ -56,7 +56,17 @@ func Parse(name string, data []byte) (*File, error) {
 	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
 		f.Format = JSON
 		f.style = detectJSONStyle(data)
-		return f, f.parseJSON(data)
+		err := f.parseJSON(data)
+		if err == nil {
+			return f, nil
+		}
+		// `{a: 1}` is YAML's flow style, not JSON: read it as YAML, and
+		// report the JSON error when that fails too.
+		yf := &File{Name: name, Format: YAML, style: detectYAMLStyle(data)}
+		if yf.parseYAML(data) == nil {
+			return yf, nil
+		}
+		return f, err
 	}
 	f.style = detectYAMLStyle(data)
 	return f, f.parseYAML(data)

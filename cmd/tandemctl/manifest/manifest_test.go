@@ -40,6 +40,7 @@ func TestUnchangedIsByteForByte(t *testing.T) {
 		"crlf":           "kind: ConfigMap\r\nmetadata:\r\n  name: a\r\n---\r\nkind: Secret\r\n",
 		"json stream":    "{\"kind\": \"ConfigMap\",\n \"metadata\": {\"name\": \"a\"}}\n\n  {\"kind\":\"Secret\"}  \n",
 		"json list":      "[1, 2]",
+		"yaml flow":      "{kind: ConfigMap, metadata: {name: a}}\n---\n{kind: Secret}\n",
 		"empty":          "",
 	}
 	for name, in := range inputs {
@@ -111,6 +112,7 @@ func TestParseErrors(t *testing.T) {
 	tests := []struct{ name, in, want string }{
 		{"f.yaml", "kind: Pod\n---\nkind: Job\nspec:\n  a: b\n   c: d\n", "f.yaml:6: does not parse as YAML: "},
 		{"f.yaml", "a: [1, 2\n", "f.yaml:"},
+		{"f.yaml", "a: 1\n...\nb: [\n", "f.yaml:2: does not parse as YAML: did not find expected <document start>"},
 		{"f.yaml", "kind: Pod\nkind: Job\n", "f.yaml:2: does not parse as YAML: mapping key \"kind\" already defined at line 1"},
 		{"f.json", "{\"kind\": \"Pod\",\n  \"spec\": {,}}\n", "f.json:2: does not parse as JSON: "},
 		{"f.json", "{\"a\": 1}\n{\"b\": \n", "f.json:"},

@@ -65,8 +65,11 @@ func (d *Document) parse(file string, startLine int) error {
 	}
 	if err == nil {
 		var extra yaml.Node
-		if dec.Decode(&extra) == nil {
+		switch err = dec.Decode(&extra); {
+		case err == nil:
 			return &ParseError{File: file, Line: startLine + extra.Line - 1, Msg: "a second document without a `---` line before it"}
+		case !errors.Is(err, io.EOF):
+			return yamlError(file, startLine, err)
 		}
 		if line, msg := duplicateKey(&node, startLine); msg != "" {
 			return &ParseError{File: file, Line: line, Msg: "does not parse as YAML: " + msg}
@@ -74,6 +77,11 @@ func (d *Document) parse(file string, startLine int) error {
 		d.Node = &node
 		return nil
 	}
+	return yamlError(file, startLine, err)
+}
+
+// yamlError turns the parser's "yaml: line N: ..." into FILE:LINE.
+func yamlError(file string, startLine int, err error) *ParseError {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	line := startLine
 	if m := lineOfError.FindStringSubmatch(err.Error()); m != nil {
