@@ -146,3 +146,22 @@ func TestWriteAll(t *testing.T) {
 		t.Errorf("wrote %q; want %q", out.String(), want)
 	}
 }
+
+// Blank lines of a changed document are kept; where one is inside a value
+// (a block scalar), the value is kept instead.
+func TestBlankLinesOfChangedDocuments(t *testing.T) {
+	addKey := func(n *yaml.Node) bool {
+		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "added"}, &yaml.Node{Kind: yaml.ScalarNode, Value: "yes"})
+		return true
+	}
+	in := "kind: Job\n\nspec:\n  a: 1\n\n\n  b:\n    - x\n\n    - y\n"
+	if got, want := roundTrip(t, "f.yaml", in, addKey), in+"added: yes\n"; got != want {
+		t.Errorf("wrote\n%q\nwant\n%q", got, want)
+	}
+	in = "kind: Job\n\nspec:\n  script: |\n    one\n\n    two\n"
+	got := roundTrip(t, "f.yaml", in, addKey)
+	var doc struct{ Spec struct{ Script string } }
+	if err := yaml.Unmarshal([]byte(got), &doc); err != nil || doc.Spec.Script != "one\n\ntwo\n" {
+		t.Errorf("the block scalar changed (%v): %q\n%s", err, doc.Spec.Script, got)
+	}
+}

@@ -57,27 +57,48 @@ func (f *File) parseYAML(data []byte) error {
 var lineOfError = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 func (d *Document) parse(file string, startLine int) error {
+	// Read with blank lines as marker comments, so a rewritten document
+	// keeps them; when that reading fails or puts a marker in a value, the
+	// document as it is decides.
+	var node *yaml.Node
+	if marked, ok := markBlankLines(d.body); ok {
+		if n, err := decodeOne(marked, file, startLine); err == nil && n != nil && !holdsMarker(n) {
+			node = n
+		}
+	}
+	if node == nil {
+		n, err := decodeOne(d.body, file, startLine)
+		if err != nil || n == nil {
+			return err
+		}
+		node = n
+	}
+	if line, msg := duplicateKey(node, startLine); msg != "" {
+		return &ParseError{File: file, Line: line, Msg: "does not parse as YAML: " + msg}
+	}
+	d.Node = node
+	return nil
+}
+
+// decodeOne reads the one document of body: nil for comments alone.
+func decodeOne(body []byte, file string, startLine int) (*yaml.Node, error) {
 	var node yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(d.body))
+	dec := yaml.NewDecoder(bytes.NewReader(body))
 	err := dec.Decode(&node)
 	if errors.Is(err, io.EOF) {
-		return nil // comments alone, or nothing
+		return nil, nil
 	}
-	if err == nil {
-		var extra yaml.Node
-		switch err = dec.Decode(&extra); {
-		case err == nil:
-			return &ParseError{File: file, Line: startLine + extra.Line - 1, Msg: "a second document without a `---` line before it"}
-		case !errors.Is(err, io.EOF):
-			return yamlError(file, startLine, err)
-		}
-		if line, msg := duplicateKey(&node, startLine); msg != "" {
-			return &ParseError{File: file, Line: line, Msg: "does not parse as YAML: " + msg}
-		}
-		d.Node = &node
-		return nil
+	if err != nil {
+		return nil, yamlError(file, startLine, err)
 	}
-	return yamlError(file, startLine, err)
+	var extra yaml.Node
+	switch err = dec.Decode(&extra); {
+	case err == nil:
+		return nil, &ParseError{File: file, Line: startLine + extra.Line - 1, Msg: "a second document without a `---` line before it"}
+	case !errors.Is(err, io.EOF):
+		return nil, yamlError(file, startLine, err)
+	}
+	return &node, nil
 }
 
 // yamlError turns the parser's "yaml: line N: ..." into FILE:LINE.
@@ -163,7 +184,8 @@ func nextContentLine(lines []string) string {
 }
 
 func (s style) encodeYAML(out *bytes.Buffer, node *yaml.Node) error {
-	enc := yaml.NewEncoder(out)
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(s.indent)
 	if s.compactSeq {
 		enc.CompactSeqIndent()
@@ -171,5 +193,9 @@ func (s style) encodeYAML(out *bytes.Buffer, node *yaml.Node) error {
 	if err := enc.Encode(node); err != nil {
 		return err
 	}
-	return enc.Close()
+	if err := enc.Close(); err != nil {
+		return err
+	}
+	out.Write(restoreBlankLines(buf.Bytes()))
+	return nil
 }
