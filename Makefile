@@ -28,7 +28,8 @@ $(BIN): $(shell find cmd/tandem supervisor -name '*.go') go.mod go.sum
 # free (SPEC, tandemctl). A kubectl-tandem link to it is a kubectl plugin.
 $(CTL): $(shell find cmd/tandemctl -name '*.go') go.mod go.sum
 	$(GO) build $(BUILDFLAGS) -o $@ ./cmd/tandemctl
-	@echo "$@: $$(stat -c %s $@) bytes"
+	@ln -sf tandemctl bin/kubectl-tandem
+	@echo "$@: $$(stat -c %s $@) bytes (and bin/kubectl-tandem, a link: \`kubectl tandem inject\`)"
 
 dist:
 	@for arch in amd64 arm64; do \

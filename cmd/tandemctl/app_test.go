@@ -204,3 +204,23 @@ func TestVersion(t *testing.T) {
 		t.Errorf("exit %d: %q", code, out)
 	}
 }
+
+// The items of a kind: List are resources of their own.
+func TestInjectList(t *testing.T) {
+	indent := func(s string) string {
+		return "  - " + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n    ") + "\n"
+	}
+	job := strings.TrimPrefix(plainJob, "# The nightly export.\n")
+	in := "apiVersion: v1\nkind: List\nitems:\n" + indent(configMap) + indent(job)
+	out, stderr, code := run(t, in, "inject", "--resolve", "none")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if want := "configmap/settings: skipped (kind ConfigMap has no pod template)\njob/export: injected (mains: export; sidecars: db-proxy)\n"; stderr != want {
+		t.Errorf("report\n%s\nwant\n%s", stderr, want)
+	}
+	if !strings.HasPrefix(out, "apiVersion: v1\nkind: List\nitems:\n  - apiVersion: v1\n    kind: ConfigMap\n") ||
+		!strings.Contains(out, "        tandem.sh/injected: \"dev\"\n") {
+		t.Errorf("the list was not injected in place:\n%s", out)
+	}
+}
