@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"context"
+	"os"
 	"time"
 
 	"github.com/tandem-sh/tandem/supervisor/process"
@@ -13,6 +14,10 @@ import (
 func (e *engine) runSidecar(ctx context.Context) outcome {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if path := e.cfg.Sidecar.StoppedFile; path != "" {
+		_ = os.Remove(path) // a sidecar that starts again has not stopped
+		e.lifeline = e.holdLifeline(path)
+	}
 	source, err := e.newSource()
 	if err != nil {
 		return outcome{code: ExitInternal, reason: "error", err: err}
@@ -61,6 +66,7 @@ func (e *engine) sidecarOutcome(end ending) outcome {
 		}
 		event(e.log.Info(), EventStoppedWritten).Str("path", path).Msg("stopped file written")
 	}
+	e.lifeline.Release()
 	return out
 }
 
