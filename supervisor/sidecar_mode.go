@@ -58,8 +58,10 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 func (e *engine) sidecarOutcome(end ending) outcome {
 	out := e.endingOutcome(end)
 	if path := e.cfg.Sidecar.StoppedFile; path != "" && end.requested && end.err == nil {
+		// exitCode is this container's, as in a done file: a sidecar under
+		// --stop-when success that waits on it must see a success.
 		f := statusfile.File{Name: e.cfg.Name, Event: statusfile.EventStopped, Reason: statusfile.ReasonStopped,
-			ExitCode: end.status.ExitCode(), Signal: end.status.SignalName()}
+			ExitCode: out.code}
 		if err := e.w.files.Write(path, f); err != nil {
 			e.log.Error().Err(err).Str("path", path).Msg("cannot write the stopped file")
 			return outcome{code: ExitInternal, reason: "error", err: err}
