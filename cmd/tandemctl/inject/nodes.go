@@ -1,8 +1,6 @@
 package inject
 
 import (
-	"strconv"
-
 	"go.yaml.in/yaml/v3"
 )
 
@@ -61,16 +59,6 @@ func set(m *yaml.Node, key string, value *yaml.Node) {
 	m.Content = append(m.Content, str(key), value)
 }
 
-// remove deletes key from mapping m.
-func remove(m *yaml.Node, key string) {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			m.Content = append(m.Content[:i], m.Content[i+2:]...)
-			return
-		}
-	}
-}
-
 // mappingAt returns the mapping under key, creating it when absent.
 func mappingAt(m *yaml.Node, key string) *yaml.Node {
 	if v := lookup(m, key); v != nil && v.Kind == yaml.MappingNode {
@@ -108,10 +96,6 @@ func quoted(s string) *yaml.Node {
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s, Style: yaml.DoubleQuotedStyle}
 }
 
-func integer(n int) *yaml.Node {
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(n)}
-}
-
 // mapping builds a block mapping from key, value pairs.
 func mapping(pairs ...any) *yaml.Node {
 	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
@@ -128,7 +112,7 @@ func mapping(pairs ...any) *yaml.Node {
 	return m
 }
 
-// strings builds a block sequence of string scalars.
+// stringSeq builds a block sequence of string scalars.
 func stringSeq(items []string) *yaml.Node {
 	seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
 	for _, s := range items {

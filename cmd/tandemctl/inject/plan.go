@@ -50,11 +50,11 @@ func makePlan(ctx context.Context, template *yaml.Node, opts Options) (*plan, er
 	if ctrs == nil || ctrs.Kind != yaml.SequenceNode || len(ctrs.Content) == 0 {
 		return nil, errors.New("the pod template has no containers list")
 	}
-	sidecarNames, err := sidecarNames(ctrs, scalarAt(annotations, SidecarsKey), opts.Sidecars)
+	names, err := sidecarNames(ctrs, scalarAt(annotations, SidecarsKey), opts.Sidecars)
 	if err != nil {
 		return nil, err
 	}
-	if len(sidecarNames) == 0 {
+	if len(names) == 0 {
 		return nil, errSkip{fmt.Sprintf("no sidecars named: annotate the pod template %s: \"NAME,...\" or pass --sidecar NAME", SidecarsKey)}
 	}
 	if err := checkCollisions(spec); err != nil {
@@ -62,7 +62,7 @@ func makePlan(ctx context.Context, template *yaml.Node, opts Options) (*plan, er
 	}
 	p := &plan{spec: spec, meta: meta}
 	for _, n := range ctrs.Content {
-		c := &container{node: n, name: scalarAt(n, "name"), sidecar: slices.Contains(sidecarNames, scalarAt(n, "name"))}
+		c := &container{node: n, name: scalarAt(n, "name"), sidecar: slices.Contains(names, scalarAt(n, "name"))}
 		if c.sidecar {
 			p.sidecars = append(p.sidecars, c)
 		} else {
@@ -70,7 +70,7 @@ func makePlan(ctx context.Context, template *yaml.Node, opts Options) (*plan, er
 		}
 	}
 	if len(p.mains) == 0 {
-		return nil, fmt.Errorf("every container is named a sidecar (%s): a pod needs a main container whose end stops them", strings.Join(sidecarNames, ", "))
+		return nil, fmt.Errorf("every container is named a sidecar (%s): a pod needs a main container whose end stops them", strings.Join(names, ", "))
 	}
 	for _, c := range p.toWrap(opts.Mode) {
 		if err := c.read(ctx, opts); err != nil {
