@@ -103,7 +103,8 @@ func TestInjectedJobCompletes(t *testing.T) {
 
 	p := manifestPod(t, "inject/job-injected.yaml", []byte(out), "e2e-inject-job")
 	p.args(t, "cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432", "--listen-after", "500ms")
-	// Podman 4.3 does not run postStart hooks, so the export may start
+	// Podman 4.3 does not hold the next container on a postStart hook (seen:
+	// the export dialled before the proxy listened), so the export may start
 	// before the proxy listens (a kubelet holds it until the hook's
 	// `tandem wait` returned): here it retries.
 	p.args(t, "export", "sh", "-c", "until standin send --name pg_dump 127.0.0.1:5432 'COPY orders TO STDOUT'; do sleep 0.1; done")

@@ -133,7 +133,7 @@ spec:
   containers:
     - name: export
       image: %s
-      # Podman runs no postStart hooks: the export retries.
+      # Podman does not wait for postStart hooks: the export retries.
       args:
         - until standin send --name pg_dump 127.0.0.1:5432 'COPY orders TO STDOUT'; do sleep 0.1; done
     - name: cloud-sql-proxy
