@@ -12,11 +12,8 @@ func TestJobMeshQuit(t *testing.T) {
 	n := newNamespace(t)
 	m := example(t, "job-mesh-quit.yaml")
 	// What the sidecar injector adds: the proxy, ready after a second.
-	m.podSpec()["containers"] = append(m.podSpec()["containers"].([]any), map[string]any{
-		"name": "istio-proxy", "image": testImage, "imagePullPolicy": "Never",
-		"command": anyList([]string{"standin", "serve", "--name", "istio-proxy",
-			"--http", "127.0.0.1:15021", "--http", "127.0.0.1:15020", "--listen-after", "1s"}),
-	})
+	m.inject(ctr("istio-proxy", "standin", "serve", "--name", "istio-proxy",
+		"--http", "127.0.0.1:15021", "--http", "127.0.0.1:15020", "--listen-after", "1s"))
 	// busybox wget for curl: through the proxy, which must be up.
 	m.args(t, "close-month", "wget", "-q", "-O", "-", "http://127.0.0.1:15021/healthz/ready")
 	pj := playJob(t, n, m)

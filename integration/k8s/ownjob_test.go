@@ -46,9 +46,16 @@ func withDoneDir(spec map[string]any) map[string]any {
 	return spec
 }
 
-// setRestartPolicy is for the tests that change an example's pod.
+// set changes a field of an example's pod spec.
 func (m *manifest) set(t *testing.T, key string, value any) {
 	t.Helper()
 	m.changed = true
 	m.podSpec()[key] = value
+}
+
+// inject adds a container the example does not name, as an admission
+// webhook would (istio-proxy).
+func (m *manifest) inject(c map[string]any) {
+	m.podSpec()["containers"] = append(m.podSpec()["containers"].([]any), c)
+	m.commands[str(c["name"])] = strList(c["command"])
 }
