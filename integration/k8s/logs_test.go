@@ -150,6 +150,13 @@ func find(lines []logLine, e event) (logLine, bool) {
 	return logLine{}, false
 }
 
+func findFunc(lines []logLine, ok func(logLine) bool) (logLine, bool) {
+	if i := slices.IndexFunc(lines, ok); i >= 0 {
+		return lines[i], true
+	}
+	return logLine{}, false
+}
+
 func mustFind(t *testing.T, lines []logLine, e event) logLine {
 	t.Helper()
 	l, ok := find(lines, e)
