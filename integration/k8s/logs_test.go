@@ -46,8 +46,12 @@ func (n *namespace) podLogs(p pod, previous ...string) []logLine {
 			all = append(all, parseLogs(cs.Name, out)...)
 		}
 	}
-	slices.SortStableFunc(all, func(a, b logLine) int { return a.At.Compare(b.At) })
+	sortLines(all)
 	return all
+}
+
+func sortLines(lines []logLine) {
+	slices.SortStableFunc(lines, func(a, b logLine) int { return a.At.Compare(b.At) })
 }
 
 func parseLogs(ctr, out string) []logLine {
