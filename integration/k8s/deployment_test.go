@@ -84,8 +84,8 @@ func playLogShipper(t *testing.T, outlive bool) shipperRun {
 	ctx, cancel := contextFor(3 * time.Minute)
 	defer cancel()
 	web := n.follow(ctx, p.Metadata.Name, "web")
-	shipper := n.follow(ctx, p.Metadata.Name, "fluent-bit", `shipped "line 5"`)
-	if !shipper.await(`shipped "line 5"`, time.Minute) {
+	shipper := n.follow(ctx, p.Metadata.Name, "fluent-bit")
+	if !shipper.await(out("fluent-bit", `shipped "line 5"`), time.Minute) {
 		t.Fatalf("the shipper shipped no line 5 within a minute:\n%s", shipper.output())
 	}
 

@@ -15,17 +15,15 @@ import (
 // start until it ends: the lines of a pod that is being deleted, which
 // `kubectl logs` can no longer read once the pod is gone.
 type logStream struct {
+	ctr   string
 	mu    sync.Mutex
 	lines []string
-	seen  map[string]chan struct{} // closed when a line contains the key
+	added chan struct{} // closed and replaced on each line
 	done  chan struct{}
 }
 
-func (n *namespace) follow(ctx context.Context, podName, ctr string, waitFor ...string) *logStream {
-	s := &logStream{seen: map[string]chan struct{}{}, done: make(chan struct{})}
-	for _, text := range waitFor {
-		s.seen[text] = make(chan struct{})
-	}
+func (n *namespace) follow(ctx context.Context, podName, ctr string) *logStream {
+	s := &logStream{ctr: ctr, added: make(chan struct{}), done: make(chan struct{})}
 	cmd := exec.CommandContext(ctx, kubectlBin, "--namespace", n.name, "logs", "-f", "--timestamps", podName, "-c", ctr)
 	stdout, err := cmd.StdoutPipe()
 	if err == nil {
@@ -50,28 +48,27 @@ func (s *logStream) add(line string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.lines = append(s.lines, line)
-	for text, ch := range s.seen {
-		if strings.Contains(line, text) {
-			close(ch)
-			delete(s.seen, text)
-		}
-	}
+	close(s.added)
+	s.added = make(chan struct{})
 }
 
-// await waits until a line contains text (which follow was given), at
-// most bound.
-func (s *logStream) await(text string, bound time.Duration) bool {
-	s.mu.Lock()
-	ch, ok := s.seen[text]
-	s.mu.Unlock()
-	if !ok {
-		return true // seen already
-	}
-	select {
-	case <-ch:
-		return true
-	case <-time.After(bound):
-		return false
+// await waits until a line matches e, at most bound.
+func (s *logStream) await(e event, bound time.Duration) bool {
+	timeout := time.After(bound)
+	for {
+		s.mu.Lock()
+		lines, added := parseLogs(s.ctr, strings.Join(s.lines, "\n")), s.added
+		s.mu.Unlock()
+		if _, ok := find(lines, e); ok {
+			return true
+		}
+		select {
+		case <-added:
+		case <-s.done:
+			return false
+		case <-timeout:
+			return false
+		}
 	}
 }
 
