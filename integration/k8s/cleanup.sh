@@ -92,13 +92,18 @@ restore_sysctls() {
   done <"$saved"
 }
 
-# Everything but the logs; the links the kubelet makes in /var/log/containers.
+# Everything but the logs; the links the kubelet makes in /var/log/containers;
+# the paths it made outside the state dir.
 remove_files() {
-  local link
+  local link path
   for link in /var/log/containers/*; do
     [ -L "$link" ] && readlink "$link" | grep -qF -- "$K8S_STATE" && rm -f "$link"
   done
-  [ -f "$K8S_STATE/run/created-var-log-containers" ] && rmdir /var/log/containers 2>/dev/null
+  if [ -f "$K8S_STATE/run/created-paths" ]; then
+    while read -r path; do
+      case " ${SYSTEM_PATHS[*]} " in *" $path "*) rm -rf "$path" ;; esac
+    done <"$K8S_STATE/run/created-paths"
+  fi
   [ -n "$(findmnt -rn -o TARGET | grep -F -- "$K8S_STATE")" ] && return 0
   find "$K8S_STATE" -mindepth 1 -maxdepth 1 ! -name log -exec rm -rf {} +
 }
@@ -110,6 +115,7 @@ check_nothing_left() {
   ip link show "$POD_BRIDGE" >/dev/null 2>&1 && left+=("bridge $POD_BRIDGE")
   ls -d /sys/fs/cgroup/*/kubepods >/dev/null 2>&1 && left+=("cgroups kubepods")
   iptables-save 2>/dev/null | grep -qE -- "$POD_BRIDGE|KUBE-" && left+=("iptables rules")
+  [ -e "$K8S_STATE/run" ] && left+=("$K8S_STATE/run (sysctls and paths not restored)")
   if [ ${#left[@]} -gt 0 ]; then
     say "left behind: ${left[*]}"
     exit 1

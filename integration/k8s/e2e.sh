@@ -22,4 +22,4 @@ trap 'rc=$?; "$here/down.sh" || rc=1; exit $rc' EXIT
 "$here/up.sh" >/dev/null || exit 1
 cd "$here" || exit 1
 KUBECONFIG=$KUBECONFIG_ADMIN TANDEM_K8S_KUBECTL=$K8S_BIN/kubectl TANDEM_BIN=$tandem \
-  go test -count=1 -tags k8s -timeout 20m -v "$@" .
+  go test -count=1 -tags k8s -timeout 20m -parallel 4 -v "$@" .

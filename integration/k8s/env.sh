@@ -26,3 +26,5 @@ PAUSE_IMAGE=localhost/tandem-k8s/pause:catatonit
 SAVED_SYSCTLS=(vm.overcommit_memory vm.panic_on_oom kernel.panic kernel.panic_on_oops
   kernel.keys.root_maxkeys kernel.keys.root_maxbytes net.ipv4.ip_forward)
 export PATH=/usr/local/go/bin:$PATH
+# Paths outside the state dir that the kubelet makes all the same.
+SYSTEM_PATHS=(/var/log/containers /var/lib/kubelet)

@@ -24,7 +24,11 @@ if [ ! -f "$K8S_STATE/run/sysctl.saved" ]; then
   for table in filter nat mangle raw; do
     iptables -t "$table" -S >"$K8S_STATE/run/iptables-$table.saved" 2>/dev/null || true
   done
-  [ -d /var/log/containers ] || touch "$K8S_STATE/run/created-var-log-containers"
+  # Paths the kubelet makes whatever its flags say (its log links, its
+  # device-plugin socket), and down.sh removes when they were not there.
+  for path in "${SYSTEM_PATHS[@]}"; do
+    [ -e "$path" ] || echo "$path"
+  done >"$K8S_STATE/run/created-paths"
 fi
 write_configs
 
@@ -56,6 +60,7 @@ start kube-controller-manager "$K8S_BIN/kube-controller-manager" \
   --service-account-private-key-file="$pki/sa.key" --root-ca-file="$pki/ca.crt" \
   --cluster-signing-cert-file="$pki/ca.crt" --cluster-signing-key-file="$pki/ca.key" \
   --controllers='*,-nodeipam,-service-lb-controller,-cloud-node-lifecycle,-route' \
+  --flex-volume-plugin-dir="$K8S_STATE/controller-manager/volume-plugins" \
   --cert-dir="$K8S_STATE/controller-manager" --profiling=false
 start kube-scheduler "$K8S_BIN/kube-scheduler" \
   --kubeconfig="$pki/scheduler.kubeconfig" \
@@ -75,7 +80,7 @@ if ! ip link show "$POD_BRIDGE" >/dev/null 2>&1; then
 fi
 start kubelet "$K8S_BIN/kubelet" --config="$K8S_STATE/etc/kubelet.yaml" \
   --kubeconfig="$pki/kubelet.kubeconfig" --root-dir="$K8S_STATE/kubelet" \
-  --hostname-override="$NODE_NAME" --node-ip="$NODE_IP"
+  --hostname-override="$NODE_NAME" --node-ip="$NODE_IP" --cert-dir="$K8S_STATE/kubelet/pki"
 await kubelet 120 kubectl_admin wait --for=condition=Ready "node/$NODE_NAME" --timeout=1s
 await kube-controller-manager 60 kubectl_admin get serviceaccount default -n default
 await kube-scheduler 60 curl -fsk https://127.0.0.1:10259/healthz
