@@ -11,7 +11,7 @@ done
 [ -x /usr/lib/cni/bridge ] && [ -x /usr/lib/cni/host-local ] && [ -x /usr/lib/cni/loopback ] ||
   need+=(containernetworking-plugins)
 # The test image needs a static busybox (FROM scratch has no libc).
-[ -x /bin/busybox ] && ! file -L /bin/busybox 2>/dev/null | grep -q dynamic || need+=(busybox-static)
+[ -x /bin/busybox ] && ! file -L /bin/busybox 2>/dev/null | grep dynamic >/dev/null || need+=(busybox-static)
 command -v go >/dev/null || need+=("Go (/usr/local/go)")
 if [ ${#need[@]} -gt 0 ]; then
   echo "missing: ${need[*]} (apt-get install -y ${need[*]})"

@@ -97,7 +97,7 @@ restore_sysctls() {
 remove_files() {
   local link path
   for link in /var/log/containers/*; do
-    [ -L "$link" ] && readlink "$link" | grep -qF -- "$K8S_STATE" && rm -f "$link"
+    [ -L "$link" ] && readlink "$link" | grep -F -- "$K8S_STATE" >/dev/null && rm -f "$link"
   done
   if [ -f "$K8S_STATE/run/created-paths" ]; then
     while read -r path; do
@@ -114,7 +114,7 @@ check_nothing_left() {
   [ -n "$(findmnt -rn -o TARGET | grep -F -- "$K8S_STATE")" ] && left+=("mounts under $K8S_STATE")
   ip link show "$POD_BRIDGE" >/dev/null 2>&1 && left+=("bridge $POD_BRIDGE")
   ls -d /sys/fs/cgroup/*/kubepods >/dev/null 2>&1 && left+=("cgroups kubepods")
-  iptables-save 2>/dev/null | grep -qE -- "$POD_BRIDGE|KUBE-" && left+=("iptables rules")
+  iptables-save 2>/dev/null | grep -E -- "$POD_BRIDGE|KUBE-" >/dev/null && left+=("iptables rules")
   [ -e "$K8S_STATE/run" ] && left+=("$K8S_STATE/run (sysctls and paths not restored)")
   if [ ${#left[@]} -gt 0 ]; then
     say "left behind: ${left[*]}"

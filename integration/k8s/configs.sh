@@ -1,6 +1,13 @@
 # Sourced by up.sh: writes the configuration files of containerd, the CNI
 # network and the kubelet into $K8S_STATE/etc.
 
+# put FILE: stdin into FILE, replaced at once and only when it changed
+# (containerd watches the CNI directory and would read half a file).
+put() {
+  cat >"$1.tmp"
+  if cmp -s "$1.tmp" "$1"; then rm "$1.tmp"; else mv "$1.tmp" "$1"; fi
+}
+
 write_configs() {
   local etc=$K8S_STATE/etc
   mkdir -p "$etc/cni" "$K8S_STATE/cni/ipam" "$K8S_STATE/containerd"
@@ -9,7 +16,7 @@ write_configs() {
   # cgroupfs. restrict_oom_score_adj: without CAP_SYS_RESOURCE runc cannot
   # set the -998 the CRI asks for. Network namespaces under the state dir,
   # so down.sh finds every one.
-  cat >"$etc/containerd.toml" <<TOML
+  put "$etc/containerd.toml" <<TOML
 version = 2
 root = "$K8S_STATE/containerd/root"
 state = "$K8S_STATE/containerd/state"
@@ -41,7 +48,7 @@ TOML
 
   # One bridge with the gateway on the node, no masquerade: pod traffic
   # stays between the node and its pods. containerd adds loopback itself.
-  cat >"$etc/cni/10-tandem-k8s.conflist" <<JSON
+  put "$etc/cni/10-tandem-k8s.conflist" <<JSON
 {
   "cniVersion": "0.4.0",
   "name": "tandem-k8s",
@@ -64,7 +71,7 @@ JSON
 
   # On loopback and the pods' bridge only; thresholds relaxed so that a full shared disk does not
   # evict the tests' pods; the kubelet leaves iptables alone.
-  cat >"$etc/kubelet.yaml" <<YAML
+  put "$etc/kubelet.yaml" <<YAML
 apiVersion: kubelet.config.k8s.io/v1beta1
 kind: KubeletConfiguration
 address: $NODE_IP

@@ -23,4 +23,4 @@ export CONTAINERS_CONF=$conf
 flock /tmp/podman.lock podman build --quiet -f "$file" -t "$tag" "$context" >/dev/null
 # A docker-archive names the image by its tag, which ctr keeps.
 flock /tmp/podman.lock podman save "$tag" | ctr_k8s images import - >/dev/null
-ctr_k8s images ls -q | grep -qxF "$tag" || die "image $tag not in containerd after import"
+ctr_k8s images ls -q | grep -xF "$tag" >/dev/null || die "image $tag not in containerd after import"

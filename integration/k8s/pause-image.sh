@@ -6,7 +6,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/lib.sh"
 
-ctr_k8s images ls -q | grep -qxF "$PAUSE_IMAGE" && exit 0
+ctr_k8s images ls -q | grep -xF "$PAUSE_IMAGE" >/dev/null && exit 0
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$(readlink -f "$(command -v catatonit)")" "$work/catatonit"
