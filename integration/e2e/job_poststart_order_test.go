@@ -21,10 +21,10 @@ func TestJobPostStartOrder(t *testing.T) {
 	pp.exitCodes(map[string]int{"export": 0, "cloud-sql-proxy": 0})
 	logs := pp.logs()
 	assertOrder(t, logs,
-		event{"export", "CMD exited"},
-		event{"cloud-sql-proxy", "main is done"},
-		event{"cloud-sql-proxy", "stop signal sent"},
-		event{"cloud-sql-proxy", "tandem exiting"},
+		event{"export", "cmd-exited"},
+		event{"cloud-sql-proxy", "done-seen"},
+		event{"cloud-sql-proxy", "stop-sent"},
+		event{"cloud-sql-proxy", "exiting"},
 	)
 	sidecarGap(t, logs, "export", "cloud-sql-proxy")
 	assertPresent(t, logs, event{"cloud-sql-proxy", `received "COPY orders TO STDOUT"`})

@@ -104,6 +104,7 @@ var legacyMessages = map[string]string{
 	"ready-written": "ready file written",
 	"done-written":  "done file written",
 	"exiting":       "tandem exiting",
+	"main-failed":   "main failed",
 }
 
 // is tells whether l is tandem's lifecycle event name: its `event` field,

@@ -49,7 +49,7 @@ fi`)
 	logs := n.podLogs(p)
 	// The first run's done file (exit 1), seen and ignored.
 	ignored, ok := findFunc(logs, func(l logLine) bool {
-		return l.Ctr == "cloud-sql-proxy" && l.field("level") == "warn" &&
+		return l.Ctr == "cloud-sql-proxy" && l.is("main-failed") &&
 			l.field("path") == "/run/tandem/done" && l.field("exit_code") == "1"
 	})
 	if !ok {
