@@ -13,7 +13,7 @@ MAX_SIZE   := 6291456
 
 export CGO_ENABLED := 0
 
-.PHONY: all build dist image demo test fuzz e2e bench clean
+.PHONY: all build dist image demo test fuzz e2e e2e-k8s bench clean
 
 all: build
 
@@ -80,6 +80,14 @@ fuzz:
 # installs them).
 e2e: build
 	TANDEM_BIN=$(CURDIR)/$(BIN) TANDEMCTL_BIN=$(CURDIR)/$(CTL) $(GO) test -count=1 -tags e2e -timeout 12m -v ./integration/e2e/
+
+# Jobs on a real single-node Kubernetes (integration/k8s): brings the cluster
+# up, runs the tests, tears it down whatever happened. Needs root, etcd,
+# containerd, runc, the CNI plugins and podman (.ci/run installs them); the
+# Kubernetes binaries are built once into ~/.cache/tandem-k8s (~8 min).
+# K8S_TESTFLAGS go to go test (e.g. K8S_TESTFLAGS='-run TestJob').
+e2e-k8s: build
+	integration/k8s/e2e.sh $(CURDIR)/$(BIN) $(K8S_TESTFLAGS)
 
 # Prints figures; never fails on time.
 bench: build

@@ -18,6 +18,7 @@ var played = []string{
 	"job-done-file.yaml",
 	"job-init-copy.yaml",
 	"job-mesh-quit.yaml",
+	"job-poststart-order.yaml",
 	"job-shared-pid.yaml",
 	"job-startup-order.yaml",
 }

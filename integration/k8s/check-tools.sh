@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Prints what this machine lacks to run the cluster, with the Debian
+# package that has it, and fails; prints nothing when all is there.
+set -uo pipefail
+need=()
+for pair in etcd:etcd-server etcdctl:etcd-client containerd:containerd ctr:containerd runc:runc \
+  openssl:openssl iptables:iptables podman:podman catatonit:catatonit curl:curl findmnt:mount \
+  flock:util-linux ip:iproute2; do
+  command -v "${pair%%:*}" >/dev/null || need+=("${pair#*:}")
+done
+[ -x /usr/lib/cni/bridge ] && [ -x /usr/lib/cni/host-local ] && [ -x /usr/lib/cni/loopback ] ||
+  need+=(containernetworking-plugins)
+# The test image needs a static busybox (FROM scratch has no libc).
+[ -x /bin/busybox ] && ! file -L /bin/busybox 2>/dev/null | grep dynamic >/dev/null || need+=(busybox-static)
+command -v go >/dev/null || need+=("Go (/usr/local/go)")
+if [ ${#need[@]} -gt 0 ]; then
+  echo "missing: ${need[*]} (apt-get install -y ${need[*]})"
+  exit 1
+fi

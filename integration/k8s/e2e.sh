@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# `make e2e-k8s`: brings the cluster up, runs the Go tests of this folder
+# (build tag k8s) against it, and tears it down whatever happened.
+# Without the tools it needs, it skips, unless TANDEM_K8S_REQUIRED is set
+# (CI), where that is a failure.
+# Usage: integration/k8s/e2e.sh TANDEM_BINARY [go test flags...]
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/lib.sh"
+tandem=$(readlink -f "$1")
+shift
+
+if ! missing=$("$here/check-tools.sh") || [ "$(id -u)" != 0 ]; then
+  [ "$(id -u)" != 0 ] && missing="not root"
+  [ -n "${TANDEM_K8S_REQUIRED:-}" ] && die "TANDEM_K8S_REQUIRED is set, but: $missing"
+  say "skipping the Kubernetes tests: $missing"
+  exit 0
+fi
+
+# down.sh failing (something left behind) fails the run too.
+trap 'rc=$?; "$here/down.sh" || rc=1; exit $rc' EXIT
+"$here/up.sh" >/dev/null || exit 1
+cd "$here" || exit 1
+KUBECONFIG=$KUBECONFIG_ADMIN TANDEM_K8S_KUBECTL=$K8S_BIN/kubectl TANDEM_BIN=$tandem \
+  go test -count=1 -tags k8s -timeout 20m -parallel 4 -v "$@" .

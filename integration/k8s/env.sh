@@ -1,0 +1,30 @@
+# Sourced by the cluster scripts: names, paths and addresses. Every path can
+# be overridden from the environment.
+K8S_VERSION=${TANDEM_K8S_VERSION:-v1.32.2}
+# Binaries built once per version, outside the checkout.
+K8S_CACHE=${TANDEM_K8S_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tandem-k8s}
+K8S_BIN=$K8S_CACHE/$K8S_VERSION
+# The running cluster: certificates, data, sockets, mounts. Wiped by down.sh
+# except log/, which is kept for a look after a failed run.
+K8S_STATE=${TANDEM_K8S_STATE:-/var/lib/tandem-k8s}
+K8S_LOG=$K8S_STATE/log
+K8S_PKI=$K8S_STATE/pki
+KUBECONFIG_ADMIN=$K8S_PKI/admin.kubeconfig
+CONTAINERD_SOCK=$K8S_STATE/containerd/containerd.sock
+NODE_NAME=tandem-k8s
+# The pods' own bridge and range; nothing is routed off the node.
+POD_BRIDGE=tandemk8s0
+POD_CIDR=10.244.77.0/24
+# The bridge's own address: the node's (the kubelet refuses a loopback
+# node IP), where the kubelet listens for the apiserver.
+NODE_IP=10.244.77.1
+SERVICE_CIDR=10.96.77.0/24
+APISERVER=https://127.0.0.1:6443
+PAUSE_IMAGE=localhost/tandem-k8s/pause:catatonit
+# Kernel settings that the kubelet (and the bridge plugin: ip_forward)
+# rewrites: saved by up.sh, put back by down.sh.
+SAVED_SYSCTLS=(vm.overcommit_memory vm.panic_on_oom kernel.panic kernel.panic_on_oops
+  kernel.keys.root_maxkeys kernel.keys.root_maxbytes net.ipv4.ip_forward)
+export PATH=/usr/local/go/bin:$PATH
+# Paths outside the state dir that the kubelet makes all the same.
+SYSTEM_PATHS=(/var/log/containers /var/lib/kubelet)

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds the images the tests' pods run, with podman, and imports them into
+# the cluster's containerd (nothing is pulled):
+#   localhost/tandem-k8s/tandem:test  Dockerfile.scratch: the binary alone
+#   localhost/tandem-k8s/tools:test   busybox (static, with its applet
+#                                     links), tandem on the PATH and at
+#                                     /tandem, and the e2e tests' standin
+# The same two images as integration/e2e, under the cluster's names.
+# Usage: integration/k8s/images.sh [TANDEM_BINARY]   (default bin/tandem)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+source "$here/lib.sh"
+tandem=$(readlink -f "${1:-$root/bin/tandem}")
+[ -x "$tandem" ] || die "no tandem binary at $tandem (make build)"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/tandem/bin" "$work/tools"
+cp "$tandem" "$work/tandem/bin/tandem"
+"$here/import-image.sh" localhost/tandem-k8s/tandem:test "$root/Dockerfile.scratch" "$work/tandem"
+
+(cd "$root/integration/e2e" && CGO_ENABLED=0 go build -trimpath -o "$work/tools/standin" ./standin)
+cp "$tandem" "$work/tools/tandem"
+cp /bin/busybox "$work/tools/busybox"
+cat >"$work/tools/Containerfile" <<'CONTAINERFILE'
+FROM scratch
+COPY busybox /bin/busybox
+RUN ["/bin/busybox", "sh", "-c", "/bin/busybox --install -s /bin && mkdir -p /tmp /var/log /usr/local/bin && chmod 1777 /tmp"]
+COPY tandem /tandem
+COPY tandem /usr/local/bin/tandem
+COPY standin /usr/local/bin/standin
+ENV PATH=/usr/local/bin:/bin
+ENTRYPOINT ["/tandem"]
+CONTAINERFILE
+"$here/import-image.sh" localhost/tandem-k8s/tools:test "$work/tools/Containerfile" "$work/tools"
+say "images imported: localhost/tandem-k8s/tandem:test localhost/tandem-k8s/tools:test"

@@ -1,0 +1,75 @@
+//go:build k8s
+
+package k8s
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// The export waits for the proxy (which listens only after a second; the
+// export dials once, without retry), and the proxy is stopped through the
+// done file when the export ended: both exit 0 and the Job completes. Both
+// containers' termination messages say why tandem ended.
+func TestJobDoneFile(t *testing.T) {
+	t.Parallel()
+	pj := playExportJob(t, "job-done-file.yaml")
+	pj.exitCodes(map[string]int{"export": 0, "cloud-sql-proxy": 0})
+	assertTerminationMessage(t, pj.pod, "export", "main", 0, "exited")
+	assertTerminationMessage(t, pj.pod, "cloud-sql-proxy", "sidecar", 0, "stopped")
+}
+
+// The init container copies tandem out of the scratch tandem image (no
+// shell, no cp) into an emptyDir; the Job completes as job-done-file.yaml.
+func TestJobInitCopy(t *testing.T) {
+	t.Parallel()
+	pj := playExportJob(t, "job-init-copy.yaml")
+	pj.exitCodes(map[string]int{"install-tandem": 0, "export": 0, "cloud-sql-proxy": 0})
+}
+
+// playExportJob plays an export Job (job-done-file.yaml, job-init-copy.yaml)
+// and checks the lifecycle order and the sidecar's stop.
+func playExportJob(t *testing.T, file string) playedJob {
+	t.Helper()
+	n := newNamespace(t)
+	n.serviceAccount("orders-export")
+	m := example(t, file)
+	m.args(t, "cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432", "--listen-after", "1s")
+	m.args(t, "export", "standin", "send", "--name", "pg_dump", "127.0.0.1:5432", "COPY orders TO STDOUT")
+	pj := playJob(t, n, m)
+	assertOrder(t, pj.logs,
+		ev("cloud-sql-proxy", "cmd-started"),
+		ev("export", "cmd-started"),
+		ev("export", "cmd-exited"),
+		ev("cloud-sql-proxy", "done-seen"),
+		ev("cloud-sql-proxy", "stop-sent"),
+		ev("cloud-sql-proxy", "exiting"),
+	)
+	assertOrder(t, pj.logs, ev("export", "cmd-started"), out("export", "pg_dump: finished"))
+	assertOrder(t, pj.logs, ev("cloud-sql-proxy", "cmd-started"), out("cloud-sql-proxy", `received "COPY orders TO STDOUT"`))
+	sidecarGap(t, pj.logs, "export", "cloud-sql-proxy")
+	return pj
+}
+
+// assertTerminationMessage reads tandem's termination log back from the
+// pod's status (state.terminated.message), as `kubectl describe` shows it.
+func assertTerminationMessage(t *testing.T, p pod, ctr, mode string, code int, reason string) {
+	t.Helper()
+	cs, _ := p.container(ctr)
+	if cs.State.Terminated == nil {
+		t.Fatalf("container %s has not terminated", ctr)
+	}
+	msg := cs.State.Terminated.Message
+	var rec struct {
+		Mode     string `json:"mode"`
+		ExitCode *int   `json:"exitCode"`
+		Reason   string `json:"reason"`
+	}
+	if err := json.Unmarshal([]byte(msg), &rec); err != nil {
+		t.Fatalf("container %s: termination message %q is not tandem's JSON line: %v", ctr, msg, err)
+	}
+	if rec.Mode != mode || rec.ExitCode == nil || *rec.ExitCode != code || (reason != "" && rec.Reason != reason) {
+		t.Errorf("container %s: termination message %s; want mode %s, exitCode %d, reason %q", ctr, msg, mode, code, reason)
+	}
+	t.Logf("container %s: status.containerStatuses[].state.terminated.message = %s", ctr, msg)
+}

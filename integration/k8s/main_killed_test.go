@@ -1,0 +1,95 @@
+//go:build k8s
+
+package k8s
+
+import (
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// lifelineBound is how long after its main was killed the Job may take to
+// end: the sidecar sees the lifeline drop at once; the rest is the
+// kubelet's and the Job controller's round trips.
+const lifelineBound = time.Minute
+
+// The export's PID 1 (its tandem) is SIGKILLed from the node, as a cgroup
+// OOM group kill does: no done file is written. The proxy's tandem sees the
+// main's lifeline released without a done file (reason lost), stops the
+// proxy and exits 0; the pod fails with the export's 137 and the Job
+// (never retried) ends Failed within seconds instead of staying active.
+// Needs the lifeline (SPEC, "Lifeline"); without it, this shows the hang.
+func TestMainKilledOutright(t *testing.T) {
+	t.Parallel()
+	n := newNamespace(t)
+	n.serviceAccount("orders-export")
+	m := example(t, "job-done-file.yaml")
+	m.field("spec")["backoffLimit"] = 0
+	m.args(t, "cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432")
+	m.args(t, "export", "sleep", "3600")
+	n.apply(m)
+	p := n.waitPod("job-name="+m.name(), jobBound, func(p pod) bool {
+		export, _ := p.container("export")
+		proxy, _ := p.container("cloud-sql-proxy")
+		return export.running() && proxy.running()
+	})
+	ctx, cancel := contextFor(3 * time.Minute)
+	defer cancel()
+	if !n.follow(ctx, p.Metadata.Name, "export").await(ev("export", "cmd-started"), time.Minute) {
+		t.Fatal("the export's tandem did not start its CMD within a minute")
+	}
+	export, _ := p.container("export")
+	pid := containerPID(t, export.ContainerID)
+	if err := unix.Kill(pid, unix.SIGKILL); err != nil {
+		t.Fatalf("kill -KILL %d (the export's PID 1): %v", pid, err)
+	}
+	killed := time.Now()
+
+	end, at, err := n.waitJob(m.name(), lifelineBound)
+	if err != nil {
+		proxy, _ := n.onlyPod(m.name()).container("cloud-sql-proxy")
+		t.Fatalf("the Job is still active %s after its main was SIGKILLed (proxy running: %v): "+
+			"the sidecar did not count the main as lost (SPEC, Lifeline)", lifelineBound, proxy.running())
+	}
+	pj := playedJob{n: n, pod: n.onlyPod(m.name())}
+	if end != "Failed" {
+		t.Errorf("job ended %s; want Failed (the export was killed)", end)
+	}
+	pj.exitCodes(map[string]int{"export": 137, "cloud-sql-proxy": 0})
+	logs := n.podLogs(pj.pod)
+	if done := mustFind(t, logs, ev("cloud-sql-proxy", "done-seen")); done.field("source") != "lost" {
+		t.Errorf("the proxy saw the end through %q; want lost", done.field("source"))
+	}
+	t.Logf("main SIGKILLed from the node: the Job ended %s %s later, the sidecar exited 0", end, at.Sub(killed).Round(time.Millisecond))
+}
+
+// containerPID is the host pid of a container's PID 1, from the cluster's
+// containerd (ctr tasks ls: TASK PID STATUS).
+func containerPID(t *testing.T, containerID string) int {
+	t.Helper()
+	id := strings.TrimPrefix(containerID, "containerd://")
+	sock := os.Getenv("TANDEM_K8S_CONTAINERD")
+	if sock == "" {
+		sock = "/var/lib/tandem-k8s/containerd/containerd.sock"
+	}
+	out, err := exec.Command("ctr", "--address", sock, "--namespace", "k8s.io", "tasks", "ls").Output()
+	if err != nil {
+		t.Fatalf("ctr tasks ls: %v", err)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == id {
+			pid, err := strconv.Atoi(f[1])
+			if err != nil {
+				t.Fatalf("ctr tasks ls: %q: %v", line, err)
+			}
+			return pid
+		}
+	}
+	t.Fatalf("no task %s in ctr tasks ls:\n%s", id, out)
+	return 0
+}

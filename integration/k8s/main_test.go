@@ -1,0 +1,96 @@
+//go:build k8s
+
+package k8s
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// The images images.sh imports into the cluster; nothing is pulled.
+const (
+	tandemImage = "localhost/tandem-k8s/tandem:test"
+	testImage   = "localhost/tandem-k8s/tools:test"
+)
+
+var (
+	// skipReason is set when there is no cluster to play on.
+	skipReason string
+	repoRoot   string
+	kubectlBin string
+)
+
+func TestMain(m *testing.M) {
+	if err := setup(); err != nil {
+		fmt.Fprintln(os.Stderr, "k8s:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	if err := checkAllPlayed(); code == 0 && err != nil {
+		fmt.Fprintln(os.Stderr, "k8s:", err)
+		code = 1
+	}
+	os.Exit(code)
+}
+
+func setup() error {
+	var err error
+	if repoRoot, err = filepath.Abs("../.."); err != nil {
+		return err
+	}
+	kubectlBin = os.Getenv("TANDEM_K8S_KUBECTL")
+	if kubectlBin == "" {
+		// Not /usr/bin/kubectl: on some machines a cloud SDK's wrapper.
+		home, _ := os.UserHomeDir()
+		kubectlBin = filepath.Join(home, ".cache", "tandem-k8s", "v1.32.2", "kubectl")
+	}
+	if os.Getenv("KUBECONFIG") == "" {
+		os.Setenv("KUBECONFIG", "/var/lib/tandem-k8s/pki/admin.kubeconfig")
+	}
+	if skipReason = clusterMissing(); skipReason != "" {
+		if os.Getenv("TANDEM_K8S_REQUIRED") != "" {
+			return fmt.Errorf("TANDEM_K8S_REQUIRED is set, but %s", skipReason)
+		}
+		fmt.Fprintln(os.Stderr, "k8s: skipping every test:", skipReason)
+		return nil
+	}
+	images := exec.Command(filepath.Join(repoRoot, "integration", "k8s", "images.sh"), tandemBinary())
+	images.Stdout, images.Stderr = os.Stderr, os.Stderr
+	if err := images.Run(); err != nil {
+		return fmt.Errorf("images.sh: %w", err)
+	}
+	return nil
+}
+
+func clusterMissing() string {
+	const how = "(integration/k8s/up.sh brings one up; make e2e-k8s does it all)"
+	if _, err := os.Stat(kubectlBin); err != nil {
+		return fmt.Sprintf("no kubectl at %s %s", kubectlBin, how)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if out, err := exec.CommandContext(ctx, kubectlBin, "get", "--raw", "/readyz").CombinedOutput(); err != nil {
+		return fmt.Sprintf("no cluster answers at KUBECONFIG=%s: %v: %s %s", os.Getenv("KUBECONFIG"), err, out, how)
+	}
+	return ""
+}
+
+// tandemBinary is $TANDEM_BIN (make e2e-k8s), else bin/tandem.
+func tandemBinary() string {
+	if bin := os.Getenv("TANDEM_BIN"); bin != "" {
+		return bin
+	}
+	return filepath.Join(repoRoot, "bin", "tandem")
+}
+
+func requireCluster(t *testing.T) {
+	t.Helper()
+	if skipReason != "" {
+		t.Skip(skipReason)
+	}
+}

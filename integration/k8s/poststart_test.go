@@ -1,0 +1,77 @@
+//go:build k8s
+
+package k8s
+
+import (
+	"testing"
+	"time"
+)
+
+// The proxy is listed first and listens only after two seconds; its
+// postStart hook `tandem wait --for tcp:…` holds the export's start until
+// then. The export dials once, without retry: it succeeds only if it
+// started after the proxy listened.
+func TestJobPostStartOrder(t *testing.T) {
+	t.Parallel()
+	pj, _ := playPostStart(t, true)
+	pj.exitCodes(map[string]int{"cloud-sql-proxy": 0, "export": 0})
+	proxy, _ := pj.pod.container("cloud-sql-proxy")
+	export, _ := pj.pod.container("export")
+	assertOrder(t, pj.logs,
+		ev("cloud-sql-proxy", "cmd-started"),
+		ev("export", "cmd-started"),
+		ev("export", "cmd-exited"),
+		ev("cloud-sql-proxy", "done-seen"),
+		ev("cloud-sql-proxy", "exiting"),
+	)
+	assertOrder(t, pj.logs, ev("export", "cmd-started"), out("export", "pg_dump: finished"))
+	proxyStart := mustFind(t, pj.logs, ev("cloud-sql-proxy", "cmd-started")).At
+	exportStart := mustFind(t, pj.logs, ev("export", "cmd-started")).At
+	if gap := exportStart.Sub(proxyStart); gap < postStartListenAfter {
+		t.Errorf("the export started %s after the proxy; the hook should have held it %s, until the proxy listened", gap, postStartListenAfter)
+	}
+	t.Logf("the export started %s after the proxy (which listened after %s); containers started at %s and %s",
+		exportStart.Sub(proxyStart).Round(time.Millisecond), postStartListenAfter,
+		proxy.State.Terminated.StartedAt.Format(time.TimeOnly), export.State.Terminated.StartedAt.Format(time.TimeOnly))
+}
+
+// Control: the same Job without the hook. The kubelet starts the export
+// right after the proxy, before it listens, and the export's only dial
+// fails: the Job fails.
+func TestControlPostStartOrderWithoutHook(t *testing.T) {
+	t.Parallel()
+	_, end := playPostStart(t, false)
+	if end != "Failed" {
+		t.Fatalf("without the hook the Job ended %q: the control proves nothing", end)
+	}
+}
+
+// postStartListenAfter is how long the proxy stand-in takes to listen.
+const postStartListenAfter = 2 * time.Second
+
+// playPostStart plays job-poststart-order.yaml, with or without the proxy's
+// postStart hook, never retried, and returns how the Job ended.
+func playPostStart(t *testing.T, hook bool) (playedJob, string) {
+	t.Helper()
+	n := newNamespace(t)
+	n.serviceAccount("orders-export")
+	m := example(t, "job-poststart-order.yaml")
+	m.field("spec")["backoffLimit"] = 0
+	m.args(t, "cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432",
+		"--listen-after", postStartListenAfter.String())
+	m.args(t, "export", "standin", "send", "--name", "pg_dump", "127.0.0.1:5432", "COPY orders TO STDOUT")
+	if !hook {
+		delete(m.container(t, "cloud-sql-proxy"), "lifecycle")
+	}
+	start := n.apply(m)
+	end, at, err := n.waitJob(m.name(), jobBound)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := n.onlyPod(m.name())
+	t.Logf("job %s, hook %v: apply → %s in %s", m.name(), hook, end, at.Sub(start).Round(time.Millisecond))
+	if hook && end != "Complete" {
+		t.Fatalf("job %s ended %s; want Complete", m.name(), end)
+	}
+	return playedJob{n: n, pod: p, logs: n.podLogs(p), took: at.Sub(start)}, end
+}
