@@ -1,0 +1,66 @@
+package main
+
+import (
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tandem-sh/tandem/cmd/tandemctl/inject"
+	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook"
+)
+
+func webhookCommand() *cli.Command {
+	return &cli.Command{
+		Name:   "webhook",
+		Usage:  "a mutating admission webhook: inject pods as the API server admits them",
+		Flags:  append(webhookServeFlags(), webhookInjectFlags()...),
+		Action: webhookAction,
+	}
+}
+
+func webhookServeFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "listen", Value: ":8443", EnvVars: envVars("listen"), Usage: "HTTPS address for /mutate, /healthz and /readyz"},
+		&cli.StringFlag{Name: "cert-dir", Value: "/run/tandem-webhook/certs", EnvVars: envVars("cert-dir"),
+			Usage: "directory of " + webhook.CertFile + " and " + webhook.KeyFile + ", read again when they change"},
+		&cli.StringFlag{Name: "kubeconfig", EnvVars: append(envVars("kubeconfig"), "KUBECONFIG"),
+			Usage: "kubeconfig to reach the API server; default: in-cluster, else kubectl's"},
+		&cli.StringFlag{Name: "log-level", Value: "info", EnvVars: envVars("log-level"), Usage: "debug, info, warn or error"},
+		&cli.StringFlag{Name: "namespace", EnvVars: envVars("namespace"),
+			Usage: "the webhook's own namespace (of --bootstrap-secret and --service)"},
+		&cli.StringFlag{Name: "bootstrap-secret", EnvVars: envVars("bootstrap-secret"),
+			Usage: "make the serving certificate at start into this Secret and the caBundle of --webhook-config (no cert-manager); empty: --cert-dir is filled by someone else"},
+		&cli.StringFlag{Name: "service", Value: "tandem-webhook", EnvVars: envVars("service"), Usage: "the webhook's Service, named in its certificate"},
+		&cli.StringFlag{Name: "webhook-config", Value: "tandem", EnvVars: envVars("webhook-config"), Usage: "the MutatingWebhookConfiguration whose caBundle --bootstrap-secret sets"},
+		&cli.DurationFlag{Name: "shutdown-delay", Value: 5 * time.Second, EnvVars: envVars("shutdown-delay"),
+			Usage: "keep answering this long after SIGTERM, while the pod leaves the Service's endpoints"},
+	}
+}
+
+func webhookInjectFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringSliceFlag{Name: "sidecar", EnvVars: envVars("sidecar"), Usage: "container NAME is a sidecar in every pod that has one (repeatable)"},
+		&cli.StringSliceFlag{Name: "sidecar-image", EnvVars: envVars("sidecar-image"),
+			Usage: "a container whose image matches PATTERN (a glob: *cloud-sql-proxy:*) is a sidecar (repeatable)"},
+		&cli.StringFlag{Name: "namespace-selector", Value: inject.InjectKey + "=enabled", EnvVars: envVars("namespace-selector"),
+			Usage: "label selector a pod's namespace must match (checked again beside the configuration's namespaceSelector)"},
+		&cli.StringFlag{Name: "on-error", Value: string(webhook.Reject), EnvVars: envVars("on-error"),
+			Usage: "a pod that cannot be injected: reject (with the reason and the fix) or allow (unchanged, with a warning)"},
+		&cli.StringFlag{Name: "mode", Value: string(inject.Classic), EnvVars: envVars("mode"), Usage: "classic or native (Kubernetes 1.29+)"},
+		&cli.StringFlag{Name: "image", Value: "ghcr.io/tandem-sh/tandem:" + version, EnvVars: envVars("image"), Usage: "image of the tandem-install init container"},
+		&cli.StringFlag{Name: "resolve", Value: "registry", EnvVars: envVars("resolve"), Usage: "registry: read ENTRYPOINT, CMD and STOPSIGNAL from registries; none: never"},
+		&cli.StringFlag{Name: "platform", Value: "linux/amd64", EnvVars: envVars("platform"), Usage: "the nodes' platform, whose image config is read"},
+		&cli.StringSliceFlag{Name: "insecure-registry", EnvVars: envVars("insecure-registry"), Usage: "registry HOST[:PORT] spoken to over plain HTTP (repeatable)"},
+		&cli.DurationFlag{Name: "lookup-timeout", Value: 3 * time.Second, EnvVars: envVars("lookup-timeout"),
+			Usage: "bound of one image lookup; keep it under the configuration's timeoutSeconds"},
+		&cli.IntFlag{Name: "cache-size", Value: 1024, EnvVars: envVars("cache-size"), Usage: "image configs kept, by digest"},
+	}
+}
+
+func webhookAction(cliCtx *cli.Context) error {
+	setup, err := newWebhookSetup(cliCtx)
+	if err != nil {
+		return err
+	}
+	return setup.run(cliCtx.Context)
+}

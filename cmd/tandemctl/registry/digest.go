@@ -1,0 +1,120 @@
+package registry
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/google/go-containerregistry/pkg/authn"
+	"github.com/google/go-containerregistry/pkg/name"
+	v1 "github.com/google/go-containerregistry/pkg/v1"
+	"github.com/google/go-containerregistry/pkg/v1/remote"
+	"k8s.io/utils/lru"
+
+	"github.com/tandem-sh/tandem/cmd/tandemctl/inject"
+)
+
+// DigestCache reads image configs for a long-running caller (the webhook)
+// whose callers bring their own credentials: each lookup names its
+// keychain. Configs are kept by digest, never by tag, because a tag can be
+// pushed again; a tag costs one HEAD to learn its digest, a digest nothing.
+// The cache holds at most size configs, least recently used out first.
+type DigestCache struct {
+	resolver *Resolver
+	timeout  time.Duration
+	configs  *lru.Cache // digest string → inject.ImageConfig (safe for concurrent use)
+}
+
+// NewDigestCache reads images for platform; insecure as for New; timeout
+// bounds each lookup (keep it inside the webhook's own timeout).
+func NewDigestCache(platform string, insecure []string, size int, timeout time.Duration) (*DigestCache, error) {
+	r, err := New(platform, insecure)
+	if err != nil {
+		return nil, err
+	}
+	if size < 1 {
+		return nil, fmt.Errorf("cache size %d: expected at least 1", size)
+	}
+	return &DigestCache{resolver: r, timeout: timeout, configs: lru.New(size)}, nil
+}
+
+// Len is how many configs are cached.
+func (c *DigestCache) Len() int { return c.configs.Len() }
+
+// Resolve returns the config of image for the cache's platform, reading the
+// registry with keychain. Errors are not cached: the next pod tries again.
+func (c *DigestCache) Resolve(ctx context.Context, image string, keychain authn.Keychain) (inject.ImageConfig, error) {
+	ref, err := c.resolver.reference(image)
+	if err != nil {
+		return inject.ImageConfig{}, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	opts := []remote.Option{remote.WithContext(ctx), remote.WithAuthFromKeychain(keychain)}
+	digest, err := c.digestOf(ref, opts)
+	if err != nil {
+		return inject.ImageConfig{}, fmt.Errorf("read %s from its registry: %w", ref, err)
+	}
+	if cached, ok := c.configs.Get(digest.String()); ok {
+		return cached.(inject.ImageConfig), nil
+	}
+	// Read by digest: the tag may have moved since the HEAD.
+	config, err := c.resolver.readRef(ref.Context().Digest(digest.String()), opts)
+	if err != nil {
+		return inject.ImageConfig{}, err
+	}
+	c.configs.Add(digest.String(), config)
+	return config, nil
+}
+
+// digestOf is the digest a reference names: written in it, or asked of the
+// registry with a HEAD (a GET where HEAD is refused).
+func (c *DigestCache) digestOf(ref name.Reference, opts []remote.Option) (v1.Hash, error) {
+	if d, ok := ref.(name.Digest); ok {
+		return v1.NewHash(d.DigestStr())
+	}
+	desc, err := remote.Head(ref, opts...)
+	if err == nil {
+		return desc.Digest, nil
+	}
+	full, getErr := remote.Get(ref, opts...)
+	if getErr != nil {
+		return v1.Hash{}, getErr
+	}
+	return full.Digest, nil
+}
+
+// reference parses image, in plain HTTP for the insecure registries.
+func (r *Resolver) reference(image string) (name.Reference, error) {
+	ref, err := name.ParseReference(image)
+	if err != nil {
+		return nil, fmt.Errorf("image reference %q: %w", image, err)
+	}
+	for _, host := range r.insecure {
+		if host == ref.Context().RegistryStr() {
+			return name.ParseReference(image, name.Insecure)
+		}
+	}
+	return ref, nil
+}
+
+// readRef reads the config of ref for r's platform.
+func (r *Resolver) readRef(ref name.Reference, opts []remote.Option) (inject.ImageConfig, error) {
+	desc, err := remote.Get(ref, opts...)
+	if err != nil {
+		return inject.ImageConfig{}, fmt.Errorf("read %s from its registry: %w", ref, err)
+	}
+	img, err := r.platformImage(desc)
+	if err != nil {
+		return inject.ImageConfig{}, fmt.Errorf("image %s: %w", ref, err)
+	}
+	cfg, err := img.ConfigFile()
+	if err != nil {
+		return inject.ImageConfig{}, fmt.Errorf("read the config of %s: %w", ref, err)
+	}
+	got := v1.Platform{OS: cfg.OS, Architecture: cfg.Architecture, Variant: cfg.Variant}
+	if cfg.OS != "" && !got.Satisfies(r.platform) {
+		return inject.ImageConfig{}, fmt.Errorf("image %s is for %s, not %s: set --platform to the nodes' platform, or use an image built for it", ref, got, r.platform)
+	}
+	return inject.ImageConfig{Entrypoint: cfg.Config.Entrypoint, Cmd: cfg.Config.Cmd, StopSignal: cfg.Config.StopSignal}, nil
+}

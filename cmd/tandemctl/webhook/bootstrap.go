@@ -1,0 +1,145 @@
+package webhook
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/rs/zerolog"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/util/retry"
+)
+
+// caFile is the CA's key in the bootstrap Secret, as cert-manager names it.
+const caFile = "ca.crt"
+
+// Bootstrap makes the webhook's serving certificate without cert-manager:
+// at start, every replica reads the Secret; the first to find it empty (or
+// the bundle expiring) writes a new CA and certificate into it, guarded by
+// its resourceVersion so that replicas starting together agree on one.
+// Then the certificate goes into CertDir, where the CertReloader serves it,
+// and the CA into the caBundle of every webhook of the configuration that
+// calls this Service.
+type Bootstrap struct {
+	Client            kubernetes.Interface
+	Namespace, Secret string
+	Service           string
+	// WebhookConfig is the MutatingWebhookConfiguration's name.
+	WebhookConfig string
+	CertDir       string
+	Logger        zerolog.Logger
+	// Now is the clock; nil is time.Now.
+	Now func() time.Time
+}
+
+// Run does it once.
+func (b Bootstrap) Run(ctx context.Context) error {
+	if b.Now == nil {
+		b.Now = time.Now
+	}
+	bundle, err := b.ensureSecret(ctx)
+	if err != nil {
+		return err
+	}
+	if err := writeAtomic(b.CertDir, CertFile, bundle.Cert); err != nil {
+		return err
+	}
+	if err := writeAtomic(b.CertDir, KeyFile, bundle.Key); err != nil {
+		return err
+	}
+	return b.setCABundle(ctx, bundle.CA)
+}
+
+// ensureSecret returns the bundle in the Secret, written first if the one
+// there does not serve.
+func (b Bootstrap) ensureSecret(ctx context.Context) (certBundle, error) {
+	names := serviceNames(b.Service, b.Namespace)
+	var bundle certBundle
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		secret, err := b.Client.CoreV1().Secrets(b.Namespace).Get(ctx, b.Secret, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		have := certBundle{CA: secret.Data[caFile], Cert: secret.Data[corev1.TLSCertKey], Key: secret.Data[corev1.TLSPrivateKeyKey]}
+		why := have.usable(names, b.Now())
+		if why == nil {
+			bundle = have
+			return nil
+		}
+		if bundle, err = newBundle(names, b.Now()); err != nil {
+			return err
+		}
+		secret.Data = map[string][]byte{caFile: bundle.CA, corev1.TLSCertKey: bundle.Cert, corev1.TLSPrivateKeyKey: bundle.Key}
+		_, err = b.Client.CoreV1().Secrets(b.Namespace).Update(ctx, secret, metav1.UpdateOptions{})
+		if err == nil {
+			b.Logger.Info().Str("event", "certificate-created").Str("secret", b.Namespace+"/"+b.Secret).
+				Str("replaced", why.Error()).Msg("serving certificate created")
+		}
+		return err // a conflict: another replica wrote first; read its bundle
+	})
+	if err != nil {
+		return certBundle{}, fmt.Errorf("bootstrap the serving certificate in secret %s/%s: %w", b.Namespace, b.Secret, err)
+	}
+	return bundle, nil
+}
+
+// setCABundle puts ca into each webhook of the configuration that calls
+// this Service.
+func (b Bootstrap) setCABundle(ctx context.Context, ca []byte) error {
+	api := b.Client.AdmissionregistrationV1().MutatingWebhookConfigurations()
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		cfg, err := api.Get(ctx, b.WebhookConfig, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		changed, ours := false, 0
+		for i := range cfg.Webhooks {
+			svc := cfg.Webhooks[i].ClientConfig.Service
+			if svc == nil || svc.Name != b.Service || svc.Namespace != b.Namespace {
+				continue
+			}
+			ours++
+			if !bytes.Equal(cfg.Webhooks[i].ClientConfig.CABundle, ca) {
+				cfg.Webhooks[i].ClientConfig.CABundle, changed = ca, true
+			}
+		}
+		if ours == 0 {
+			return fmt.Errorf("no webhook in it calls service %s/%s", b.Namespace, b.Service)
+		}
+		if !changed {
+			return nil
+		}
+		_, err = api.Update(ctx, cfg, metav1.UpdateOptions{})
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("set the caBundle of mutatingwebhookconfiguration %s: %w", b.WebhookConfig, err)
+	}
+	return nil
+}
+
+// writeAtomic writes dir/name through a rename, so the CertReloader never
+// reads half a file.
+func writeAtomic(dir, name string, data []byte) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("certificate directory %s: %w", dir, err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+name+".*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", filepath.Join(dir, name), err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", tmp.Name(), err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", tmp.Name(), err)
+	}
+	return os.Rename(tmp.Name(), filepath.Join(dir, name))
+}

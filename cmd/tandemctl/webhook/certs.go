@@ -1,0 +1,97 @@
+package webhook
+
+import (
+	"crypto/tls"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// Names of the files in --cert-dir, as a kubernetes.io/tls Secret holds them.
+const (
+	CertFile = "tls.crt"
+	KeyFile  = "tls.key"
+)
+
+// CertReloader serves the certificate in a directory and reads it again
+// when a file changes (a rotated Secret volume, a renewal by cert-manager):
+// no restart. It stats the two files at each handshake, which costs
+// microseconds and sees changes fsnotify would miss on Secret volumes
+// (their files are swapped by a symlink rename one directory up).
+type CertReloader struct {
+	dir string
+
+	mu      sync.Mutex
+	cert    *tls.Certificate
+	version [2]fileVersion
+	err     error
+}
+
+type fileVersion struct {
+	mod  time.Time
+	size int64
+}
+
+// NewCertReloader reads dir/tls.crt and dir/tls.key once; they may appear
+// later (a certificate being bootstrapped), until then Ready says so.
+func NewCertReloader(dir string) *CertReloader {
+	r := &CertReloader{dir: dir}
+	r.reload()
+	return r
+}
+
+// GetCertificate is tls.Config's hook.
+func (r *CertReloader) GetCertificate(*tls.ClientHelloInfo) (*tls.Certificate, error) {
+	r.reload()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cert == nil {
+		return nil, r.err
+	}
+	return r.cert, nil
+}
+
+// Ready is nil once a certificate is loaded.
+func (r *CertReloader) Ready() error {
+	r.reload()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cert == nil {
+		return r.err
+	}
+	return nil
+}
+
+// reload reads the pair again if either file changed. A pair that does not
+// load (half-written during a rotation) keeps the previous one in service.
+func (r *CertReloader) reload() {
+	certPath, keyPath := filepath.Join(r.dir, CertFile), filepath.Join(r.dir, KeyFile)
+	var now [2]fileVersion
+	for i, p := range []string{certPath, keyPath} {
+		fi, err := os.Stat(p)
+		if err != nil {
+			r.setErr(fmt.Errorf("serving certificate: %w", err))
+			return
+		}
+		now[i] = fileVersion{fi.ModTime(), fi.Size()}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cert != nil && now == r.version {
+		return
+	}
+	cert, err := tls.LoadX509KeyPair(certPath, keyPath)
+	if err != nil {
+		r.err = fmt.Errorf("serving certificate in %s: %w", r.dir, err)
+		return
+	}
+	r.cert, r.version, r.err = &cert, now, nil
+}
+
+func (r *CertReloader) setErr(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.err = err
+}

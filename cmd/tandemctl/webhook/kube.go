@@ -1,0 +1,70 @@
+package webhook
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/go-containerregistry/pkg/authn"
+	"github.com/google/go-containerregistry/pkg/authn/k8schain"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+)
+
+// Client connects to the API server: with kubeconfig (a path, or a list as
+// KUBECONFIG takes) when given, else in-cluster, else kubectl's defaults.
+func Client(kubeconfig string) (kubernetes.Interface, error) {
+	cfg, err := restConfig(kubeconfig)
+	if err != nil {
+		return nil, err
+	}
+	cfg.UserAgent = "tandemctl-webhook"
+	// Admissions come in bursts (a Job of many pods): client-go's default
+	// of 5 requests per second would queue them behind each other.
+	cfg.QPS, cfg.Burst = 50, 100
+	return kubernetes.NewForConfig(cfg)
+}
+
+func restConfig(kubeconfig string) (*rest.Config, error) {
+	if kubeconfig == "" {
+		if cfg, err := rest.InClusterConfig(); err == nil {
+			return cfg, nil
+		}
+	}
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	if kubeconfig != "" {
+		rules.ExplicitPath = kubeconfig
+	}
+	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, nil).ClientConfig()
+	if err != nil {
+		return nil, fmt.Errorf("kubeconfig %q (not in a cluster either): %w", kubeconfig, err)
+	}
+	return cfg, nil
+}
+
+// APINamespaces reads a namespace's labels from the API server. It asks
+// each time: a namespace labelled a moment ago must count at once, and the
+// API server's own namespaceSelector has already sent only selected ones.
+type APINamespaces struct{ Client kubernetes.Interface }
+
+func (n APINamespaces) Labels(ctx context.Context, namespace string) (map[string]string, error) {
+	ns, err := n.Client.CoreV1().Namespaces().Get(ctx, namespace, metav1.GetOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return ns.Labels, nil
+}
+
+// PodKeychains makes a pod's keychain with go-containerregistry's
+// k8schain: the pod's imagePullSecrets and its service account's, then the
+// node-level helpers (cloud registries) as a kubelet would.
+type PodKeychains struct{ Client kubernetes.Interface }
+
+func (k PodKeychains) Keychain(ctx context.Context, pod PodCredentials) (authn.Keychain, error) {
+	return k8schain.New(ctx, k.Client, k8schain.Options{
+		Namespace:          pod.Namespace,
+		ServiceAccountName: pod.ServiceAccount,
+		ImagePullSecrets:   pod.PullSecrets,
+	})
+}

@@ -1,0 +1,39 @@
+package webhook
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/google/go-containerregistry/pkg/authn"
+
+	"github.com/tandem-sh/tandem/cmd/tandemctl/inject"
+)
+
+// podResolver reads images for one pod with that pod's credentials, made
+// at the first lookup: a pod whose containers all have commands and stop
+// signals costs no call to the API server.
+type podResolver struct {
+	images    ImageReader
+	keychains KeychainSource
+	pod       PodCredentials
+
+	once     sync.Once
+	keychain authn.Keychain
+	err      error
+}
+
+var _ inject.EntrypointResolver = (*podResolver)(nil)
+
+func (r *podResolver) Resolve(ctx context.Context, image string) (inject.ImageConfig, error) {
+	r.once.Do(func() {
+		r.keychain = authn.NewMultiKeychain() // empty: anonymous
+		if r.keychains != nil {
+			r.keychain, r.err = r.keychains.Keychain(ctx, r.pod)
+		}
+	})
+	if r.err != nil {
+		return inject.ImageConfig{}, fmt.Errorf("credentials of service account %s/%s: %w", r.pod.Namespace, r.pod.ServiceAccount, r.err)
+	}
+	return r.images.Resolve(ctx, image, r.keychain)
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/signal"
+	"syscall"
+
+	"github.com/rs/zerolog"
+	"github.com/urfave/cli/v2"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/tandem-sh/tandem/cmd/tandemctl/inject"
+	"github.com/tandem-sh/tandem/cmd/tandemctl/registry"
+	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook"
+)
+
+// webhookSetup is the webhook's flags made into its parts.
+type webhookSetup struct {
+	logger    zerolog.Logger
+	client    kubernetes.Interface
+	handler   *webhook.Handler
+	server    *webhook.Server
+	bootstrap *webhook.Bootstrap
+}
+
+func newWebhookSetup(cliCtx *cli.Context) (*webhookSetup, error) {
+	level, err := zerolog.ParseLevel(cliCtx.String("log-level"))
+	if err != nil || cliCtx.String("log-level") == "" {
+		return nil, usageError{fmt.Errorf("--log-level %q: expected debug, info, warn or error", cliCtx.String("log-level"))}
+	}
+	s := &webhookSetup{logger: zerolog.New(cliCtx.App.ErrWriter).Level(level).With().Timestamp().Logger()}
+	cfg, err := webhookConfig(cliCtx, s.logger)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	if s.client, err = webhook.Client(cliCtx.String("kubeconfig")); err != nil {
+		return nil, err
+	}
+	cfg.Namespaces = webhook.APINamespaces{Client: s.client}
+	cfg.Keychains = webhook.PodKeychains{Client: s.client}
+	if s.handler, err = webhook.NewHandler(cfg); err != nil {
+		return nil, usageError{err}
+	}
+	s.server = &webhook.Server{Listen: cliCtx.String("listen"), Certs: webhook.NewCertReloader(cliCtx.String("cert-dir")),
+		Mutate: s.handler, ShutdownDelay: cliCtx.Duration("shutdown-delay"), Logger: s.logger}
+	if secret := cliCtx.String("bootstrap-secret"); secret != "" {
+		if cliCtx.String("namespace") == "" {
+			return nil, usageError{errors.New("--bootstrap-secret: needs --namespace (the downward API's metadata.namespace)")}
+		}
+		s.bootstrap = &webhook.Bootstrap{Client: s.client, Namespace: cliCtx.String("namespace"), Secret: secret,
+			Service: cliCtx.String("service"), WebhookConfig: cliCtx.String("webhook-config"),
+			CertDir: cliCtx.String("cert-dir"), Logger: s.logger}
+	}
+	return s, nil
+}
+
+// webhookConfig reads the flags that decide admissions.
+func webhookConfig(cliCtx *cli.Context, logger zerolog.Logger) (webhook.Config, error) {
+	mode, err := inject.ParseMode(cliCtx.String("mode"))
+	if err != nil {
+		return webhook.Config{}, fmt.Errorf("--mode: %w", err)
+	}
+	onError, err := webhook.ParseOnError(cliCtx.String("on-error"))
+	if err != nil {
+		return webhook.Config{}, fmt.Errorf("--on-error: %w", err)
+	}
+	selector, err := labels.Parse(cliCtx.String("namespace-selector"))
+	if err != nil {
+		return webhook.Config{}, fmt.Errorf("--namespace-selector %q: %w", cliCtx.String("namespace-selector"), err)
+	}
+	cfg := webhook.Config{
+		Inject:        inject.Options{Mode: mode, Image: cliCtx.String("image"), Version: version, Sidecars: cliCtx.StringSlice("sidecar")},
+		SidecarImages: cliCtx.StringSlice("sidecar-image"),
+		OnError:       onError, Selector: selector, Logger: logger,
+	}
+	switch resolve := cliCtx.String("resolve"); resolve {
+	case "registry":
+		cache, err := registry.NewDigestCache(cliCtx.String("platform"), cliCtx.StringSlice("insecure-registry"),
+			cliCtx.Int("cache-size"), cliCtx.Duration("lookup-timeout"))
+		if err != nil {
+			return webhook.Config{}, fmt.Errorf("--platform or --cache-size: %w", err)
+		}
+		cfg.Images = cache
+	case "none":
+	default:
+		return webhook.Config{}, fmt.Errorf("--resolve %q: expected registry or none", resolve)
+	}
+	return cfg, cfg.Check()
+}
+
+// run bootstraps the certificate if asked, then serves until SIGTERM or
+// SIGINT.
+func (s *webhookSetup) run(ctx context.Context) error {
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	if s.bootstrap != nil {
+		if err := s.bootstrap.Run(ctx); err != nil {
+			return err
+		}
+	}
+	return s.server.Run(ctx)
+}
