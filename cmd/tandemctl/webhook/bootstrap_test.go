@@ -1,0 +1,95 @@
+package webhook
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes/fake"
+)
+
+func bootstrapObjects() (*corev1.Secret, *admissionregistrationv1.MutatingWebhookConfiguration) {
+	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "tandem-webhook-tls", Namespace: "tandem-system"}}
+	svc := func(name string) *admissionregistrationv1.ServiceReference {
+		return &admissionregistrationv1.ServiceReference{Name: name, Namespace: "tandem-system"}
+	}
+	cfg := &admissionregistrationv1.MutatingWebhookConfiguration{
+		ObjectMeta: metav1.ObjectMeta{Name: "tandem"},
+		Webhooks: []admissionregistrationv1.MutatingWebhook{
+			{Name: "inject.tandem.sh", ClientConfig: admissionregistrationv1.WebhookClientConfig{Service: svc("tandem-webhook")}},
+			{Name: "someone.else", ClientConfig: admissionregistrationv1.WebhookClientConfig{Service: svc("other")}},
+		},
+	}
+	return secret, cfg
+}
+
+func TestBootstrap(t *testing.T) {
+	secret, cfg := bootstrapObjects()
+	client := fake.NewClientset(secret, cfg)
+	dir := t.TempDir()
+	b := Bootstrap{Client: client, Namespace: "tandem-system", Secret: "tandem-webhook-tls", Service: "tandem-webhook",
+		WebhookConfig: "tandem", CertDir: dir, Logger: zerolog.Nop()}
+	ctx := context.Background()
+	if err := b.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := client.CoreV1().Secrets("tandem-system").Get(ctx, "tandem-webhook-tls", metav1.GetOptions{})
+	served, _ := os.ReadFile(filepath.Join(dir, CertFile))
+	if len(got.Data["ca.crt"]) == 0 || !bytes.Equal(got.Data["tls.crt"], served) {
+		t.Fatalf("secret %v and the served certificate differ", got.Data)
+	}
+	if err := NewCertReloader(dir).Ready(); err != nil {
+		t.Errorf("the written pair does not load: %v", err)
+	}
+	mwc, _ := client.AdmissionregistrationV1().MutatingWebhookConfigurations().Get(ctx, "tandem", metav1.GetOptions{})
+	if !bytes.Equal(mwc.Webhooks[0].ClientConfig.CABundle, got.Data["ca.crt"]) || mwc.Webhooks[1].ClientConfig.CABundle != nil {
+		t.Errorf("caBundles %q, %q; want the CA on ours only", mwc.Webhooks[0].ClientConfig.CABundle, mwc.Webhooks[1].ClientConfig.CABundle)
+	}
+
+	// Another replica, or a restart: the same certificate, not a new one.
+	b.CertDir = t.TempDir()
+	if err := b.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := client.CoreV1().Secrets("tandem-system").Get(ctx, "tandem-webhook-tls", metav1.GetOptions{})
+	if !bytes.Equal(again.Data["tls.crt"], got.Data["tls.crt"]) {
+		t.Error("a second start replaced a certificate that still serves")
+	}
+
+	// Close to expiry, a start makes a new one.
+	b.Now = func() time.Time { return time.Now().Add(certLifetime - renewBefore/2) }
+	if err := b.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	renewed, _ := client.CoreV1().Secrets("tandem-system").Get(ctx, "tandem-webhook-tls", metav1.GetOptions{})
+	if bytes.Equal(renewed.Data["tls.crt"], got.Data["tls.crt"]) {
+		t.Error("a certificate about to expire was kept")
+	}
+}
+
+func TestBootstrapErrors(t *testing.T) {
+	secret, cfg := bootstrapObjects()
+	cfg.Webhooks = cfg.Webhooks[1:]
+	b := Bootstrap{Namespace: "tandem-system", Secret: "tandem-webhook-tls", Service: "tandem-webhook",
+		WebhookConfig: "tandem", Logger: zerolog.Nop()}
+	for _, tt := range []struct {
+		client *fake.Clientset
+		want   string
+	}{
+		{fake.NewClientset(cfg), `secret tandem-system/tandem-webhook-tls`},
+		{fake.NewClientset(secret, cfg), "no webhook in it calls service tandem-system/tandem-webhook"},
+	} {
+		b.Client, b.CertDir = tt.client, t.TempDir()
+		if err := b.Run(context.Background()); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("error %v; want one with %q", err, tt.want)
+		}
+	}
+}
