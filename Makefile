@@ -13,7 +13,7 @@ MAX_SIZE   := 6291456
 
 export CGO_ENABLED := 0
 
-.PHONY: all build dist image demo test fuzz e2e e2e-k8s bench clean
+.PHONY: all build dist image image-all image-context demo test fuzz e2e e2e-k8s bench clean
 
 all: build
 
@@ -40,8 +40,47 @@ dist:
 	done
 	@ls -l bin/*-linux-*
 
+# Images, both FROM scratch with no RUN (so another architecture needs no
+# emulation): tandem (Dockerfile.scratch) and tandemctl (Dockerfile.tandemctl,
+# with the host's CA certificates for registries over TLS). Each build's
+# context is bin/image/ARCH/ alone. podman is shared on the project's
+# machines: run these as `flock /tmp/podman.lock make image`.
+IMAGE_REPO ?= localhost
+HOST_ARCH  := $(shell $(GO) env GOARCH)
+CA_CERTS   ?= /etc/ssl/certs/ca-certificates.crt
+IMAGES     := tandem:Dockerfile.scratch tandemctl:Dockerfile.tandemctl
+
+# image-context ARCH=a TANDEM=path TANDEMCTL=path: stage one build context.
+image-context:
+	@test -r $(CA_CERTS) || { echo "$(CA_CERTS) missing: apt-get install ca-certificates"; exit 1; }
+	@mkdir -p bin/image/$(ARCH)/bin
+	@cp $(TANDEM) bin/image/$(ARCH)/bin/tandem
+	@cp $(TANDEMCTL) bin/image/$(ARCH)/bin/tandemctl
+	@cp $(CA_CERTS) bin/image/$(ARCH)/bin/ca-certificates.crt
+
 image: build
-	podman build -f Dockerfile.scratch -t localhost/tandem:$(VERSION) -t localhost/tandem:latest .
+	@$(MAKE) --no-print-directory image-context ARCH=$(HOST_ARCH) TANDEM=$(BIN) TANDEMCTL=$(CTL)
+	@for pair in $(IMAGES); do name=$${pair%%:*}; file=$${pair#*:}; \
+	  podman build -q -f $$file -t $(IMAGE_REPO)/$$name:$(VERSION) -t $(IMAGE_REPO)/$$name:latest bin/image/$(HOST_ARCH) >/dev/null || exit 1; \
+	  echo "$(IMAGE_REPO)/$$name:$(VERSION): $$(podman image inspect --format '{{.Size}}' $(IMAGE_REPO)/$$name:$(VERSION)) bytes"; \
+	done
+
+# Multi-arch manifest lists $(IMAGE_REPO)/tandem:$(VERSION) and
+# $(IMAGE_REPO)/tandemctl:$(VERSION) for linux/amd64 and linux/arm64, from
+# `make dist`. Push one with `podman manifest push --all NAME docker://HOST/NAME`.
+IMAGE_ARCHS := amd64 arm64
+image-all: dist
+	@for arch in $(IMAGE_ARCHS); do \
+	  $(MAKE) --no-print-directory image-context ARCH=$$arch TANDEM=bin/tandem-linux-$$arch TANDEMCTL=bin/tandemctl-linux-$$arch || exit 1; \
+	done
+	@for pair in $(IMAGES); do name=$${pair%%:*}; file=$${pair#*:}; list=$(IMAGE_REPO)/$$name:$(VERSION); \
+	  if podman manifest exists $$list 2>/dev/null || podman image exists $$list; then podman rmi $$list >/dev/null; fi; \
+	  podman manifest create $$list >/dev/null || exit 1; \
+	  for arch in $(IMAGE_ARCHS); do \
+	    podman build -q --platform linux/$$arch --manifest $$list -f $$file bin/image/$$arch >/dev/null || exit 1; \
+	  done; \
+	  echo "$$list: $$(podman manifest inspect $$list | grep -c '"architecture"') platforms"; \
+	done
 
 demo: build
 	@./examples/demo.sh $(BIN)

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestWebhookUsageErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"webhook", "--on-error", "maybe"}, `--on-error: on-error "maybe": expected reject or allow`},
+		{[]string{"webhook", "--mode", "sidecar"}, `--mode: mode "sidecar"`},
+		{[]string{"webhook", "--namespace-selector", "a in ("}, `--namespace-selector "a in ("`},
+		{[]string{"webhook", "--sidecar-image", "[x"}, `sidecar image pattern "[x"`},
+		{[]string{"webhook", "--resolve", "sometimes"}, `--resolve "sometimes": expected registry or none`},
+		{[]string{"webhook", "--log-level", "loud"}, `--log-level "loud"`},
+		{[]string{"webhook", "--cache-size", "0"}, "cache size 0: expected at least 1"},
+	}
+	for _, tt := range tests {
+		_, stderr, code := run(t, "", tt.args...)
+		if code != 2 || !strings.Contains(stderr, tt.want) {
+			t.Errorf("%q: exit %d, stderr %q; want exit 2 and %q", tt.args, code, stderr, tt.want)
+		}
+	}
+}
+
+// Every flag of the webhook has its TANDEMCTL_<FLAG> variable.
+func TestWebhookEnvironment(t *testing.T) {
+	for _, f := range webhookCommand().Flags {
+		name := f.Names()[0]
+		want := "TANDEMCTL_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+		env, ok := f.(interface{ GetEnvVars() []string })
+		if !ok || len(env.GetEnvVars()) == 0 || env.GetEnvVars()[0] != want {
+			t.Errorf("--%s: variables %v; want %s first", name, env.GetEnvVars(), want)
+		}
+	}
+	t.Setenv("TANDEMCTL_ON_ERROR", "never")
+	if _, stderr, code := run(t, "", "webhook"); code != 2 || !strings.Contains(stderr, `"never"`) {
+		t.Errorf("TANDEMCTL_ON_ERROR=never: exit %d, %q; want exit 2 naming the value", code, stderr)
+	}
+}
