@@ -16,14 +16,18 @@ kill_containers() {
   done
 }
 
-# ours: pids whose command line names the state dir (every component, each
-# shim by its containerd address).
+# ours: the cluster's programs whose command line names the state dir
+# (every component, each shim by its containerd address); not a shell or a
+# kubectl that merely mentions it.
 ours() {
-  local dir pid
+  local dir exe
   for dir in /proc/[0-9]*; do
-    pid=${dir#/proc/}
-    [ "$pid" = $$ ] && continue
-    grep -qF -- "$K8S_STATE" "$dir/cmdline" 2>/dev/null && echo "$pid"
+    exe=$(readlink "$dir/exe" 2>/dev/null) || continue
+    case ${exe##*/} in
+      etcd | containerd | containerd-shim* | kube-apiserver | kube-controller-manager | kube-scheduler | kubelet) ;;
+      *) continue ;;
+    esac
+    grep -qF -- "$K8S_STATE" "$dir/cmdline" 2>/dev/null && echo "${dir#/proc/}"
   done
 }
 

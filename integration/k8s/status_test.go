@@ -30,10 +30,7 @@ func (j job) end() string {
 }
 
 type objectMeta struct {
-	Name              string            `json:"name"`
-	UID               string            `json:"uid"`
-	Labels            map[string]string `json:"labels"`
-	DeletionTimestamp *time.Time        `json:"deletionTimestamp"`
+	Name string `json:"name"`
 }
 
 type pod struct {
@@ -49,16 +46,12 @@ type containerStatus struct {
 	Name         string `json:"name"`
 	RestartCount int    `json:"restartCount"`
 	ContainerID  string `json:"containerID"`
-	Started      *bool  `json:"started"`
 	State        struct {
 		Running *struct {
 			StartedAt time.Time `json:"startedAt"`
 		} `json:"running"`
 		Terminated *terminated `json:"terminated"`
 	} `json:"state"`
-	LastState struct {
-		Terminated *terminated `json:"terminated"`
-	} `json:"lastState"`
 }
 
 type terminated struct {
