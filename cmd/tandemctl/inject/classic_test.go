@@ -86,6 +86,11 @@ spec:
             - /tandem
             - install
             - /run/tandem
+          securityContext:
+            allowPrivilegeEscalation: false
+            readOnlyRootFilesystem: true
+            capabilities:
+              drop: [ALL]
           volumeMounts:
             - name: tandem
               mountPath: /run/tandem

@@ -68,3 +68,35 @@ func TestTemplateWithoutMetadata(t *testing.T) {
 		t.Errorf("output does not contain\n%s\n%s", want, out)
 	}
 }
+
+// tandem-install asks for no privilege; under a pod-level runAsNonRoot
+// without a user it names one, since the tandem image has none.
+func TestInstallContainerSecurity(t *testing.T) {
+	tests := []struct {
+		podSecurity string
+		runAsUser   string
+	}{
+		{"", ""},
+		{"  securityContext:\n    runAsNonRoot: true\n", nonRootUID},
+		{"  securityContext:\n    runAsNonRoot: true\n    runAsUser: 1000\n", ""},
+	}
+	for _, tt := range tests {
+		r, out := injectYAML(t, pod(tt.podSecurity+sprintf(twoContainers, "app:1")), testOptions())
+		if r.Status != Injected {
+			t.Fatalf("%s", r)
+		}
+		var doc yaml.Node
+		if err := yaml.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		install := contentOf(path(doc.Content[0], "spec", "initContainers"))[0]
+		security := lookup(install, "securityContext")
+		if scalarAt(security, "allowPrivilegeEscalation") != "false" || scalarAt(security, "readOnlyRootFilesystem") != "true" ||
+			scalarAt(security, "runAsUser") != tt.runAsUser {
+			t.Errorf("pod security %q: tandem-install securityContext:\n%s", tt.podSecurity, out)
+		}
+		if drop, _ := stringsOf(path(security, "capabilities", "drop")); len(drop) != 1 || drop[0] != "ALL" {
+			t.Errorf("capabilities dropped: %q; want [ALL]", drop)
+		}
+	}
+}

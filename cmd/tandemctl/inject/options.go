@@ -67,4 +67,7 @@ const (
 	defaultGraceSecs     = 30
 	defaultProbePeriod   = 10
 	defaultProbeFailures = 3
+	// nonRootUID runs tandem-install under a pod-level runAsNonRoot
+	// (distroless's "nonroot"); an emptyDir is writable by every user.
+	nonRootUID = "65532"
 )
