@@ -121,20 +121,20 @@ func (c *container) addStartHook() string {
 	return ""
 }
 
-// installContainer copies tandem into the volume. It needs no privilege,
-// so it asks for none, and passes the "restricted" Pod Security Standard
-// wherever the pod's own containers do: under a pod-level runAsNonRoot
-// without a user, it names one, because the tandem image (the binary
-// alone) has no user and would run as root.
+// installContainer copies tandem into the volume. It needs no privilege
+// and no user of its own (an emptyDir is writable by every user), so it
+// asks for neither and meets the "restricted" Pod Security Standard
+// whatever the pod says; the user is named because the tandem image (the
+// binary alone) has none and would run as root.
 func (p *plan) installContainer(image string) *yaml.Node {
+	boolean := func(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: v} }
 	security := mapping(
-		"allowPrivilegeEscalation", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "false"},
-		"readOnlyRootFilesystem", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"},
-		"capabilities", mapping("drop", &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Content: []*yaml.Node{str("ALL")}}))
-	podSecurity := lookup(p.spec, "securityContext")
-	if scalarAt(podSecurity, "runAsNonRoot") == "true" && scalarAt(podSecurity, "runAsUser") == "" {
-		security.Content = append(security.Content, str("runAsUser"), &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: nonRootUID})
-	}
+		"runAsNonRoot", boolean("true"),
+		"runAsUser", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: nonRootUID},
+		"allowPrivilegeEscalation", boolean("false"),
+		"readOnlyRootFilesystem", boolean("true"),
+		"capabilities", mapping("drop", &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Content: []*yaml.Node{str("ALL")}}),
+		"seccompProfile", mapping("type", "RuntimeDefault"))
 	return mapping(
 		"name", InstallContainer,
 		"image", image,

@@ -69,19 +69,11 @@ func TestTemplateWithoutMetadata(t *testing.T) {
 	}
 }
 
-// tandem-install asks for no privilege; under a pod-level runAsNonRoot
-// without a user it names one, since the tandem image has none.
+// tandem-install asks for no privilege and runs as a user of its own,
+// whatever the pod says (the "restricted" Pod Security Standard).
 func TestInstallContainerSecurity(t *testing.T) {
-	tests := []struct {
-		podSecurity string
-		runAsUser   string
-	}{
-		{"", ""},
-		{"  securityContext:\n    runAsNonRoot: true\n", nonRootUID},
-		{"  securityContext:\n    runAsNonRoot: true\n    runAsUser: 1000\n", ""},
-	}
-	for _, tt := range tests {
-		r, out := injectYAML(t, pod(tt.podSecurity+sprintf(twoContainers, "app:1")), testOptions())
+	for _, podSecurity := range []string{"", "  securityContext:\n    runAsNonRoot: true\n", "  securityContext:\n    runAsUser: 0\n"} {
+		r, out := injectYAML(t, pod(podSecurity+sprintf(twoContainers, "app:1")), testOptions())
 		if r.Status != Injected {
 			t.Fatalf("%s", r)
 		}
@@ -89,14 +81,17 @@ func TestInstallContainerSecurity(t *testing.T) {
 		if err := yaml.Unmarshal([]byte(out), &doc); err != nil {
 			t.Fatal(err)
 		}
-		install := contentOf(path(doc.Content[0], "spec", "initContainers"))[0]
-		security := lookup(install, "securityContext")
-		if scalarAt(security, "allowPrivilegeEscalation") != "false" || scalarAt(security, "readOnlyRootFilesystem") != "true" ||
-			scalarAt(security, "runAsUser") != tt.runAsUser {
-			t.Errorf("pod security %q: tandem-install securityContext:\n%s", tt.podSecurity, out)
+		security := lookup(contentOf(path(doc.Content[0], "spec", "initContainers"))[0], "securityContext")
+		for key, want := range map[string]string{"runAsNonRoot": "true", "runAsUser": nonRootUID, "allowPrivilegeEscalation": "false", "readOnlyRootFilesystem": "true"} {
+			if got := scalarAt(security, key); got != want {
+				t.Errorf("pod security %q: tandem-install %s = %q; want %q", podSecurity, key, got, want)
+			}
 		}
 		if drop, _ := stringsOf(path(security, "capabilities", "drop")); len(drop) != 1 || drop[0] != "ALL" {
 			t.Errorf("capabilities dropped: %q; want [ALL]", drop)
+		}
+		if got := scalarAt(lookup(security, "seccompProfile"), "type"); got != "RuntimeDefault" {
+			t.Errorf("seccompProfile %q; want RuntimeDefault", got)
 		}
 	}
 }

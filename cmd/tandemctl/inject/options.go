@@ -67,7 +67,6 @@ const (
 	defaultGraceSecs     = 30
 	defaultProbePeriod   = 10
 	defaultProbeFailures = 3
-	// nonRootUID runs tandem-install under a pod-level runAsNonRoot
-	// (distroless's "nonroot"); an emptyDir is writable by every user.
+	// nonRootUID is tandem-install's user (distroless's "nonroot").
 	nonRootUID = "65532"
 )
