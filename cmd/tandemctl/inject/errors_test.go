@@ -93,14 +93,25 @@ func TestSkipped(t *testing.T) {
 			strings.Replace(pod(sprintf(twoContainers, "app:1")), "  annotations:\n", "  annotations:\n    tandem.sh/injected: \"v0.9.0\"\n", 1),
 			"already injected: tandem.sh/injected: v0.9.0"},
 		{"not a Kubernetes object", "settings:\n  a: 1\n", "no kind: not a Kubernetes object"},
+		{"--sidecar names nothing in the pod",
+			"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n" + sprintf(twoContainers, "app:1"),
+			"no sidecars named: annotate the pod template tandem.sh/sidecars: \"NAME,...\" or pass --sidecar NAME; --sidecar db-prxy names none of its containers (main, side)"},
+		{"the annotation on the Job instead of its template",
+			"apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\n  annotations:\n    tandem.sh/sidecars: side\nspec:\n  template:\n    spec:\n" +
+				"      containers:\n        - {name: main, image: app:1, command: [/m]}\n        - {name: side, image: app:1, command: [/s]}\n",
+			"the tandem.sh/sidecars annotation is on the Job's metadata: it belongs on its pod template's (spec.template.metadata.annotations)"},
 		{"a kind without a pod template",
 			"apiVersion: v1\nkind: Service\nmetadata:\n  name: db\nspec:\n  ports: [{port: 5432}]\n",
 			"kind Service has no pod template"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, out := injectYAML(t, tt.src, testOptions())
-			if r.Status != Skipped || !strings.Contains(r.String(), "skipped ("+tt.reason) {
+			opts := testOptions()
+			if strings.Contains(tt.reason, "--sidecar db-prxy") {
+				opts.Sidecars = []string{"db-prxy"}
+			}
+			r, out := injectYAML(t, tt.src, opts)
+			if r.Status != Skipped || !strings.Contains(r.String(), tt.reason) {
 				t.Errorf("report %q; want skipped (%s...)", r, tt.reason)
 			}
 			unchanged(t, tt.src, out)

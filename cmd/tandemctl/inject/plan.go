@@ -55,7 +55,7 @@ func makePlan(ctx context.Context, template *yaml.Node, opts Options) (*plan, er
 		return nil, err
 	}
 	if len(names) == 0 {
-		return nil, errSkip{fmt.Sprintf("no sidecars named: annotate the pod template %s: \"NAME,...\" or pass --sidecar NAME", SidecarsKey)}
+		return nil, errSkip{noSidecars(ctrs, opts.Sidecars)}
 	}
 	if err := checkCollisions(spec); err != nil {
 		return nil, err
@@ -119,6 +119,19 @@ func sidecarNames(ctrs *yaml.Node, annotation string, flagged []string) ([]strin
 		}
 	}
 	return names, nil
+}
+
+// noSidecars says why a pod names no sidecars, and how to name them.
+func noSidecars(ctrs *yaml.Node, flagged []string) string {
+	reason := fmt.Sprintf("no sidecars named: annotate the pod template %s: \"NAME,...\" or pass --sidecar NAME", SidecarsKey)
+	if len(flagged) == 0 {
+		return reason
+	}
+	var have []string
+	for _, n := range ctrs.Content {
+		have = append(have, scalarAt(n, "name"))
+	}
+	return fmt.Sprintf("%s; --sidecar %s names none of its containers (%s)", reason, strings.Join(flagged, ", "), strings.Join(have, ", "))
 }
 
 // checkCollisions refuses a pod that already uses the names tandem adds.

@@ -65,6 +65,10 @@ func Resource(ctx context.Context, resource *yaml.Node, opts Options) Report {
 	switch {
 	case errors.As(err, &skip):
 		r.Status, r.Reason = Skipped, skip.reason
+		if len(keys) > 0 && scalarAt(path(resource, "metadata", "annotations"), SidecarsKey) != "" &&
+			scalarAt(path(template, "metadata", "annotations"), SidecarsKey) == "" {
+			r.Reason += "; the " + SidecarsKey + " annotation is on the " + kind + "'s metadata: it belongs on its pod template's (" + strings.Join(keys, ".") + ".metadata.annotations)"
+		}
 		return r
 	case err != nil:
 		r.Status, r.Err = Failed, err
