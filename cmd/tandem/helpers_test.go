@@ -33,14 +33,17 @@ func runApp(t *testing.T, env map[string]string, args ...string) (captured, stri
 	var got captured
 	replace(t, &runSupervisor, func(_ context.Context, cfg supervisor.Config) error {
 		got.cfg = &cfg
+		logProbe(cfg.Log)
 		return nil
 	})
 	replace(t, &announceDone, func(_ context.Context, opts supervisor.DoneOptions) error {
 		got.done = &opts
+		logProbe(opts.Log)
 		return nil
 	})
 	replace(t, &waitFor, func(_ context.Context, opts supervisor.WaitOptions) error {
 		got.wait = &opts
+		logProbe(opts.Log)
 		return nil
 	})
 	replace(t, &defaultTerminationLog, func() string { return testTerminationLog })
@@ -49,6 +52,13 @@ func runApp(t *testing.T, env map[string]string, args ...string) (captured, stri
 	var err error
 	stderr := captureStderr(t, func() { err = newApp().Run(argv) })
 	return got, stderr, err
+}
+
+// logProbe writes a debug and an info line with the logger a command built,
+// for the logger tests to read back.
+func logProbe(log zerolog.Logger) {
+	log.Debug().Str("event", "probe-debug").Msg("probe")
+	log.Info().Str("event", "probe-info").Msg("probe")
 }
 
 // replace sets *v to value for the rest of the test.
