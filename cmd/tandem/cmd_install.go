@@ -14,7 +14,7 @@ func installCommand() *cli.Command {
 		Name:      "install",
 		Usage:     "copy this binary to DIR/tandem (mode 0555, atomic) for the init-copy pattern",
 		ArgsUsage: "DIR",
-		Flags:     globalFlags(),
+		Flags:     withGlobals(),
 		Action: func(cliCtx *cli.Context) error {
 			if cliCtx.NArg() != 1 {
 				return usagef("install takes one DIR, got %d arguments: expected `tandem install DIR`", cliCtx.NArg())

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/urfave/cli/v2"
 
 	"github.com/tandem-sh/tandem/supervisor"
 )
@@ -81,5 +84,36 @@ func TestUsageErrors(t *testing.T) {
 				t.Error("the command ran despite the usage error")
 			}
 		})
+	}
+}
+
+// TestEveryFlagHasItsVariable: each flag of each command reads TANDEM_<FLAG>,
+// at the app level for the flags the app defines too (see envAtAppLevelOnly).
+func TestEveryFlagHasItsVariable(t *testing.T) {
+	app := newApp()
+	appEnv := map[string][]string{}
+	for _, f := range app.Flags {
+		appEnv[f.Names()[0]] = f.(cli.DocGenerationFlag).GetEnvVars()
+	}
+	for name, env := range appEnv {
+		if !slices.Equal(env, []string{envName(name)}) {
+			t.Errorf("tandem --%s reads %q, want %s", name, env, envName(name))
+		}
+	}
+	for _, cmd := range app.Commands {
+		for _, f := range cmd.Flags {
+			name := f.Names()[0]
+			env := f.(cli.DocGenerationFlag).GetEnvVars()
+			if _, atAppLevel := appEnv[name]; atAppLevel {
+				if len(env) != 0 {
+					t.Errorf("tandem %s --%s reads %q at the command level too: it would hide the flag given before %q",
+						cmd.Name, name, env, cmd.Name)
+				}
+				continue
+			}
+			if !slices.Equal(env, []string{envName(name)}) {
+				t.Errorf("tandem %s --%s reads %q, want %s", cmd.Name, name, env, envName(name))
+			}
+		}
 	}
 }
