@@ -8,168 +8,220 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/supervisor/lifeline"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
 
-// safetyBound fails a test that hangs; no test synchronises on it.
-const safetyBound = 30 * time.Second
-
-// A poll interval no test can reach: what these tests see came by inotify.
-const noPoll = time.Hour
-
-func newTestWatcher(t *testing.T, cfg doneWatchConfig) *doneWatcher {
+func watchFor(t *testing.T, cfg doneWatchConfig) (*doneWatcher, chan doneEvent) {
 	t.Helper()
+	if cfg.poll == 0 {
+		cfg.poll = time.Hour // inotify alone must see it
+	}
 	w, err := newDoneWatcher(cfg, zerolog.Nop())
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(w.close)
-	return w
+	return w, make(chan doneEvent, 1)
 }
 
-// runWatcher runs w until the test ends and returns where it reports.
-func runWatcher(t *testing.T, w *doneWatcher) <-chan doneEvent {
-	t.Helper()
+// runWatcher starts Run; Check must not be called after (Run owns w).
+func runWatcher(t *testing.T, w *doneWatcher, out chan doneEvent) {
 	ctx, cancel := context.WithCancel(context.Background())
-	out := make(chan doneEvent, 1)
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		w.Run(ctx, out)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-finished
-	})
-	return out
+	t.Cleanup(cancel)
+	go w.Run(ctx, out)
 }
 
-func awaitDone(t *testing.T, out <-chan doneEvent) doneEvent {
+func waitDone(t *testing.T, out chan doneEvent) doneEvent {
 	t.Helper()
 	select {
 	case ev := <-out:
 		return ev
-	case <-time.After(safetyBound):
-		t.Fatalf("no done event within %s", safetyBound)
-		return doneEvent{}
+	case <-time.After(waitBound):
+		t.Fatal("done condition not seen")
 	}
+	return doneEvent{}
 }
 
 func writeDone(t *testing.T, path string, f statusfile.File) {
 	t.Helper()
-	f.Event = statusfile.EventDone
 	if err := statusfile.Write(path, f); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func TestDoneWatcherCheck(t *testing.T) {
+// Every file must exist; one in a directory created later is seen too.
+func TestDoneWatcherEveryFile(t *testing.T) {
 	dir := t.TempDir()
-	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
-	w := newTestWatcher(t, doneWatchConfig{paths: []string{a, b}, poll: noPoll, host: "this-pod"})
+	a, b := filepath.Join(dir, "a.done"), filepath.Join(dir, "later", "b.done")
+	w, out := watchFor(t, doneWatchConfig{paths: []string{a, b}, host: "pod-1"})
+	writeDone(t, a, statusfile.File{Event: "done", Host: "pod-1"})
 	if _, done := w.Check(); done {
-		t.Fatal("done with no file")
+		t.Fatal("done with one file of two")
 	}
-	writeDone(t, a, statusfile.File{Host: "this-pod"})
-	if _, done := w.Check(); done {
-		t.Fatal("done with one of two files")
+	runWatcher(t, w, out)
+	writeDone(t, b, statusfile.File{Event: "done", Name: "b", ExitCode: 2, Host: "pod-1"})
+	ev := waitDone(t, out)
+	if ev.Source != sourceDoneFile || ev.Path != b || ev.Status == nil || ev.Status.ExitCode != 2 {
+		t.Fatalf("event %+v", ev)
 	}
-	writeDone(t, b, statusfile.File{Host: "this-pod", ExitCode: 3})
-	ev, done := w.Check()
-	if !done || ev.Source != sourceDoneFile || ev.Path != b || ev.Status == nil || ev.Status.ExitCode != 3 {
-		t.Fatalf("both files: done %v, %+v; want done-file, the last path and its status", done, ev)
+}
+
+// A bare touch counts; a file from another pod (its host differs) does not.
+func TestDoneWatcherHost(t *testing.T) {
+	dir := t.TempDir()
+	done := filepath.Join(dir, "done")
+	w, out := watchFor(t, doneWatchConfig{paths: []string{done}, host: "pod-1"})
+	writeDone(t, done, statusfile.File{Event: "done", Host: "pod-2"})
+	if _, ok := w.Check(); ok {
+		t.Fatal("another pod's done file counted")
 	}
-	// A file written in another pod (a volume shared by mistake) is not done.
-	writeDone(t, b, statusfile.File{Host: "other-pod"})
-	if _, done := w.Check(); done {
-		t.Error("a done file from another pod counted")
-	}
-	// A bare touch counts, its status unknown.
-	if err := os.WriteFile(b, nil, 0o644); err != nil {
+	runWatcher(t, w, out)
+	if err := os.WriteFile(done, nil, 0o644); err != nil { // a touch: no host
 		t.Fatal(err)
 	}
-	if ev, done := w.Check(); !done || ev.Status != nil {
-		t.Errorf("an empty done file: done %v, status %+v; want done, status unknown", done, ev.Status)
-	}
-	if _, done := newTestWatcher(t, doneWatchConfig{poll: noPoll}).Check(); done {
-		t.Error("done with no done file configured")
+	if ev := waitDone(t, out); ev.Status != nil {
+		t.Fatalf("a touch parsed as %+v", ev.Status)
 	}
 }
 
+// --stop-when success ignores a failed main until the file is replaced.
 func TestDoneWatcherStopWhenSuccess(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "done")
-	w := newTestWatcher(t, doneWatchConfig{paths: []string{path}, stopWhen: StopWhenSuccess, poll: noPoll})
-	writeDone(t, path, statusfile.File{ExitCode: 1})
-	if _, done := w.Check(); done {
-		t.Fatal("--stop-when success: a failed main counted as done")
+	done := filepath.Join(t.TempDir(), "done")
+	writeDone(t, done, statusfile.File{Event: "done", ExitCode: 1})
+	w, out := watchFor(t, doneWatchConfig{paths: []string{done}, stopWhen: StopWhenSuccess})
+	if _, ok := w.Check(); ok {
+		t.Fatal("a failed main counted")
 	}
-	writeDone(t, path, statusfile.File{ExitCode: 0})
-	if _, done := w.Check(); !done {
-		t.Fatal("--stop-when success: the replaced, successful done file did not count")
-	}
-}
-
-// TestDoneWatcherSeesTheFile: inotify reports the file (the poll interval is
-// an hour), also in a directory that did not exist when watching began.
-func TestDoneWatcherSeesTheFile(t *testing.T) {
-	for _, sub := range []string{"", "later/created"} {
-		t.Run("dir "+sub, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), sub)
-			path := filepath.Join(dir, "done")
-			w := newTestWatcher(t, doneWatchConfig{paths: []string{path}, poll: noPoll})
-			if w.fsw == nil {
-				t.Skip("inotify unavailable here")
-			}
-			out := runWatcher(t, w)
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			writeDone(t, path, statusfile.File{ExitCode: 2})
-			ev := awaitDone(t, out)
-			if ev.Source != sourceDoneFile || ev.Path != path || ev.Status.ExitCode != 2 || ev.SeenAt.IsZero() {
-				t.Errorf("event %+v, want the done file with exit code 2", ev)
-			}
-		})
+	runWatcher(t, w, out)
+	writeDone(t, done, statusfile.File{Event: "done", ExitCode: 0})
+	if ev := waitDone(t, out); ev.Status.ExitCode != 0 {
+		t.Fatalf("event %+v", ev)
 	}
 }
 
-// TestDoneWatcherPollsWithoutInotify: with no inotify, the poll finds it.
-func TestDoneWatcherPollsWithoutInotify(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "done")
-	w := newTestWatcher(t, doneWatchConfig{paths: []string{path}, poll: time.Millisecond})
-	w.close()
-	w.fsw = nil
-	out := runWatcher(t, w)
-	writeDone(t, path, statusfile.File{})
-	if ev := awaitDone(t, out); ev.Source != sourceDoneFile || ev.Path != path {
-		t.Errorf("event %+v, want the done file", ev)
+// Where inotify sees nothing, the poll still finds the file.
+func TestDoneWatcherPolls(t *testing.T) {
+	done := filepath.Join(t.TempDir(), "done")
+	w, err := newDoneWatcher(doneWatchConfig{paths: []string{done}, poll: 10 * time.Millisecond}, zerolog.Nop())
+	if err != nil {
+		t.Fatal(err)
 	}
+	w.stopWatching()
+	w.noNotify = true // as when inotify is unavailable
+	out := make(chan doneEvent, 1)
+	go w.Run(context.Background(), out)
+	writeDone(t, done, statusfile.File{Event: "done"})
+	waitDone(t, out)
 }
 
+// --main-start-timeout: nothing done, no main attached: stop as if done.
 func TestDoneWatcherMainStartTimeout(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "done")
-	w := newTestWatcher(t, doneWatchConfig{paths: []string{path}, poll: noPoll, mainStartTimeout: time.Millisecond})
-	if ev := awaitDone(t, runWatcher(t, w)); ev.Source != sourceNoMain {
-		t.Errorf("event %+v, want no-main", ev)
+	w, out := watchFor(t, doneWatchConfig{mainStartTimeout: 20 * time.Millisecond})
+	runWatcher(t, w, out)
+	if ev := waitDone(t, out); ev.Source != sourceNoMain {
+		t.Fatalf("event %+v, want no-main", ev)
 	}
 }
 
-// TestDoneWatcherStopsWithItsContext: Run returns when its run ends, with
-// nothing sent.
-func TestDoneWatcherStopsWithItsContext(t *testing.T) {
-	w := newTestWatcher(t, doneWatchConfig{paths: []string{filepath.Join(t.TempDir(), "done")}, poll: noPoll})
-	ctx, cancel := context.WithCancel(context.Background())
-	out := make(chan doneEvent) // unbuffered: a send would block Run
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		w.Run(ctx, out)
-	}()
-	cancel()
-	select {
-	case <-finished:
-	case <-time.After(safetyBound):
-		t.Fatal("Run did not return after its context ended")
+// While its main is attached the watcher holds no inotify watch; the
+// lifeline's release with the done file in place is the normal end.
+func TestDoneWatcherLifelineNormalEnd(t *testing.T) {
+	done := filepath.Join(t.TempDir(), "done")
+	h, err := lifeline.Hold(lifeline.Of(done))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, out := watchFor(t, doneWatchConfig{paths: []string{done}})
+	if _, ok := w.Check(); ok || w.fsw != nil {
+		t.Fatalf("attached main: done %v, inotify %v; want not done, no watch", ok, w.fsw != nil)
+	}
+	runWatcher(t, w, out)
+	writeDone(t, done, statusfile.File{Event: "done", ExitCode: 0})
+	h.Release()
+	if ev := waitDone(t, out); ev.Source != sourceDoneFile || ev.Status == nil {
+		t.Fatalf("event %+v, want the done file", ev)
+	}
+}
+
+// killableHolder holds a lifeline as tandem main does; kill lets go as a
+// main killed outright does (the FIFO stays, with no holder).
+func killableHolder(t *testing.T, path string) (kill func()) {
+	t.Helper()
+	tmp := path + ".tmp"
+	if err := unix.Mkfifo(tmp, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	fd, err := unix.Open(tmp, unix.O_RDWR|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+	return func() { unix.Close(fd) }
+}
+
+// A holder gone without the done file is a lost main, whether the sidecar
+// was there first or came later.
+func TestDoneWatcherLost(t *testing.T) {
+	for _, late := range []bool{false, true} {
+		done := filepath.Join(t.TempDir(), "done")
+		kill := killableHolder(t, lifeline.Of(done))
+		if late {
+			kill()
+		}
+		w, out := watchFor(t, doneWatchConfig{paths: []string{done}})
+		ev, ok := w.Check()
+		if late {
+			if !ok || ev.Source != sourceLost {
+				t.Fatalf("late sidecar: %+v %v, want lost at once", ev, ok)
+			}
+			continue
+		}
+		runWatcher(t, w, out)
+		kill()
+		if ev := waitDone(t, out); ev.Source != sourceLost || ev.Path != done {
+			t.Fatalf("event %+v, want lost", ev)
+		}
+	}
+}
+
+// --stop-when success: a lost main is a failed one; the next main attaches
+// and its success ends it.
+func TestDoneWatcherLostThenRetried(t *testing.T) {
+	done := filepath.Join(t.TempDir(), "done")
+	killableHolder(t, lifeline.Of(done))()
+	w, out := watchFor(t, doneWatchConfig{paths: []string{done}, stopWhen: StopWhenSuccess})
+	if _, ok := w.Check(); ok {
+		t.Fatal("a lost main counted under --stop-when success")
+	}
+	runWatcher(t, w, out)
+	second, err := lifeline.Hold(lifeline.Of(done))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeDone(t, done, statusfile.File{Event: "done", ExitCode: 0})
+	second.Release()
+	if ev := waitDone(t, out); ev.Source != sourceDoneFile || ev.Status == nil || ev.Status.ExitCode != 0 {
+		t.Fatalf("event %+v, want the retried main's success", ev)
+	}
+}
+
+// Something else at the lifeline's path: the done file alone, never "lost".
+func TestDoneWatcherLifelineUnusable(t *testing.T) {
+	done := filepath.Join(t.TempDir(), "done")
+	if err := os.Mkdir(lifeline.Of(done), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w, out := watchFor(t, doneWatchConfig{paths: []string{done}})
+	if _, ok := w.Check(); ok || w.fsw == nil {
+		t.Fatal("want not done, and the done file watched")
+	}
+	runWatcher(t, w, out)
+	writeDone(t, done, statusfile.File{Event: "done"})
+	if ev := waitDone(t, out); ev.Source != sourceDoneFile {
+		t.Fatalf("event %+v", ev)
 	}
 }

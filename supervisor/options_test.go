@@ -11,7 +11,6 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/tandem-sh/tandem/supervisor/peers"
-	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
 
 func TestAnnounceDoneUsageErrors(t *testing.T) {
@@ -36,21 +35,6 @@ func TestAnnounceDoneUsageErrors(t *testing.T) {
 				t.Errorf("AnnounceDone: %v (code %d), want exit 2 naming %q", err, ExitCode(err), tt.want)
 			}
 		})
-	}
-}
-
-func TestAnnounceDoneWritesTheFile(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "done")
-	opts := DoneOptions{File: path, ExitCode: 3, Name: "job", Log: zerolog.Nop()}
-	if err := AnnounceDone(context.Background(), opts); err != nil {
-		t.Fatal(err)
-	}
-	f, present, err := statusfile.Read(path)
-	if err != nil || !present {
-		t.Fatalf("done file: present %v, %v", present, err)
-	}
-	if f.Event != statusfile.EventDone || f.ExitCode != 3 || f.Name != "job" || f.Reason != statusfile.ReasonAnnounced {
-		t.Errorf("done file %+v, want event done, exit code 3, name job, reason announced", f)
 	}
 }
 
