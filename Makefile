@@ -25,7 +25,7 @@ $(BIN): $(shell find cmd/tandem supervisor -name '*.go') go.mod go.sum
 	  if [ $$size -gt $(MAX_SIZE) ]; then echo "binary exceeds 6 MiB (SPEC, Size)"; exit 1; fi
 
 # tandemctl runs on operators' machines, never in a workload: its size is
-# free (SPEC, tandemctl). A kubectl-tandem link to it is a kubectl plugin.
+# free. A kubectl-tandem link to it is a kubectl plugin.
 $(CTL): $(shell find cmd/tandemctl -name '*.go') go.mod go.sum
 	$(GO) build $(BUILDFLAGS) -o $@ ./cmd/tandemctl
 	@ln -sf tandemctl bin/kubectl-tandem

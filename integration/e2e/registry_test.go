@@ -105,6 +105,25 @@ func pushImage(t *testing.T, ref, instructions string) {
 	}
 }
 
+// registryPod names its images (export, proxy) and none of their commands.
+const registryPod = `apiVersion: v1
+kind: Pod
+metadata:
+  name: export
+  annotations:
+    tandem.sh/sidecars: cloud-sql-proxy
+spec:
+  restartPolicy: Never
+  containers:
+    - name: export
+      image: %s
+      # Podman does not wait for postStart hooks: the export retries.
+      args:
+        - until standin send --name pg_dump 127.0.0.1:5432 'COPY orders TO STDOUT'; do sleep 0.1; done
+    - name: cloud-sql-proxy
+      image: %s
+`
+
 // A Pod whose containers say no command: tandemctl reads their images'
 // ENTRYPOINT, CMD and STOPSIGNAL from a real registry over plain HTTP,
 // merges them as Kubernetes does (the proxy: ENTRYPOINT + CMD; the export:
@@ -122,23 +141,7 @@ STOPSIGNAL SIGINT
 	pushImage(t, exportImage, `ENTRYPOINT ["sh", "-c"]
 CMD ["echo the CMD that args replace; exit 3"]
 `)
-	manifest := fmt.Sprintf(`apiVersion: v1
-kind: Pod
-metadata:
-  name: export
-  annotations:
-    tandem.sh/sidecars: cloud-sql-proxy
-spec:
-  restartPolicy: Never
-  containers:
-    - name: export
-      image: %s
-      # Podman does not wait for postStart hooks: the export retries.
-      args:
-        - until standin send --name pg_dump 127.0.0.1:5432 'COPY orders TO STDOUT'; do sleep 0.1; done
-    - name: cloud-sql-proxy
-      image: %s
-`, exportImage, proxyImage)
+	manifest := fmt.Sprintf(registryPod, exportImage, proxyImage)
 
 	// The images are for this machine's platform only.
 	out, report, code := tandemctlWith(t, manifest, "inject", "--image", tandemImage, "--insecure-registry", registry, "--platform", "linux/arm64", "-")

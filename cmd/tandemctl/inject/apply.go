@@ -12,12 +12,7 @@ func (p *plan) apply(template *yaml.Node, opts Options) {
 	volumes := sequenceAt(p.spec, "volumes")
 	volumes.Content = append(volumes.Content, mapping("name", VolumeName,
 		"emptyDir", &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle}))
-	var initFirst []*yaml.Node
-	initFirst = append(initFirst, mapping(
-		"name", InstallContainer,
-		"image", opts.Image,
-		"command", stringSeq([]string{"/tandem", "install", MountPath}),
-		"volumeMounts", mountSeq()))
+	initFirst := []*yaml.Node{p.installContainer(opts.Image)}
 	if opts.Mode == Native {
 		for _, c := range p.sidecars {
 			c.wrap([]string{binary, "run", "--name", c.name, "--"})
@@ -124,6 +119,28 @@ func (c *container) addStartHook() string {
 		binary, "wait", "--for", cond, "--timeout", strconv.Itoa(budget) + "s"})))
 	set(mappingAt(c.node, "lifecycle"), "postStart", hook)
 	return ""
+}
+
+// installContainer copies tandem into the volume. It needs no privilege
+// and no user of its own (an emptyDir is writable by every user), so it
+// asks for neither and meets the "restricted" Pod Security Standard
+// whatever the pod says; the user is named because the tandem image (the
+// binary alone) has none and would run as root.
+func (p *plan) installContainer(image string) *yaml.Node {
+	boolean := func(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: v} }
+	security := mapping(
+		"runAsNonRoot", boolean("true"),
+		"runAsUser", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: nonRootUID},
+		"allowPrivilegeEscalation", boolean("false"),
+		"readOnlyRootFilesystem", boolean("true"),
+		"capabilities", mapping("drop", &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Content: []*yaml.Node{str("ALL")}}),
+		"seccompProfile", mapping("type", "RuntimeDefault"))
+	return mapping(
+		"name", InstallContainer,
+		"image", image,
+		"command", stringSeq([]string{"/tandem", "install", MountPath}),
+		"securityContext", security,
+		"volumeMounts", mountSeq())
 }
 
 func mountSeq() *yaml.Node {

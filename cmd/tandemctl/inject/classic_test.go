@@ -86,6 +86,15 @@ spec:
             - /tandem
             - install
             - /run/tandem
+          securityContext:
+            runAsNonRoot: true
+            runAsUser: 65532
+            allowPrivilegeEscalation: false
+            readOnlyRootFilesystem: true
+            capabilities:
+              drop: [ALL]
+            seccompProfile:
+              type: RuntimeDefault
           volumeMounts:
             - name: tandem
               mountPath: /run/tandem

@@ -7,12 +7,13 @@
 // styles, and no defaulted field (creationTimestamp: null, status: {},
 // resources: {}) appears.
 //
-// For one resource, Resource finds the pod template of its kind, copies it,
-// and rewrites the copy: it names the sidecars (--sidecar or the
-// tandem.sh/sidecars annotation), reads the program of each container to
-// wrap (its command and args, else its image's ENTRYPOINT and CMD through an
-// EntrypointResolver, merged as Kubernetes merges them), then adds the
-// tandem volume and install init container and wraps every container. Only
-// when all of it succeeded does the copy replace the original: a resource is
-// never left half-rewritten. The Report says what happened, per resource.
+// For one resource, Resource finds the pod template of its kind and plans
+// its rewrite without changing anything: it names the sidecars (--sidecar or
+// the tandem.sh/sidecars annotation), checks for names that collide, and
+// reads the program of each container to wrap (its command and args, else
+// its image's ENTRYPOINT and CMD through an EntrypointResolver, merged as
+// Kubernetes merges them). Everything that can fail fails there. Only then
+// does it apply the plan, which cannot fail: the tandem volume, the install
+// init container, every container wrapped. So a resource is never left
+// half-rewritten. The Report says what happened, per resource.
 package inject

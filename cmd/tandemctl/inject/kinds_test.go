@@ -68,3 +68,30 @@ func TestTemplateWithoutMetadata(t *testing.T) {
 		t.Errorf("output does not contain\n%s\n%s", want, out)
 	}
 }
+
+// tandem-install asks for no privilege and runs as a user of its own,
+// whatever the pod says (the "restricted" Pod Security Standard).
+func TestInstallContainerSecurity(t *testing.T) {
+	for _, podSecurity := range []string{"", "  securityContext:\n    runAsNonRoot: true\n", "  securityContext:\n    runAsUser: 0\n"} {
+		r, out := injectYAML(t, pod(podSecurity+sprintf(twoContainers, "app:1")), testOptions())
+		if r.Status != Injected {
+			t.Fatalf("%s", r)
+		}
+		var doc yaml.Node
+		if err := yaml.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		security := lookup(contentOf(path(doc.Content[0], "spec", "initContainers"))[0], "securityContext")
+		for key, want := range map[string]string{"runAsNonRoot": "true", "runAsUser": nonRootUID, "allowPrivilegeEscalation": "false", "readOnlyRootFilesystem": "true"} {
+			if got := scalarAt(security, key); got != want {
+				t.Errorf("pod security %q: tandem-install %s = %q; want %q", podSecurity, key, got, want)
+			}
+		}
+		if drop, _ := stringsOf(path(security, "capabilities", "drop")); len(drop) != 1 || drop[0] != "ALL" {
+			t.Errorf("capabilities dropped: %q; want [ALL]", drop)
+		}
+		if got := scalarAt(lookup(security, "seccompProfile"), "type"); got != "RuntimeDefault" {
+			t.Errorf("seccompProfile %q; want RuntimeDefault", got)
+		}
+	}
+}

@@ -137,20 +137,3 @@ func stringsOf(n *yaml.Node) (items []string, ok bool) {
 	}
 	return items, true
 }
-
-// clone copies a node tree deeply, so that a failed injection can be
-// thrown away without touching the original.
-func clone(n *yaml.Node) *yaml.Node {
-	if n == nil {
-		return nil
-	}
-	c := *n
-	c.Content = make([]*yaml.Node, len(n.Content))
-	for i, child := range n.Content {
-		c.Content[i] = clone(child)
-	}
-	if n.Alias != nil {
-		c.Alias = clone(n.Alias)
-	}
-	return &c
-}

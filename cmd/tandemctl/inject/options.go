@@ -67,4 +67,6 @@ const (
 	defaultGraceSecs     = 30
 	defaultProbePeriod   = 10
 	defaultProbeFailures = 3
+	// nonRootUID is tandem-install's user (distroless's "nonroot").
+	nonRootUID = "65532"
 )

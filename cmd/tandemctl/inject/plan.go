@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -55,9 +56,12 @@ func makePlan(ctx context.Context, template *yaml.Node, opts Options) (*plan, er
 		return nil, err
 	}
 	if len(names) == 0 {
-		return nil, errSkip{fmt.Sprintf("no sidecars named: annotate the pod template %s: \"NAME,...\" or pass --sidecar NAME", SidecarsKey)}
+		return nil, errSkip{noSidecars(ctrs, opts.Sidecars)}
 	}
 	if err := checkCollisions(spec); err != nil {
+		return nil, err
+	}
+	if err := checkShapes(meta, spec, ctrs); err != nil {
 		return nil, err
 	}
 	p := &plan{spec: spec, meta: meta}
@@ -121,6 +125,19 @@ func sidecarNames(ctrs *yaml.Node, annotation string, flagged []string) ([]strin
 	return names, nil
 }
 
+// noSidecars says why a pod names no sidecars, and how to name them.
+func noSidecars(ctrs *yaml.Node, flagged []string) string {
+	reason := fmt.Sprintf("no sidecars named: annotate the pod template %s: \"NAME,...\" or pass --sidecar NAME", SidecarsKey)
+	if len(flagged) == 0 {
+		return reason
+	}
+	var have []string
+	for _, n := range ctrs.Content {
+		have = append(have, scalarAt(n, "name"))
+	}
+	return fmt.Sprintf("%s; --sidecar %s names none of its containers (%s)", reason, strings.Join(flagged, ", "), strings.Join(have, ", "))
+}
+
 // checkCollisions refuses a pod that already uses the names tandem adds.
 func checkCollisions(spec *yaml.Node) error {
 	for _, v := range contentOf(lookup(spec, "volumes")) {
@@ -141,6 +158,30 @@ func checkCollisions(spec *yaml.Node) error {
 		}
 	}
 	return nil
+}
+
+// checkShapes refuses fields that inject adds to but that are not what
+// Kubernetes takes there, rather than replacing them.
+func checkShapes(meta, spec, ctrs *yaml.Node) error {
+	want := func(n *yaml.Node, kind yaml.Kind, field string) error {
+		if n == nil || n.Kind == kind || (n.Kind == yaml.ScalarNode && n.Tag == "!!null") {
+			return nil
+		}
+		what := map[yaml.Kind]string{yaml.SequenceNode: "a list", yaml.MappingNode: "a mapping"}[kind]
+		return fmt.Errorf("%s (line %d): expected %s", field, n.Line, what)
+	}
+	errs := []error{
+		want(lookup(meta, "annotations"), yaml.MappingNode, "metadata.annotations"),
+		want(lookup(spec, "volumes"), yaml.SequenceNode, "spec.volumes"),
+		want(lookup(spec, "initContainers"), yaml.SequenceNode, "spec.initContainers"),
+	}
+	for _, c := range ctrs.Content {
+		name := "container " + strconv.Quote(scalarAt(c, "name"))
+		errs = append(errs,
+			want(lookup(c, "volumeMounts"), yaml.SequenceNode, name+" volumeMounts"),
+			want(lookup(c, "lifecycle"), yaml.MappingNode, name+" lifecycle"))
+	}
+	return errors.Join(errs...)
 }
 
 func contentOf(n *yaml.Node) []*yaml.Node {

@@ -38,8 +38,8 @@ func probeCondition(ctr, probe *yaml.Node) (string, error) {
 		}
 		host := hostOr(scalarAt(h, "host"))
 		if strings.EqualFold(scalarAt(h, "scheme"), "HTTPS") {
-			// tandem's small HTTP client has no TLS (SPEC, Size): a TCP
-			// connection is the closest it can check.
+			// tandem's small HTTP client has no TLS (TLS alone would add
+			// megabytes to it): a TCP connection is the closest it can check.
 			return "tcp:" + net.JoinHostPort(host, port), nil
 		}
 		p := scalarAt(h, "path")

@@ -8,57 +8,60 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
+// The images and lists of TestProgramMergesAsKubernetes.
+var (
+	imageEntrypointOnly = ImageConfig{Entrypoint: []string{"/ep"}}
+	imageCmdOnly        = ImageConfig{Cmd: []string{"/cmd", "c1"}}
+	imageBoth           = ImageConfig{Entrypoint: []string{"/ep", "e1"}, Cmd: []string{"c1"}}
+	absentList          []string
+	emptyList           = []string{}
+	manifestCommand     = []string{"/command", "x"}
+	manifestArgs        = []string{"a1", "a2"}
+)
+
+var mergeCases = []struct {
+	name          string
+	image         ImageConfig
+	command, args []string
+	want          []string
+}{
+	{"entrypoint only, no command, no args", imageEntrypointOnly, absentList, absentList, []string{"/ep"}},
+	{"entrypoint only, no command, empty args", imageEntrypointOnly, absentList, emptyList, []string{"/ep"}},
+	{"entrypoint only, no command, args", imageEntrypointOnly, absentList, manifestArgs, []string{"/ep", "a1", "a2"}},
+	{"entrypoint only, empty command, no args", imageEntrypointOnly, emptyList, absentList, []string{"/ep"}},
+	{"entrypoint only, empty command, empty args", imageEntrypointOnly, emptyList, emptyList, []string{"/ep"}},
+	{"entrypoint only, empty command, args", imageEntrypointOnly, emptyList, manifestArgs, []string{"/ep", "a1", "a2"}},
+	{"entrypoint only, command, no args", imageEntrypointOnly, manifestCommand, absentList, []string{"/command", "x"}},
+	{"entrypoint only, command, empty args", imageEntrypointOnly, manifestCommand, emptyList, []string{"/command", "x"}},
+	{"entrypoint only, command, args", imageEntrypointOnly, manifestCommand, manifestArgs, []string{"/command", "x", "a1", "a2"}},
+
+	{"cmd only, no command, no args", imageCmdOnly, absentList, absentList, []string{"/cmd", "c1"}},
+	{"cmd only, no command, empty args", imageCmdOnly, absentList, emptyList, []string{"/cmd", "c1"}},
+	{"cmd only, no command, args", imageCmdOnly, absentList, manifestArgs, []string{"a1", "a2"}},
+	{"cmd only, empty command, no args", imageCmdOnly, emptyList, absentList, []string{"/cmd", "c1"}},
+	{"cmd only, empty command, empty args", imageCmdOnly, emptyList, emptyList, []string{"/cmd", "c1"}},
+	{"cmd only, empty command, args", imageCmdOnly, emptyList, manifestArgs, []string{"a1", "a2"}},
+	{"cmd only, command, no args", imageCmdOnly, manifestCommand, absentList, []string{"/command", "x"}},
+	{"cmd only, command, empty args", imageCmdOnly, manifestCommand, emptyList, []string{"/command", "x"}},
+	{"cmd only, command, args", imageCmdOnly, manifestCommand, manifestArgs, []string{"/command", "x", "a1", "a2"}},
+
+	{"both, no command, no args", imageBoth, absentList, absentList, []string{"/ep", "e1", "c1"}},
+	{"both, no command, empty args", imageBoth, absentList, emptyList, []string{"/ep", "e1", "c1"}},
+	{"both, no command, args", imageBoth, absentList, manifestArgs, []string{"/ep", "e1", "a1", "a2"}},
+	{"both, empty command, no args", imageBoth, emptyList, absentList, []string{"/ep", "e1", "c1"}},
+	{"both, empty command, empty args", imageBoth, emptyList, emptyList, []string{"/ep", "e1", "c1"}},
+	{"both, empty command, args", imageBoth, emptyList, manifestArgs, []string{"/ep", "e1", "a1", "a2"}},
+	{"both, command, no args", imageBoth, manifestCommand, absentList, []string{"/command", "x"}},
+	{"both, command, empty args", imageBoth, manifestCommand, emptyList, []string{"/command", "x"}},
+	{"both, command, args", imageBoth, manifestCommand, manifestArgs, []string{"/command", "x", "a1", "a2"}},
+}
+
 // Every combination of what the image says (ENTRYPOINT only, CMD only,
 // both) and what the container says (command absent, empty, set × args
 // absent, empty, set), with what Kubernetes runs. An empty list counts as
 // absent: the runtime receives it as no list at all.
 func TestProgramMergesAsKubernetes(t *testing.T) {
-	var (
-		entrypointOnly = ImageConfig{Entrypoint: []string{"/ep"}}
-		cmdOnly        = ImageConfig{Cmd: []string{"/cmd", "c1"}}
-		both           = ImageConfig{Entrypoint: []string{"/ep", "e1"}, Cmd: []string{"c1"}}
-		absent         []string
-		empty          = []string{}
-		command        = []string{"/command", "x"}
-		args           = []string{"a1", "a2"}
-	)
-	tests := []struct {
-		name          string
-		image         ImageConfig
-		command, args []string
-		want          []string
-	}{
-		{"entrypoint only, no command, no args", entrypointOnly, absent, absent, []string{"/ep"}},
-		{"entrypoint only, no command, empty args", entrypointOnly, absent, empty, []string{"/ep"}},
-		{"entrypoint only, no command, args", entrypointOnly, absent, args, []string{"/ep", "a1", "a2"}},
-		{"entrypoint only, empty command, no args", entrypointOnly, empty, absent, []string{"/ep"}},
-		{"entrypoint only, empty command, empty args", entrypointOnly, empty, empty, []string{"/ep"}},
-		{"entrypoint only, empty command, args", entrypointOnly, empty, args, []string{"/ep", "a1", "a2"}},
-		{"entrypoint only, command, no args", entrypointOnly, command, absent, []string{"/command", "x"}},
-		{"entrypoint only, command, empty args", entrypointOnly, command, empty, []string{"/command", "x"}},
-		{"entrypoint only, command, args", entrypointOnly, command, args, []string{"/command", "x", "a1", "a2"}},
-
-		{"cmd only, no command, no args", cmdOnly, absent, absent, []string{"/cmd", "c1"}},
-		{"cmd only, no command, empty args", cmdOnly, absent, empty, []string{"/cmd", "c1"}},
-		{"cmd only, no command, args", cmdOnly, absent, args, []string{"a1", "a2"}},
-		{"cmd only, empty command, no args", cmdOnly, empty, absent, []string{"/cmd", "c1"}},
-		{"cmd only, empty command, empty args", cmdOnly, empty, empty, []string{"/cmd", "c1"}},
-		{"cmd only, empty command, args", cmdOnly, empty, args, []string{"a1", "a2"}},
-		{"cmd only, command, no args", cmdOnly, command, absent, []string{"/command", "x"}},
-		{"cmd only, command, empty args", cmdOnly, command, empty, []string{"/command", "x"}},
-		{"cmd only, command, args", cmdOnly, command, args, []string{"/command", "x", "a1", "a2"}},
-
-		{"both, no command, no args", both, absent, absent, []string{"/ep", "e1", "c1"}},
-		{"both, no command, empty args", both, absent, empty, []string{"/ep", "e1", "c1"}},
-		{"both, no command, args", both, absent, args, []string{"/ep", "e1", "a1", "a2"}},
-		{"both, empty command, no args", both, empty, absent, []string{"/ep", "e1", "c1"}},
-		{"both, empty command, empty args", both, empty, empty, []string{"/ep", "e1", "c1"}},
-		{"both, empty command, args", both, empty, args, []string{"/ep", "e1", "a1", "a2"}},
-		{"both, command, no args", both, command, absent, []string{"/command", "x"}},
-		{"both, command, empty args", both, command, empty, []string{"/command", "x"}},
-		{"both, command, args", both, command, args, []string{"/command", "x", "a1", "a2"}},
-	}
-	for _, tt := range tests {
+	for _, tt := range mergeCases {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := Program(tt.command, tt.args, tt.image); !slices.Equal(got, tt.want) {
 				t.Errorf("Program = %q; want %q", got, tt.want)

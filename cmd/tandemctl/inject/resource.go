@@ -59,19 +59,23 @@ func Resource(ctx context.Context, resource *yaml.Node, opts Options) Report {
 		r.Status, r.Err = Failed, errors.New(strings.Join(keys, ".")+": expected a pod template")
 		return r
 	}
-	injected := clone(template)
-	p, err := makePlan(ctx, injected, opts)
+	// makePlan changes nothing and apply cannot fail: a resource is either
+	// rewritten whole or left exactly as it was.
+	p, err := makePlan(ctx, template, opts)
 	var skip errSkip
 	switch {
 	case errors.As(err, &skip):
 		r.Status, r.Reason = Skipped, skip.reason
+		if len(keys) > 0 && scalarAt(path(resource, "metadata", "annotations"), SidecarsKey) != "" &&
+			scalarAt(path(template, "metadata", "annotations"), SidecarsKey) == "" {
+			r.Reason += "; the " + SidecarsKey + " annotation is on the " + kind + "'s metadata: it belongs on its pod template's (" + strings.Join(keys, ".") + ".metadata.annotations)"
+		}
 		return r
 	case err != nil:
 		r.Status, r.Err = Failed, err
 		return r
 	}
-	p.apply(injected, opts)
-	*template = *injected
+	p.apply(template, opts)
 	r.Status, r.Warnings = Injected, p.warnings
 	for _, c := range p.mains {
 		r.Mains = append(r.Mains, c.name)

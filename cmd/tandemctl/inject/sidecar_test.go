@@ -44,45 +44,46 @@ const twoContainers = `  containers:
       command: [/side]
 `
 
+var sidecarCommandCases = []struct {
+	name string
+	spec string
+	opts func(*Options)
+	want []string // the sidecar's flags between --name side and --
+}{
+	{"defaults: the main's done file, 30s of outliving",
+		sprintf(twoContainers, "app:1"), nil,
+		[]string{"--done-file", "/run/tandem/main.done", "--outlive-main", "30s"}},
+	{"OnFailure keeps the sidecar for the main's retry",
+		"  restartPolicy: OnFailure\n" + sprintf(twoContainers, "app:1"), nil,
+		[]string{"--done-file", "/run/tandem/main.done", "--stop-when", "success", "--outlive-main", "30s"}},
+	{"the grace period is the time to outlive the main",
+		"  terminationGracePeriodSeconds: 90\n" + sprintf(twoContainers, "app:1"), nil,
+		[]string{"--done-file", "/run/tandem/main.done", "--outlive-main", "90s"}},
+	{"no grace period, nothing to outlive",
+		"  terminationGracePeriodSeconds: 0\n" + sprintf(twoContainers, "app:1"), nil,
+		[]string{"--done-file", "/run/tandem/main.done"}},
+	{"the image's STOPSIGNAL is the termination signal",
+		sprintf(twoContainers, "nginx:1"), nil,
+		[]string{"--done-file", "/run/tandem/main.done", "--outlive-main", "30s", "--termination-signal", "QUIT"}},
+	{"STOPSIGNAL 15 is SIGTERM",
+		sprintf(twoContainers, "shipper:1"), nil,
+		[]string{"--done-file", "/run/tandem/main.done", "--outlive-main", "30s"}},
+	{"lifecycle.stopSignal wins over the image",
+		sprintf(twoContainers, "nginx:1") + "      lifecycle:\n        stopSignal: SIGINT\n", nil,
+		[]string{"--done-file", "/run/tandem/main.done", "--outlive-main", "30s", "--termination-signal", "INT"}},
+	{"lifecycle.stopSignal needs no lookup",
+		sprintf(twoContainers, "unknown:1") + "      lifecycle:\n        stopSignal: SIGUSR1\n", nil,
+		[]string{"--done-file", "/run/tandem/main.done", "--outlive-main", "30s", "--termination-signal", "USR1"}},
+	{"without lookups, SIGTERM is assumed",
+		sprintf(twoContainers, "nginx:1"), func(o *Options) { o.Resolver = nil },
+		[]string{"--done-file", "/run/tandem/main.done", "--outlive-main", "30s"}},
+	{"one done file per main",
+		sprintf(twoContainers, "app:1") + "    - name: second\n      image: app:1\n      command: [/app]\n", nil,
+		[]string{"--done-file", "/run/tandem/main.done", "--done-file", "/run/tandem/second.done", "--outlive-main", "30s"}},
+}
+
 func TestSidecarCommandLine(t *testing.T) {
-	tests := []struct {
-		name string
-		spec string
-		opts func(*Options)
-		want []string // the sidecar's flags between --name side and --
-	}{
-		{"defaults: the main's done file, 30s of outliving",
-			sprintf(twoContainers, "app:1"), nil,
-			[]string{"--done-file", "/run/tandem/main.done", "--outlive-main", "30s"}},
-		{"OnFailure keeps the sidecar for the main's retry",
-			"  restartPolicy: OnFailure\n" + sprintf(twoContainers, "app:1"), nil,
-			[]string{"--done-file", "/run/tandem/main.done", "--stop-when", "success", "--outlive-main", "30s"}},
-		{"the grace period is the time to outlive the main",
-			"  terminationGracePeriodSeconds: 90\n" + sprintf(twoContainers, "app:1"), nil,
-			[]string{"--done-file", "/run/tandem/main.done", "--outlive-main", "90s"}},
-		{"no grace period, nothing to outlive",
-			"  terminationGracePeriodSeconds: 0\n" + sprintf(twoContainers, "app:1"), nil,
-			[]string{"--done-file", "/run/tandem/main.done"}},
-		{"the image's STOPSIGNAL is the termination signal",
-			sprintf(twoContainers, "nginx:1"), nil,
-			[]string{"--done-file", "/run/tandem/main.done", "--outlive-main", "30s", "--termination-signal", "QUIT"}},
-		{"STOPSIGNAL 15 is SIGTERM",
-			sprintf(twoContainers, "shipper:1"), nil,
-			[]string{"--done-file", "/run/tandem/main.done", "--outlive-main", "30s"}},
-		{"lifecycle.stopSignal wins over the image",
-			sprintf(twoContainers, "nginx:1") + "      lifecycle:\n        stopSignal: SIGINT\n", nil,
-			[]string{"--done-file", "/run/tandem/main.done", "--outlive-main", "30s", "--termination-signal", "INT"}},
-		{"lifecycle.stopSignal needs no lookup",
-			sprintf(twoContainers, "unknown:1") + "      lifecycle:\n        stopSignal: SIGUSR1\n", nil,
-			[]string{"--done-file", "/run/tandem/main.done", "--outlive-main", "30s", "--termination-signal", "USR1"}},
-		{"without lookups, SIGTERM is assumed",
-			sprintf(twoContainers, "nginx:1"), func(o *Options) { o.Resolver = nil },
-			[]string{"--done-file", "/run/tandem/main.done", "--outlive-main", "30s"}},
-		{"one done file per main",
-			sprintf(twoContainers, "app:1") + "    - name: second\n      image: app:1\n      command: [/app]\n", nil,
-			[]string{"--done-file", "/run/tandem/main.done", "--done-file", "/run/tandem/second.done", "--outlive-main", "30s"}},
-	}
-	for _, tt := range tests {
+	for _, tt := range sidecarCommandCases {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := testOptions()
 			if tt.opts != nil {

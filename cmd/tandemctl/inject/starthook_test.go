@@ -6,45 +6,46 @@ import (
 	"testing"
 )
 
+var startHookCases = []struct {
+	name    string
+	probe   string // the sidecar's fields, indented by six spaces
+	want    []string
+	warning string
+}{
+	{"no probe, no hook", "", nil, ""},
+	{"tcpSocket, default budget 10s × 3",
+		"      readinessProbe:\n        tcpSocket:\n          port: 5432\n",
+		[]string{"tcp:127.0.0.1:5432", "30s"}, ""},
+	{"startupProbe wins over readinessProbe; initialDelay + period × failures",
+		"      readinessProbe:\n        tcpSocket:\n          port: 1\n" +
+			"      startupProbe:\n        tcpSocket:\n          port: 2\n        initialDelaySeconds: 5\n        periodSeconds: 1\n        failureThreshold: 4\n",
+		[]string{"tcp:127.0.0.1:2", "9s"}, ""},
+	{"httpGet with a host and no leading slash",
+		"      readinessProbe:\n        httpGet:\n          host: localhost\n          port: 15021\n          path: healthz/ready\n",
+		[]string{"http://localhost:15021/healthz/ready", "30s"}, ""},
+	{"httpGet over HTTPS is checked as TCP",
+		"      readinessProbe:\n        httpGet:\n          scheme: HTTPS\n          port: 8443\n          path: /\n",
+		[]string{"tcp:127.0.0.1:8443", "30s"}, ""},
+	{"exec",
+		"      readinessProbe:\n        exec:\n          command: [pg_isready, -h, 127.0.0.1]\n",
+		[]string{"exec:pg_isready -h 127.0.0.1", "30s"}, ""},
+	{"exec with spaces in an argument cannot be a condition",
+		"      readinessProbe:\n        exec:\n          command: [sh, -c, pg_isready -h 127.0.0.1]\n",
+		nil, `sidecar "side" has no start hook: exec probe argument "pg_isready -h 127.0.0.1"`},
+	{"grpc has no condition",
+		"      readinessProbe:\n        grpc:\n          port: 9000\n",
+		nil, `sidecar "side" has no start hook: probe: expected httpGet, tcpSocket or exec`},
+	{"a named port that does not exist",
+		"      readinessProbe:\n        tcpSocket:\n          port: admin\n",
+		nil, `probe port "admin": expected a number or the name of one of the container's ports`},
+	{"an existing postStart hook is kept",
+		"      readinessProbe:\n        tcpSocket:\n          port: 5432\n      lifecycle:\n        postStart:\n          exec:\n            command: [/warm-up]\n",
+		[]string{"/warm-up"}, `sidecar "side" keeps its own postStart hook`},
+}
+
 // A sidecar's probe becomes a postStart hook that holds the mains' start.
 func TestStartHook(t *testing.T) {
-	tests := []struct {
-		name    string
-		probe   string // the sidecar's fields, indented by six spaces
-		want    []string
-		warning string
-	}{
-		{"no probe, no hook", "", nil, ""},
-		{"tcpSocket, default budget 10s × 3",
-			"      readinessProbe:\n        tcpSocket:\n          port: 5432\n",
-			[]string{"tcp:127.0.0.1:5432", "30s"}, ""},
-		{"startupProbe wins over readinessProbe; initialDelay + period × failures",
-			"      readinessProbe:\n        tcpSocket:\n          port: 1\n" +
-				"      startupProbe:\n        tcpSocket:\n          port: 2\n        initialDelaySeconds: 5\n        periodSeconds: 1\n        failureThreshold: 4\n",
-			[]string{"tcp:127.0.0.1:2", "9s"}, ""},
-		{"httpGet with a host and no leading slash",
-			"      readinessProbe:\n        httpGet:\n          host: localhost\n          port: 15021\n          path: healthz/ready\n",
-			[]string{"http://localhost:15021/healthz/ready", "30s"}, ""},
-		{"httpGet over HTTPS is checked as TCP",
-			"      readinessProbe:\n        httpGet:\n          scheme: HTTPS\n          port: 8443\n          path: /\n",
-			[]string{"tcp:127.0.0.1:8443", "30s"}, ""},
-		{"exec",
-			"      readinessProbe:\n        exec:\n          command: [pg_isready, -h, 127.0.0.1]\n",
-			[]string{"exec:pg_isready -h 127.0.0.1", "30s"}, ""},
-		{"exec with spaces in an argument cannot be a condition",
-			"      readinessProbe:\n        exec:\n          command: [sh, -c, pg_isready -h 127.0.0.1]\n",
-			nil, `sidecar "side" has no start hook: exec probe argument "pg_isready -h 127.0.0.1"`},
-		{"grpc has no condition",
-			"      readinessProbe:\n        grpc:\n          port: 9000\n",
-			nil, `sidecar "side" has no start hook: probe: expected httpGet, tcpSocket or exec`},
-		{"a named port that does not exist",
-			"      readinessProbe:\n        tcpSocket:\n          port: admin\n",
-			nil, `probe port "admin": expected a number or the name of one of the container's ports`},
-		{"an existing postStart hook is kept",
-			"      readinessProbe:\n        tcpSocket:\n          port: 5432\n      lifecycle:\n        postStart:\n          exec:\n            command: [/warm-up]\n",
-			[]string{"/warm-up"}, `sidecar "side" keeps its own postStart hook`},
-	}
-	for _, tt := range tests {
+	for _, tt := range startHookCases {
 		t.Run(tt.name, func(t *testing.T) {
 			r, out := injectYAML(t, pod(sprintf(twoContainers, "app:1")+tt.probe), testOptions())
 			if r.Status != Injected {
