@@ -21,9 +21,10 @@ cert() {
   rm "$1.csr"
 }
 
-# The first address of the service range is the kubernetes Service's.
+# The first address of the service range is the kubernetes Service's;
+# NODE_IP is where pods reach the API (the in-cluster webhook's test).
 cert apiserver /CN=kube-apiserver \
-  "IP:127.0.0.1,IP:${SERVICE_CIDR%.0/*}.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc"
+  "IP:127.0.0.1,IP:$NODE_IP,IP:${SERVICE_CIDR%.0/*}.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc"
 cert apiserver-kubelet-client "/O=system:masters/CN=kube-apiserver-kubelet-client"
 cert admin "/O=system:masters/CN=tandem-k8s-admin"
 cert controller-manager /CN=system:kube-controller-manager

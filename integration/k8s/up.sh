@@ -40,8 +40,12 @@ start containerd containerd --config "$K8S_STATE/etc/containerd.toml"
 await etcd 60 etcdctl --endpoints http://127.0.0.1:2379 endpoint health
 
 pki=$K8S_PKI
+# Bound beyond loopback so that pods reach it at NODE_IP (an in-cluster
+# webhook calls the API); --enable-aggregator-routing: it calls admission
+# webhooks at their Service's endpoint (the pod IP), as there is no
+# kube-proxy to route ClusterIPs.
 start kube-apiserver "$K8S_BIN/kube-apiserver" \
-  --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port=6443 \
+  --bind-address=0.0.0.0 --advertise-address=127.0.0.1 --secure-port=6443 --enable-aggregator-routing=true \
   --etcd-servers=http://127.0.0.1:2379 \
   --client-ca-file="$pki/ca.crt" --tls-cert-file="$pki/apiserver.crt" --tls-private-key-file="$pki/apiserver.key" \
   --kubelet-client-certificate="$pki/apiserver-kubelet-client.crt" --kubelet-client-key="$pki/apiserver-kubelet-client.key" \

@@ -1,0 +1,141 @@
+//go:build k8s
+
+package k8s
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The webhook as examples/webhook/ installs it, with the test's images:
+// an overlay changes nothing else than what this cluster lacks.
+const (
+	tandemctlImage   = "localhost/tandem-k8s/tandemctl:test"
+	webhookNamespace = "tandem-system"
+	// nodeIP is where pods reach the API server (env.sh's NODE_IP).
+	nodeIP = "10.244.77.1"
+)
+
+// webhookOverlay: the test images; the API at the node's address (no
+// kube-proxy routes the kubernetes Service's ClusterIP); no registry
+// lookups (this cluster has no registry: every container of the tests
+// says its command, and a sidecar without a STOPSIGNAL lookup is SIGTERM).
+const webhookOverlay = `apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+resources:
+  - %s
+images:
+  - name: ghcr.io/tandem-sh/tandemctl
+    newName: localhost/tandem-k8s/tandemctl
+    newTag: test
+patches:
+  - patch: |
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata:
+        name: tandem-webhook
+        namespace: tandem-system
+      spec:
+        template:
+          spec:
+            containers:
+              - name: webhook
+                imagePullPolicy: Never
+                env:
+                  - {name: KUBERNETES_SERVICE_HOST, value: "` + nodeIP + `"}
+                  - {name: KUBERNETES_SERVICE_PORT, value: "6443"}
+                  - {name: TANDEMCTL_IMAGE, value: "` + tandemImage + `"}
+                  - {name: TANDEMCTL_RESOLVE, value: none}
+`
+
+var (
+	webhookOnce sync.Once
+	webhookErr  error
+)
+
+// installWebhook builds and imports the tandemctl image, applies the
+// overlay once per run, and waits until both replicas are ready and the
+// caBundle is set. It is removed at the end of the run by down.sh.
+func installWebhook(t *testing.T) {
+	t.Helper()
+	requireCluster(t)
+	webhookOnce.Do(func() { webhookErr = doInstallWebhook() })
+	if webhookErr != nil {
+		t.Fatal(webhookErr)
+	}
+}
+
+func doInstallWebhook() error {
+	ctl := os.Getenv("TANDEMCTL_BIN")
+	if ctl == "" {
+		ctl = filepath.Join(repoRoot, "bin", "tandemctl")
+	}
+	work, err := os.MkdirTemp("", "tandem-webhook-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	ctx := filepath.Join(work, "image")
+	if err := os.MkdirAll(filepath.Join(ctx, "bin"), 0o755); err != nil {
+		return err
+	}
+	for src, dst := range map[string]string{ctl: "tandemctl", "/etc/ssl/certs/ca-certificates.crt": "ca-certificates.crt"} {
+		if out, err := exec.Command("cp", src, filepath.Join(ctx, "bin", dst)).CombinedOutput(); err != nil {
+			return fmt.Errorf("cp %s: %v: %s", src, err, out)
+		}
+	}
+	imp := exec.Command(filepath.Join(repoRoot, "integration", "k8s", "import-image.sh"), tandemctlImage,
+		filepath.Join(repoRoot, "Dockerfile.tandemctl"), ctx)
+	if out, err := imp.CombinedOutput(); err != nil {
+		return fmt.Errorf("import the tandemctl image: %v: %s", err, out)
+	}
+	overlay := filepath.Join(work, "overlay")
+	rel, _ := filepath.Rel(overlay, filepath.Join(repoRoot, "examples", "webhook"))
+	if err := os.MkdirAll(overlay, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(overlay, "kustomization.yaml"), []byte(fmt.Sprintf(webhookOverlay, rel)), 0o644); err != nil {
+		return err
+	}
+	c, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	if _, err := kubectl(c, nil, "apply", "-k", overlay); err != nil {
+		return err
+	}
+	if out, err := kubectl(c, nil, "-n", webhookNamespace, "rollout", "status", "deployment/tandem-webhook", "--timeout=3m"); err != nil {
+		logs, _ := kubectl(context.Background(), nil, "-n", webhookNamespace, "logs", "-l", "app.kubernetes.io/name=tandem-webhook", "--tail=20")
+		return fmt.Errorf("%v: %s\nwebhook logs:\n%s", err, out, logs)
+	}
+	for c.Err() == nil {
+		ca, _ := kubectl(c, nil, "get", "mutatingwebhookconfiguration", "tandem", "-o", "jsonpath={.webhooks[0].clientConfig.caBundle}")
+		if strings.TrimSpace(ca) != "" {
+			return nil
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	return fmt.Errorf("the caBundle of mutatingwebhookconfiguration tandem was not set: %w", c.Err())
+}
+
+// enableInjection labels n's namespace for the webhook.
+func (n *namespace) enableInjection() {
+	n.t.Helper()
+	n.run(nil, "label", "namespace", n.name, "tandem.sh/inject=enabled")
+}
+
+// webhookPods names the webhook's pods.
+func webhookPods(t *testing.T) []string {
+	t.Helper()
+	out, err := kubectl(context.Background(), nil, "-n", webhookNamespace, "get", "pods", "-l",
+		"app.kubernetes.io/name=tandem-webhook", "-o", "jsonpath={.items[*].metadata.name}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Fields(out)
+}
