@@ -37,7 +37,9 @@ func TestWebhookLatency(t *testing.T) {
 	labelled.enableInjection()
 	with := measureCreates(t, client, labelled.name, true)
 	without := measureCreates(t, client, plain.name, false)
-	p := func(d []time.Duration, q float64) time.Duration { return d[int(q*float64(len(d)-1))].Round(10 * time.Microsecond) }
+	p := func(d []time.Duration, q float64) time.Duration {
+		return d[int(q*float64(len(d)-1))].Round(10 * time.Microsecond)
+	}
 	t.Logf("pod create (dry run), %d each: with the webhook p50 %s p99 %s; unlabelled namespace p50 %s p99 %s; the webhook's share p50 %s",
 		latencyPods, p(with, .5), p(with, .99), p(without, .5), p(without, .99), p(with, .5)-p(without, .5))
 }
