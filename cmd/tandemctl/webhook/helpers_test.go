@@ -99,7 +99,7 @@ func newFixture(t testing.TB, change func(*Config)) *fixture {
 
 // reviewOf wraps a pod in the AdmissionReview the API server sends for a
 // CREATE in namespace.
-func reviewOf(t *testing.T, namespace, pod string) []byte {
+func reviewOf(t testing.TB, namespace, pod string) []byte {
 	t.Helper()
 	review := admissionv1.AdmissionReview{
 		TypeMeta: metav1.TypeMeta{APIVersion: "admission.k8s.io/v1", Kind: "AdmissionReview"},
