@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -24,9 +23,8 @@ const (
 )
 
 // webhookOverlay: the test images; the API at the node's address (no
-// kube-proxy routes the kubernetes Service's ClusterIP); no registry
-// lookups (this cluster has no registry: every container of the tests
-// says its command, and a sidecar without a STOPSIGNAL lookup is SIGTERM).
+// kube-proxy routes the kubernetes Service's ClusterIP); image configs
+// read from the node's registry over plain HTTP.
 const webhookOverlay = `apiVersion: kustomize.config.k8s.io/v1beta1
 kind: Kustomization
 resources:
@@ -52,23 +50,19 @@ patches:
                   - {name: KUBERNETES_SERVICE_HOST, value: "` + nodeIP + `"}
                   - {name: KUBERNETES_SERVICE_PORT, value: "6443"}
                   - {name: TANDEMCTL_IMAGE, value: "` + tandemImage + `"}
-                  - {name: TANDEMCTL_RESOLVE, value: none}
+                  - {name: TANDEMCTL_INSECURE_REGISTRY, value: "` + registryHost + `"}
 `
 
-var (
-	webhookOnce sync.Once
-	webhookErr  error
-)
-
-// installWebhook builds and imports the tandemctl image, applies the
-// overlay once per run, and waits until both replicas are ready and the
-// caBundle is set. It is removed at the end of the run by down.sh.
+// installWebhook starts the node's registry, builds and imports the
+// tandemctl image, applies the overlay, and waits until both replicas are
+// ready and the caBundle is set. What it applied is removed at the end of
+// the run by down.sh.
 func installWebhook(t *testing.T) {
 	t.Helper()
 	requireCluster(t)
-	webhookOnce.Do(func() { webhookErr = doInstallWebhook() })
-	if webhookErr != nil {
-		t.Fatal(webhookErr)
+	startNodeRegistry(t)
+	if err := doInstallWebhook(); err != nil {
+		t.Fatal(err)
 	}
 }
 

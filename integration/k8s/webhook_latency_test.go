@@ -18,12 +18,11 @@ import (
 // latencyPods: the admissions measured, after as many to warm up.
 const latencyPods = 100
 
-// TestWebhookLatency measures the admission round trip: pods created with
+// testWebhookLatency (a subtest of TestWebhook) measures the admission round trip: pods created with
 // dryRun (admitted, webhooks called, nothing stored or run) in a labelled
 // namespace, against the same in an unlabelled one. It prints figures and
 // asserts only that every pod was injected.
-func TestWebhookLatency(t *testing.T) {
-	installWebhook(t)
+func testWebhookLatency(t *testing.T) {
 	cfg, err := clientcmd.BuildConfigFromFlags("", os.Getenv("KUBECONFIG"))
 	if err != nil {
 		t.Fatal(err)
@@ -35,6 +34,8 @@ func TestWebhookLatency(t *testing.T) {
 	}
 	labelled, plain := newNamespace(t), newNamespace(t)
 	labelled.enableInjection()
+	labelled.pullSecret()
+	plain.pullSecret()
 	with := measureCreates(t, client, labelled.name, true)
 	without := measureCreates(t, client, plain.name, false)
 	p := func(d []time.Duration, q float64) time.Duration {
@@ -50,10 +51,12 @@ func measureCreates(t *testing.T, client kubernetes.Interface, ns string, wantIn
 	for i := range 2 * latencyPods {
 		pod := &corev1.Pod{
 			ObjectMeta: metav1.ObjectMeta{GenerateName: "latency-", Annotations: map[string]string{"tandem.sh/sidecars": "proxy"}},
-			Spec: corev1.PodSpec{RestartPolicy: corev1.RestartPolicyNever, Containers: []corev1.Container{
-				{Name: "work", Image: testImage, Command: []string{"true"}},
-				{Name: "proxy", Image: testImage, Command: []string{"sleep", "3600"}},
-			}},
+			Spec: corev1.PodSpec{RestartPolicy: corev1.RestartPolicyNever,
+				ImagePullSecrets: []corev1.LocalObjectReference{{Name: "regcred"}},
+				Containers: []corev1.Container{
+					{Name: "work", Image: appImage},
+					{Name: "proxy", Image: appImage, Command: []string{"sleep", "3600"}},
+				}},
 		}
 		start := time.Now()
 		got, err := client.CoreV1().Pods(ns).Create(context.Background(), pod, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})

@@ -14,6 +14,9 @@ import (
 // plainJob is a Job as a team writes it: no tandem anywhere, only the
 // annotation that names its sidecar. Without the webhook it never
 // completes (the proxy runs forever; see TestControlClassicJobStaysActive).
+// Its main names no command: the webhook reads the image's ENTRYPOINT from
+// the registry with the pod's pull secret (and reads the proxy's image for
+// its STOPSIGNAL).
 func plainJob(name, sidecars string) string {
 	return fmt.Sprintf(`apiVersion: batch/v1
 kind: Job
@@ -28,28 +31,33 @@ spec:
     spec:
       restartPolicy: Never
       terminationGracePeriodSeconds: 5
+      imagePullSecrets:
+        - name: regcred
       containers:
         - name: work
           image: %s
-          imagePullPolicy: IfNotPresent
-          command: ["sh", "-c", "echo working; sleep 1"]
+          imagePullPolicy: Never
         - name: proxy
           image: %s
-          imagePullPolicy: IfNotPresent
+          imagePullPolicy: Never
           command: ["sleep", "3600"]
 ---
-`, name, sidecars, testImage, testImage)
+`, name, sidecars, appImage, appImage)
 }
 
 // webhookJobBound: a Job of this shape completes in about six seconds here; the
 // bound leaves room for a loaded machine and 20 at once.
 const webhookJobBound = 4 * time.Minute
 
+// TestWebhook installs examples/webhook/ and plays Jobs against it. Its
+// subtests run in order: they share the one installation.
 func TestWebhook(t *testing.T) {
 	installWebhook(t)
+	t.Run("Latency", testWebhookLatency)
 	t.Run("PlainJobCompletes", func(t *testing.T) {
 		n := newNamespace(t)
 		n.enableInjection()
+		n.pullSecret()
 		start := time.Now()
 		n.run([]byte(plainJob("export", "proxy")), "apply", "-f", "-")
 		took := n.mustComplete("export", start, webhookJobBound)
@@ -61,6 +69,7 @@ func TestWebhook(t *testing.T) {
 	t.Run("TwentyAtOnce", func(t *testing.T) {
 		n := newNamespace(t)
 		n.enableInjection()
+		n.pullSecret()
 		var all strings.Builder
 		for i := range 20 {
 			all.WriteString(plainJob(fmt.Sprintf("batch-%02d", i), "proxy"))
@@ -72,6 +81,7 @@ func TestWebhook(t *testing.T) {
 	t.Run("WebhookPodDeletedMeanwhile", func(t *testing.T) {
 		n := newNamespace(t)
 		n.enableInjection()
+		n.pullSecret()
 		start := time.Now()
 		victim := webhookPods(t)[0]
 		for i := range 10 {
@@ -87,12 +97,14 @@ func TestWebhook(t *testing.T) {
 	t.Run("UninjectableIsRejected", func(t *testing.T) {
 		n := newNamespace(t)
 		n.enableInjection()
+		n.pullSecret()
 		n.run([]byte(plainJob("typo", "proxxy")), "apply", "-f", "-")
 		want := `tandem.sh/sidecars names container "proxxy", which this pod does not have`
 		n.waitEvent("typo", want, time.Minute)
 	})
 	t.Run("UnlabelledNamespaceUntouched", func(t *testing.T) {
 		n := newNamespace(t)
+		n.pullSecret()
 		n.run([]byte(plainJob("alone", "proxy")), "apply", "-f", "-")
 		n.waitFor("job/alone", "{.status.active}=1", time.Minute)
 		p := n.onlyPod("alone")
