@@ -109,3 +109,17 @@ func TestKindsOfPods(t *testing.T) {
 		})
 	}
 }
+
+// Two containers of one image: one lookup.
+func TestOneLookupPerImage(t *testing.T) {
+	pod := strings.Replace(jobPod, "registry.example/proxy:2", "registry.example/app:1", 1)
+	pod = strings.Replace(pod, `"command":["sh","-c","pg_dump > /out/db.sql"],`, "", 1)
+	f := newFixture(t, nil)
+	_, resp := f.post(t, reviewOf(t, "batch", pod))
+	if !resp.Allowed || resp.Patch == nil {
+		t.Fatalf("%+v; want an injected pod", resp)
+	}
+	if len(f.images.keychains) != 1 {
+		t.Errorf("%d lookups of the one image; want 1", len(f.images.keychains))
+	}
+}

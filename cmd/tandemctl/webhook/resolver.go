@@ -12,7 +12,8 @@ import (
 
 // podResolver reads images for one pod with that pod's credentials, made
 // at the first lookup: a pod whose containers all have commands and stop
-// signals costs no call to the API server.
+// signals costs no call to the API server. An image that two containers
+// share is asked for once.
 type podResolver struct {
 	images    ImageReader
 	keychains KeychainSource
@@ -21,6 +22,7 @@ type podResolver struct {
 	once     sync.Once
 	keychain authn.Keychain
 	err      error
+	seen     map[string]inject.ImageConfig
 }
 
 var _ inject.EntrypointResolver = (*podResolver)(nil)
@@ -35,5 +37,15 @@ func (r *podResolver) Resolve(ctx context.Context, image string) (inject.ImageCo
 	if r.err != nil {
 		return inject.ImageConfig{}, fmt.Errorf("credentials of service account %s/%s: %w", r.pod.Namespace, r.pod.ServiceAccount, r.err)
 	}
-	return r.images.Resolve(ctx, image, r.keychain)
+	if config, ok := r.seen[image]; ok {
+		return config, nil
+	}
+	config, err := r.images.Resolve(ctx, image, r.keychain)
+	if err == nil {
+		if r.seen == nil {
+			r.seen = map[string]inject.ImageConfig{}
+		}
+		r.seen[image] = config
+	}
+	return config, err
 }
