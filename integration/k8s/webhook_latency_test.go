@@ -4,8 +4,10 @@ package k8s
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -43,6 +45,31 @@ func testWebhookLatency(t *testing.T) {
 	}
 	t.Logf("pod create (dry run), %d each: with the webhook p50 %s p99 %s; unlabelled namespace p50 %s p99 %s; the webhook's share p50 %s",
 		latencyPods, p(with, .5), p(with, .99), p(without, .5), p(without, .99), p(with, .5)-p(without, .5))
+	if inside := webhookDurations(t, labelled.name); len(inside) > 0 {
+		t.Logf("inside the webhook (its duration_ms, %d admissions): p50 %s p99 %s", len(inside), p(inside, .5), p(inside, .99))
+	}
+}
+
+// webhookDurations reads the webhook's own log lines for namespace.
+func webhookDurations(t *testing.T, namespace string) []time.Duration {
+	t.Helper()
+	out, err := kubectl(context.Background(), nil, "-n", webhookNamespace, "logs", "-l", "app.kubernetes.io/name=tandem-webhook", "--tail=-1")
+	if err != nil {
+		t.Logf("webhook logs: %v", err)
+		return nil
+	}
+	var took []time.Duration
+	for _, line := range strings.Split(out, "\n") {
+		var l struct {
+			Event, Namespace string
+			DurationMS       float64 `json:"duration_ms"`
+		}
+		if json.Unmarshal([]byte(line), &l) == nil && l.Event == "admission" && l.Namespace == namespace {
+			took = append(took, time.Duration(l.DurationMS*float64(time.Millisecond)))
+		}
+	}
+	slices.Sort(took)
+	return took
 }
 
 func measureCreates(t *testing.T, client kubernetes.Interface, ns string, wantInjected bool) []time.Duration {
