@@ -13,7 +13,7 @@ func TestWebhookUsageErrors(t *testing.T) {
 		{[]string{"webhook", "--on-error", "maybe"}, `--on-error: on-error "maybe": expected reject or allow`},
 		{[]string{"webhook", "--mode", "sidecar"}, `--mode: mode "sidecar"`},
 		{[]string{"webhook", "--namespace-selector", "a in ("}, `--namespace-selector "a in ("`},
-		{[]string{"webhook", "--sidecar-image", "[x"}, `sidecar image pattern "[x"`},
+		{[]string{"webhook", "--sidecar-image", " "}, `sidecar image pattern ""`},
 		{[]string{"webhook", "--resolve", "sometimes"}, `--resolve "sometimes": expected registry or none`},
 		{[]string{"webhook", "--log-level", "loud"}, `--log-level "loud"`},
 		{[]string{"webhook", "--cache-size", "0"}, "cache size 0: expected at least 1"},

@@ -99,7 +99,7 @@ func (h *Handler) checkNamespace(ctx context.Context, namespace string) (decisio
 // sidecars, and lookups with its own credentials.
 func (h *Handler) podOptions(pod *podDoc) inject.Options {
 	opts := h.cfg.Inject
-	opts.Sidecars = append(append([]string{}, opts.Sidecars...), pod.imageSidecars(h.cfg.SidecarImages)...)
+	opts.Sidecars = append(append([]string{}, opts.Sidecars...), pod.imageSidecars(h.sidecarImages)...)
 	opts.Resolver = nil
 	if h.cfg.Images != nil {
 		opts.Resolver = &podResolver{images: h.cfg.Images, keychains: h.cfg.Keychains, pod: pod.credentials}

@@ -3,7 +3,6 @@ package webhook
 import (
 	"context"
 	"fmt"
-	"path"
 
 	"github.com/google/go-containerregistry/pkg/authn"
 	"github.com/rs/zerolog"
@@ -37,8 +36,8 @@ type Config struct {
 	// Inject holds --mode, --image, the version and --sidecar; its
 	// Resolver is replaced per pod (see Images).
 	Inject inject.Options
-	// SidecarImages are path.Match patterns (--sidecar-image): a container
-	// whose image matches one is a sidecar.
+	// SidecarImages are globs (--sidecar-image; * spans slashes): a
+	// container whose image matches one is a sidecar.
 	SidecarImages []string
 	OnError       OnError
 	// Selector is what a namespace's labels must match; Namespaces reads
@@ -77,8 +76,8 @@ type KeychainSource interface {
 // Check refuses a configuration that cannot work.
 func (c Config) Check() error {
 	for _, p := range c.SidecarImages {
-		if _, err := path.Match(p, ""); err != nil {
-			return fmt.Errorf("sidecar image pattern %q: %w (expected a glob such as *istio/proxyv2:*)", p, err)
+		if _, err := compileImageGlob(p); err != nil {
+			return err
 		}
 	}
 	if c.Inject.Image == "" {

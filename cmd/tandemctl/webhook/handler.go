@@ -25,7 +25,8 @@ const defaultBudget = 10 * time.Second
 
 // Handler serves /mutate.
 type Handler struct {
-	cfg Config
+	cfg           Config
+	sidecarImages []imageGlob
 }
 
 // NewHandler checks cfg and returns the /mutate handler.
@@ -33,7 +34,12 @@ func NewHandler(cfg Config) (*Handler, error) {
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
-	return &Handler{cfg: cfg}, nil
+	h := &Handler{cfg: cfg}
+	for _, p := range cfg.SidecarImages {
+		g, _ := compileImageGlob(p) // checked above
+		h.sidecarImages = append(h.sidecarImages, g)
+	}
+	return h, nil
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -79,6 +79,8 @@ func TestKindsOfPods(t *testing.T) {
 	}{
 		{name: "sidecar named by --sidecar-image", pod: noAnnotation, sidecars: []string{"db-proxy"},
 			change: func(c *Config) { c.SidecarImages = []string{"registry.example/proxy:*"} }},
+		{name: "--sidecar-image's * spans slashes", pod: noAnnotation, sidecars: []string{"db-proxy"},
+			change: func(c *Config) { c.SidecarImages = []string{"nothing", "*/proxy:?"} }},
 		{name: "sidecar named by --sidecar", pod: noAnnotation, sidecars: []string{"db-proxy"},
 			change: func(c *Config) { c.Inject.Sidecars = []string{"db-proxy", "absent"} }},
 		{name: "native mode", pod: jobPod, sidecars: []string{"db-proxy"}, native: true,
@@ -121,5 +123,26 @@ func TestOneLookupPerImage(t *testing.T) {
 	}
 	if len(f.images.keychains) != 1 {
 		t.Errorf("%d lookups of the one image; want 1", len(f.images.keychains))
+	}
+}
+
+func TestImageGlob(t *testing.T) {
+	for _, tt := range []struct {
+		pattern, image string
+		want           bool
+	}{
+		{"*cloud-sql-proxy:*", "gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.8.0", true},
+		{"*cloud-sql-proxy:*", "cloud-sql-proxy", false},
+		{"docker.io/istio/proxyv2:1.2?", "docker.io/istio/proxyv2:1.22", true},
+		{"a.b/c", "a-b/c", false}, // a dot is literal
+		{"*proxy*", "registry.example/app:1", false},
+	} {
+		g, err := compileImageGlob(tt.pattern)
+		if err != nil || g.match(tt.image) != tt.want {
+			t.Errorf("%q on %q: %v (%v); want %v", tt.pattern, tt.image, !tt.want, err, tt.want)
+		}
+	}
+	if _, err := compileImageGlob(" "); err == nil {
+		t.Error("an empty pattern compiled")
 	}
 }

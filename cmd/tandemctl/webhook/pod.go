@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path"
 
 	"go.yaml.in/yaml/v3"
 	"gomodules.xyz/jsonpatch/v2"
@@ -76,11 +75,11 @@ func hasKey(m *yaml.Node, key string) bool {
 }
 
 // imageSidecars names the containers whose image matches a pattern.
-func (p *podDoc) imageSidecars(patterns []string) []string {
+func (p *podDoc) imageSidecars(patterns []imageGlob) []string {
 	var names []string
 	for _, c := range p.containers {
 		for _, pattern := range patterns {
-			if ok, _ := path.Match(pattern, c.Image); ok {
+			if pattern.match(c.Image) {
 				names = append(names, c.Name)
 				break
 			}
