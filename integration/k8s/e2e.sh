@@ -19,7 +19,13 @@ fi
 
 # down.sh failing (something left behind) fails the run too.
 trap 'rc=$?; "$here/down.sh" || rc=1; exit $rc' EXIT
+start=$SECONDS
 "$here/up.sh" >/dev/null || exit 1
+say "cluster up in $((SECONDS - start)) s"
 cd "$here" || exit 1
+start=$SECONDS
 KUBECONFIG=$KUBECONFIG_ADMIN TANDEM_K8S_KUBECTL=$K8S_BIN/kubectl TANDEM_BIN=$tandem \
   go test -count=1 -tags k8s -timeout 20m -parallel 4 -v "$@" .
+rc=$?
+say "tests (with the images) in $((SECONDS - start)) s"
+exit $rc
