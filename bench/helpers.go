@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -10,6 +11,9 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/tandem-sh/tandem/supervisor/lifeline"
+	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
 
 // helperArg makes the bench binary impersonate the small programs it
@@ -36,6 +40,16 @@ func runHelper(args []string) int {
 		return helperFloorInotifyKill(args[1:])
 	case "floor-signal":
 		return helperFloorSignal()
+	case "lifeline-main":
+		if len(args) != 2 {
+			fmt.Fprintln(os.Stderr, "lifeline-main DONEFILE")
+			return 2
+		}
+		if err := lifelineMain(args[1], os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "lifeline-main:", err)
+			return 1
+		}
+		return 0
 	case "orphans":
 		return helperOrphans(args[1:])
 	case "orphan-parent":
@@ -164,6 +178,38 @@ func helperFloorSignal() int {
 	writeStdout(fmt.Sprintf("%d\n", os.Getpid()))
 	<-sigs
 	return 0
+}
+
+// lifelineMain is the end of `tandem main --done-file` and nothing else:
+// it holds the done file's lifeline, says "held", and on a byte from
+// trigger takes t0, writes the done file and releases the lifeline, as
+// tandem main does after its CMD exited. t0 (unix nanoseconds) is printed
+// after, off the measured path; then it waits for trigger's EOF, so its own
+// exit is not in the figure either. EOF before a trigger ends it quietly.
+func lifelineMain(done string, trigger io.Reader, out io.Writer) error {
+	h, err := lifeline.Hold(lifeline.Of(done))
+	if err != nil {
+		return err
+	}
+	defer h.Release()
+	if _, err := io.WriteString(out, "held\n"); err != nil {
+		return err
+	}
+	var b [1]byte
+	if _, err := io.ReadFull(trigger, b[:]); err != nil {
+		return nil
+	}
+	t0 := time.Now()
+	err = statusfile.Write(done, statusfile.File{Name: "bench", Event: statusfile.EventDone, Reason: statusfile.ReasonExited})
+	h.Release()
+	if err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(out, "%d\n", t0.UnixNano()); err != nil {
+		return err
+	}
+	_, _ = io.Copy(io.Discard, trigger)
+	return nil
 }
 
 // helperOrphans is CMD for the reaping benchmark. It starts orphan-parent,

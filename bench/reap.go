@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os/exec"
 	"strings"
 	"syscall"
 	"time"
@@ -18,11 +17,9 @@ import (
 // as a child subreaper (tandem by itself, `tini -s`, catatonit by itself);
 // dumb-init cannot be one and is skipped.
 func (b *bench) benchReap() {
-	sys, nsMode := &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWPID}, true
-	probe := exec.Command("/bin/true")
-	probe.SysProcAttr = sys
-	if err := probe.Run(); err != nil {
-		sys, nsMode = nil, false
+	sys, err := pidNamespace()
+	nsMode := err == nil
+	if err != nil {
 		b.note(fmt.Sprintf("reaping: cannot create a PID namespace (%v); inits run as child subreapers instead", err))
 	}
 	var inits []initProg
