@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -140,6 +141,13 @@ func (b *bench) prepareDoneRun(t *doneTarget, rc *runCtx) (fds []int, cleanup fu
 			return nil, cleanup, fmt.Errorf("attach the main: %w", err)
 		}
 	}
+	return fds, cleanup, t.settleDown(alive)
+}
+
+// settleDown lets the wrapper go idle, then checks that nothing it needs
+// ended meanwhile: e.g. someone's `tandem done --signal-peers` on this
+// machine stopped our sidecar.
+func (t *doneTarget) settleDown(alive []int) error {
 	wait := settle
 	if t.settle > 0 {
 		wait = t.settle
@@ -150,12 +158,10 @@ func (b *bench) prepareDoneRun(t *doneTarget, rc *runCtx) (fds []int, cleanup fu
 	time.Sleep(wait)
 	for _, fd := range alive {
 		if exited(fd) {
-			// e.g. someone's `tandem done --signal-peers` on this machine
-			// stopped our sidecar.
-			return nil, cleanup, fmt.Errorf("stopped before the trigger")
+			return errors.New("stopped before the trigger")
 		}
 	}
-	return fds, cleanup, nil
+	return nil
 }
 
 // checkSidecar: a tandem sidecar that has exited stopped for the reason
