@@ -25,9 +25,10 @@ type doneTarget struct {
 	// once CMD runs, and returns when the sidecar is attached to it.
 	attach func(rc *runCtx) (*mainHolder, error)
 	// origin, when set, is the true t0, taken by the main itself and read
-	// after the run; lag collects how long after the trigger's t0 it was.
-	origin func(rc *runCtx) (time.Time, error)
-	lag    []time.Duration
+	// after the run, with how long the main's own part took (mainTook, run
+	// by run beside cmdGone).
+	origin   func(rc *runCtx) (t0 time.Time, mainTook time.Duration, err error)
+	mainTook []time.Duration
 	// source is what a tandem sidecar's done-seen line must say; a run that
 	// stopped for another reason failed. "" for the other wrappers.
 	source string

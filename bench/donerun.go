@@ -72,14 +72,12 @@ func (b *bench) doneRun(t *doneTarget, run int) {
 		fail("waiting for the exits: %v", err)
 		return
 	}
+	var mainTook time.Duration
 	if t.origin != nil {
-		at, err := t.origin(rc)
-		if err != nil {
+		if t0, mainTook, err = t.origin(rc); err != nil {
 			fail("t0 from the main: %v", err)
 			return
 		}
-		t.lag = append(t.lag, at.Sub(t0))
-		t0 = at
 	}
 	if t.source != "" {
 		if err := checkSidecar(rc.wrapper, filepath.Join(dir, sidecarLog), t.source); err != nil {
@@ -89,6 +87,9 @@ func (b *bench) doneRun(t *doneTarget, run int) {
 	}
 	if t.hasCMD {
 		t.cmdGone = append(t.cmdGone, seen[0].Sub(t0))
+	}
+	if t.origin != nil {
+		t.mainTook = append(t.mainTook, mainTook)
 	}
 	t.exited = append(t.exited, seen[len(seen)-1].Sub(t0))
 }

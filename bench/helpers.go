@@ -183,8 +183,8 @@ func helperFloorSignal() int {
 // lifelineMain is the end of `tandem main --done-file` and nothing else:
 // it holds the done file's lifeline, says "held", and on a byte from
 // trigger takes t0, writes the done file and releases the lifeline, as
-// tandem main does after its CMD exited. t0 (unix nanoseconds) is printed
-// after, off the measured path; then it waits for trigger's EOF, so its own
+// tandem main does after its CMD exited. t0 and the moment of the release
+// (unix nanoseconds) are printed after, off the measured path; then it waits for trigger's EOF, so its own
 // exit is not in the figure either. EOF before a trigger ends it quietly.
 func lifelineMain(done string, trigger io.Reader, out io.Writer) error {
 	h, err := lifeline.Hold(lifeline.Of(done))
@@ -202,10 +202,11 @@ func lifelineMain(done string, trigger io.Reader, out io.Writer) error {
 	t0 := time.Now()
 	err = statusfile.Write(done, statusfile.File{Name: "bench", Event: statusfile.EventDone, Reason: statusfile.ReasonExited})
 	h.Release()
+	released := time.Now()
 	if err != nil {
 		return err
 	}
-	if _, err := fmt.Fprintf(out, "%d\n", t0.UnixNano()); err != nil {
+	if _, err := fmt.Fprintf(out, "%d %d\n", t0.UnixNano(), released.UnixNano()); err != nil {
 		return err
 	}
 	_, _ = io.Copy(io.Discard, trigger)

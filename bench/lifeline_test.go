@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -30,6 +29,18 @@ not json
 	}
 	if got, err := parseDoneSeen([]byte(`{"event":"cmd-started"}` + "\n")); err == nil {
 		t.Errorf("parseDoneSeen without done-seen = %q, want an error", got)
+	}
+}
+
+func TestParseMainTimes(t *testing.T) {
+	t0, took, err := parseMainTimes("1764576000000000000 1764576000000250000")
+	if err != nil || t0.UnixNano() != 1764576000000000000 || took != 250*time.Microsecond {
+		t.Errorf("parseMainTimes = %v, %v, %v; want t0 and 250µs", t0, took, err)
+	}
+	for _, bad := range []string{"", "12", "a b", "20 10", "1 2 3"} {
+		if _, _, err := parseMainTimes(bad); err == nil {
+			t.Errorf("parseMainTimes(%q): no error", bad)
+		}
 	}
 }
 
@@ -105,13 +116,13 @@ func TestLifelineMainWritesThenReleases(t *testing.T) {
 	if !present || err != nil || f == nil || f.Event != statusfile.EventDone || f.ExitCode != 0 {
 		t.Fatalf("done file at release: %+v, present %v, %v", f, present, err)
 	}
-	t0, err := out.ReadString('\n')
+	times, err := out.ReadString('\n')
 	if err != nil {
 		t.Fatal(err)
 	}
-	ns, err := strconv.ParseInt(strings.TrimSpace(t0), 10, 64)
-	if err != nil || ns < before.UnixNano() || ns > time.Now().UnixNano() {
-		t.Errorf("t0 %q (%v): want unix nanoseconds between the trigger and now", t0, err)
+	t0, took, err := parseMainTimes(strings.TrimSpace(times))
+	if err != nil || t0.Before(before) || t0.Add(took).After(time.Now()) {
+		t.Errorf("main's times %q (%v): want t0 and the release between the trigger and now", times, err)
 	}
 	triggerW.Close()
 	if err := <-ended; err != nil {
