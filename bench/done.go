@@ -37,6 +37,10 @@ type doneTarget struct {
 	phase time.Duration
 	// settle overrides the idle wait before the trigger.
 	settle time.Duration
+	// timeMain: also time the main's own exit (a killed main: the kernel's part).
+	timeMain bool
+
+	mainGone []time.Duration
 
 	cmdGone, exited []time.Duration
 	failed          int
@@ -105,8 +109,8 @@ func (b *bench) benchDone() {
 		start: func(dir string, _ int) (*proc, error) {
 			return startProc(helperArgv(b.self, "floor-signal"), procOptions{dir: dir})
 		}}
-	lostT, attachedT := b.lifelineTargets(doneFileSidecar)
-	targets := []*doneTarget{tandemT, attachedT, lostT, floorT, floorKillT, shellFast, shellSlow, sigT, sigFloor}
+	lostT, lostFloorT, attachedT := b.lifelineTargets(doneFileSidecar, helperCmd)
+	targets := []*doneTarget{tandemT, attachedT, lostT, lostFloorT, floorT, floorKillT, shellFast, shellSlow, sigT, sigFloor}
 	var peerDone *doneTarget
 	if filepath.Base(b.tandem.path) == "tandem" {
 		peerDone = &doneTarget{name: "`tandem done --peer NAME`", runs: b.cfg.peerSignalRuns, hasCMD: true,
@@ -177,7 +181,7 @@ func (b *bench) benchDone() {
 	add(secSignal, sigT.name+" → tandem exited", sExit, sigT.failed, summary{},
 		fmt.Sprintf("%s the floor below (median)", overUnder(sExit.median-sFloor.median)))
 	add(secSignal, sigFloor.name, sFloor, sigFloor.failed, sExit, "ratio: tandem exited ÷ floor")
-	b.lostRows(lostT)
+	b.lostRows(lostT, lostFloorT)
 }
 
 // addTiming adds a row of a series; ratioTo is tandem's figure it is

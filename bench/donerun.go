@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -57,6 +58,10 @@ func (b *bench) doneRun(t *doneTarget, run int) {
 		fail("%v", err)
 		return
 	}
+	wrapperAt := len(fds) - 1
+	if t.timeMain {
+		fds = append(slices.Clip(fds), rc.main.p.pidfd)
+	}
 	t0, triggerCleanup, err := t.trigger(rc)
 	defer triggerCleanup()
 	if err != nil {
@@ -91,7 +96,10 @@ func (b *bench) doneRun(t *doneTarget, run int) {
 	if t.origin != nil {
 		t.mainTook = append(t.mainTook, mainTook)
 	}
-	t.exited = append(t.exited, seen[len(seen)-1].Sub(t0))
+	t.exited = append(t.exited, seen[wrapperAt].Sub(t0))
+	if t.timeMain {
+		t.mainGone = append(t.mainGone, seen[len(seen)-1].Sub(t0))
+	}
 }
 
 // prepareDoneRun starts the wrapper (and the main, for a lifeline target)
@@ -131,7 +139,7 @@ func (b *bench) prepareDoneRun(t *doneTarget, rc *runCtx) (fds []int, cleanup fu
 		undo = append(undo, func() { unix.Close(cmdFD) }, func() { _ = unix.PidfdSendSignal(cmdFD, unix.SIGKILL, nil, 0) })
 		fds = []int{cmdFD, p.pidfd}
 	}
-	alive := fds
+	alive := slices.Clone(fds)
 	if t.attach != nil {
 		rc.main, err = t.attach(rc)
 		if rc.main != nil {

@@ -38,6 +38,8 @@ func runHelper(args []string) int {
 		return helperFloorInotify(args[1:])
 	case "floor-inotify-kill":
 		return helperFloorInotifyKill(args[1:])
+	case "floor-lifeline-kill":
+		return helperFloorLifelineKill(args[1:])
 	case "floor-signal":
 		return helperFloorSignal()
 	case "lifeline-main":
@@ -134,6 +136,43 @@ func helperFloorInotifyKill(args []string) int {
 		return 1
 	}
 	waitEvent(fd, name)
+	_ = cmd.Process.Signal(unix.SIGTERM)
+	_ = cmd.Wait()
+	return 0
+}
+
+// helperFloorLifelineKill is the floor of "main killed → CMD gone": the
+// least a Go watcher of a lifeline can do. It starts CMD, waits for the FIFO
+// at LIFELINE to appear (polling: the floor is what follows), opens it, and
+// reads on its own thread (no poller) until end-of-file; then SIGTERM to
+// CMD, wait, exit. No done file read, no logging.
+func helperFloorLifelineKill(args []string) int {
+	if len(args) < 2 {
+		fmt.Fprintln(os.Stderr, "floor-lifeline-kill LIFELINE CMD...")
+		return 2
+	}
+	path, argv := args[0], args[1:]
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fd := -1
+	for fd < 0 {
+		var err error
+		if fd, err = unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0); err != nil {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	var b [1]byte
+	for {
+		n, err := unix.Read(fd, b[:])
+		if err == unix.EINTR || n > 0 {
+			continue
+		}
+		break // EOF: no writer holds it
+	}
 	_ = cmd.Process.Signal(unix.SIGTERM)
 	_ = cmd.Wait()
 	return 0

@@ -37,20 +37,27 @@ func (m *mainHolder) kill() {
 
 // lifelineTargets are the sidecars whose main holds the lifeline: lost, a
 // real `tandem main` SIGKILLed (as PID 1 of its own PID namespace, as in a
-// container, when the bench may create one); attached, a helper that ends
-// as `tandem main` does (done file written, then the lifeline released).
-func (b *bench) lifelineTargets(sidecar func(dir string, run int) (*proc, error)) (lost, attached *doneTarget) {
+// container, when the bench may create one), and its floor, a minimal
+// watcher of the same; attached, a helper that ends as `tandem main` does
+// (done file written, then the lifeline released).
+func (b *bench) lifelineTargets(sidecar func(dir string, run int) (*proc, error), cmd []string) (lost, lostFloor, attached *doneTarget) {
 	sys, err := pidNamespace()
 	lostName := "main = `tandem main`, PID 1 of a new PID namespace, SIGKILLed"
 	if err != nil {
 		lostName = "main = `tandem main`, a plain child (no PID namespace), SIGKILLed"
 		b.note(fmt.Sprintf("main killed: cannot create a PID namespace (%v); `tandem main` runs as a plain child instead", err))
 	}
+	killMain := func(rc *runCtx) (time.Time, func(), error) {
+		t0 := time.Now()
+		return t0, func() {}, unix.PidfdSendSignal(rc.main.p.pidfd, unix.SIGKILL, nil, 0)
+	}
 	lost = &doneTarget{name: lostName, runs: b.cfg.doneRuns, hasCMD: true, start: sidecar, source: "lost",
-		attach: b.attachTandemMain(sys), settle: attachSettle,
-		trigger: func(rc *runCtx) (time.Time, func(), error) {
-			t0 := time.Now()
-			return t0, func() {}, unix.PidfdSendSignal(rc.main.p.pidfd, unix.SIGKILL, nil, 0)
+		attach: b.attachTandemMain(sys), settle: attachSettle, trigger: killMain, timeMain: true}
+	lostFloor = &doneTarget{name: "floor: minimal Go watcher (blocking read on the lifeline → kill, nothing else)",
+		runs: b.cfg.doneRuns, hasCMD: true, attach: b.attachTandemMain(sys), settle: attachSettle, trigger: killMain,
+		start: func(dir string, _ int) (*proc, error) {
+			argv := append(helperArgv(b.self, "floor-lifeline-kill", lifeline.Of(filepath.Join(dir, doneName))), cmd...)
+			return startProc(argv, procOptions{dir: dir})
 		}}
 	attached = &doneTarget{name: "tandem sidecar --done-file, main attached (lifeline)", runs: b.cfg.doneRuns,
 		hasCMD: true, start: sidecar, source: "done-file", attach: b.attachHelperMain, settle: attachSettle,
@@ -66,7 +73,7 @@ func (b *bench) lifelineTargets(sidecar func(dir string, run int) (*proc, error)
 			}
 			return parseMainTimes(line)
 		}}
-	return lost, attached
+	return lost, lostFloor, attached
 }
 
 // attachTandemMain starts `tandem main --done-file DIR/done -- sleep 1000`
@@ -176,11 +183,17 @@ func (b *bench) attachedExitedRow(sec string, t *doneTarget, tExit, floor summar
 			overUnder(s.median-floor.median), fastShare(t.exited)))
 }
 
-func (b *bench) lostRows(t *doneTarget) {
-	b.addTiming(secLost, t.name+" → CMD gone", summarize(t.cmdGone), t.failed, summary{},
+func (b *bench) lostRows(t, floor *doneTarget) {
+	gone, exited := summarize(t.cmdGone), summarize(t.exited)
+	b.addTiming(secLost, t.name+" → CMD gone", gone, t.failed, gone,
 		"goal ≤ 1 ms median; t0 right before the SIGKILL")
-	b.addTiming(secLost, t.name+" → tandem exited", summarize(t.exited), t.failed, summary{},
+	b.addTiming(secLost, floor.name+" → CMD gone", summarize(floor.cmdGone), floor.failed, gone,
+		"what any watcher pays: the main's death in the kernel, the wake-up, kill, CMD's exit")
+	b.addTiming(secLost, t.name+" → tandem exited", exited, t.failed, exited,
 		"every run checked: done-seen source lost, exit 0")
+	b.addTiming(secLost, floor.name+" → exited", summarize(floor.exited), floor.failed, exited, "")
+	b.addTiming(secLost, "the main's tandem itself → gone (a zombie)", summarize(t.mainGone), t.failed, summary{},
+		"a PID 1 is a zombie only once the kernel has killed the rest of its namespace; its FIFO closed before that")
 }
 
 // parseMainTimes reads the line of lifelineMain: t0 and the moment the
