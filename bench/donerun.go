@@ -90,6 +90,12 @@ func (b *bench) doneRun(t *doneTarget, run int) {
 			return
 		}
 	}
+	t.record(t0, seen, wrapperAt, mainTook)
+}
+
+// record keeps one measured run: seen holds CMD's exit first (when it has
+// one), the wrapper's at wrapperAt, and the main's last (timeMain).
+func (t *doneTarget) record(t0 time.Time, seen []time.Time, wrapperAt int, mainTook time.Duration) {
 	if t.hasCMD {
 		t.cmdGone = append(t.cmdGone, seen[0].Sub(t0))
 	}

@@ -42,6 +42,7 @@ func (m *mainHolder) kill() {
 // (done file written, then the lifeline released).
 func (b *bench) lifelineTargets(sidecar func(dir string, run int) (*proc, error), cmd []string) (lost, lostFloor, attached *doneTarget) {
 	sys, err := pidNamespace()
+	b.mainIsPID1 = err == nil
 	lostName := "main = `tandem main`, PID 1 of a new PID namespace, SIGKILLed"
 	if err != nil {
 		lostName = "main = `tandem main`, a plain child (no PID namespace), SIGKILLed"
@@ -192,8 +193,11 @@ func (b *bench) lostRows(t, floor *doneTarget) {
 	b.addTiming(secLost, t.name+" → tandem exited", exited, t.failed, exited,
 		"every run checked: done-seen source lost, exit 0")
 	b.addTiming(secLost, floor.name+" → exited", summarize(floor.exited), floor.failed, exited, "")
-	b.addTiming(secLost, "the main's tandem itself → gone (a zombie)", summarize(t.mainGone), t.failed, summary{},
-		"a PID 1 is a zombie only once the kernel has killed the rest of its namespace; its FIFO closed before that")
+	note := "its FIFO is closed on the way"
+	if b.mainIsPID1 {
+		note = "a PID 1 is a zombie only once the kernel has killed the rest of its namespace; its FIFO closed before that"
+	}
+	b.addTiming(secLost, "the main's tandem itself → gone (a zombie)", summarize(t.mainGone), t.failed, summary{}, note)
 }
 
 // parseMainTimes reads the line of lifelineMain: t0 and the moment the
