@@ -2,12 +2,7 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // doneTarget is one way of stopping CMD once the main is done, measured
@@ -56,132 +51,68 @@ const doneTemp, doneName = "done.tmp", "done"
 const doneJSON = `{"version":1,"name":"bench","event":"done","exitCode":0,"signal":"","reason":"exited","time":"2026-11-30T06:22:52.258974522Z"}` + "\n"
 
 func (b *bench) benchDone() {
-	renameDone := func(rc *runCtx) (time.Time, func(), error) {
-		t0 := time.Now()
-		err := os.Rename(filepath.Join(rc.dir, doneTemp), filepath.Join(rc.dir, doneName))
-		return t0, func() {}, err
-	}
-	signalWrapper := func(rc *runCtx) (time.Time, func(), error) {
-		t0 := time.Now()
-		return t0, func() {}, unix.Kill(rc.wrapper.pid(), unix.SIGUSR2)
-	}
-	sidecarName := func(run int) string { return fmt.Sprintf("bench-%d-%d", os.Getpid(), run) }
-	// CMD says its pid, then becomes a single-threaded `sleep` that dies on
-	// SIGTERM's default action, in the kernel, at once: the figures are the
-	// wrapper's, not CMD's. (A Go CMD would add its own exit, about what the
-	// signal floor below measures.)
-	helperCmd := []string{"/bin/sh", "-c", "echo $$; exec sleep 1000"}
-	tandemSidecar := func(dir string, run int, extra ...string) (*proc, error) {
-		argv := []string{b.tandem.path, "sidecar", "--name", sidecarName(run)}
-		argv = append(append(argv, extra...), "--")
-		return startLogged(append(argv, helperCmd...), dir)
-	}
-	doneFileSidecar := func(dir string, run int) (*proc, error) {
-		return tandemSidecar(dir, run, "--done-file", filepath.Join(dir, doneName))
-	}
-	shellLoop := func(period string) func(string, int) (*proc, error) {
-		return func(dir string, _ int) (*proc, error) {
-			// The wrapper from the seeds, CMD in the background.
-			script := fmt.Sprintf("%s & PID=$!; while true; do [ -f %s ] && kill $PID && exit 0; sleep %s; done",
-				shellQuote(helperCmd), doneName, period)
-			return startProc([]string{"/bin/sh", "-c", script}, procOptions{dir: dir})
-		}
-	}
-	tandemT := &doneTarget{name: "tandem sidecar --done-file", runs: b.cfg.doneRuns, hasCMD: true, trigger: renameDone,
-		start: doneFileSidecar, source: "done-file"}
-	floorT := &doneTarget{name: "kernel floor: Go program holding one inotify watch", runs: b.cfg.doneRuns, trigger: renameDone,
-		start: func(dir string, _ int) (*proc, error) {
-			return startProc(helperArgv(b.self, "floor-inotify", dir, doneName), procOptions{dir: dir})
-		}}
-	floorKillT := &doneTarget{name: "floor: minimal Go supervisor (inotify read → kill, nothing else)", runs: b.cfg.doneRuns,
-		hasCMD: true, trigger: renameDone,
-		start: func(dir string, _ int) (*proc, error) {
-			argv := append(helperArgv(b.self, "floor-inotify-kill", dir, doneName), helperCmd...)
-			return startProc(argv, procOptions{dir: dir})
-		}}
-	shellFast := &doneTarget{name: "shell loop, sleep 0.1", runs: b.cfg.shellFastRuns, hasCMD: true, trigger: renameDone,
-		start: shellLoop("0.1"), phase: 100 * time.Millisecond}
-	shellSlow := &doneTarget{name: "shell loop, sleep 2", runs: b.cfg.shellSlowRuns, hasCMD: true, trigger: renameDone,
-		start: shellLoop("2"), phase: 2 * time.Second}
-	sigT := &doneTarget{name: "direct SIGUSR2 to tandem sidecar", runs: b.cfg.peerSignalRuns, hasCMD: true, trigger: signalWrapper,
-		source: "done-signal", start: func(dir string, run int) (*proc, error) { return tandemSidecar(dir, run) }}
-	sigFloor := &doneTarget{name: "floor: Go program that exits on SIGUSR2 (no watch)", runs: b.cfg.peerSignalRuns, trigger: signalWrapper,
-		start: func(dir string, _ int) (*proc, error) {
-			return startProc(helperArgv(b.self, "floor-signal"), procOptions{dir: dir})
-		}}
-	lostT, lostFloorT, attachedT := b.lifelineTargets(doneFileSidecar, helperCmd)
-	targets := []*doneTarget{tandemT, attachedT, lostT, lostFloorT, floorT, floorKillT, shellFast, shellSlow, sigT, sigFloor}
-	var peerDone *doneTarget
-	if filepath.Base(b.tandem.path) == "tandem" {
-		peerDone = &doneTarget{name: "`tandem done --peer NAME`", runs: b.cfg.peerSignalRuns, hasCMD: true,
-			source: "done-signal", start: func(dir string, run int) (*proc, error) { return tandemSidecar(dir, run) },
-			trigger: func(rc *runCtx) (time.Time, func(), error) {
-				// A name of our own: other people's sidecars on this
-				// machine must not be stopped by the bench.
-				done := exec.Command(b.tandem.path, "done", "--peer", sidecarName(rc.run), "--peer-timeout", "5s")
-				done.Dir, done.Env = rc.dir, cleanEnv()
-				t0 := time.Now()
-				err := done.Start()
-				return t0, func() {
-					if err == nil {
-						_ = done.Wait()
-					}
-				}, err
-			}}
-		targets = append(targets, peerDone)
-	}
-
+	ts := b.newDoneTargets()
 	rounds := 0
-	for _, t := range targets {
+	for _, t := range ts.all() {
 		rounds = max(rounds, t.runs)
 	}
 	// Interleaved, so that a burst of load from the neighbours lands on
 	// every target alike rather than on whichever ran at that moment.
 	for i := range rounds {
-		for _, t := range targets {
+		for _, t := range ts.all() {
 			if spread(i, t.runs, rounds) {
 				b.doneRun(t, i)
 			}
 		}
 	}
+	b.fileRows(ts)
+	b.signalRows(ts)
+	b.lostRows(ts.lost, ts.lostFloor)
+}
 
+// fileRows: 1a and 1b, the done file.
+func (b *bench) fileRows(ts *doneTargets) {
 	const (
 		secGone   = "1a. done file renamed into place → CMD gone (has exited)"
 		secExited = "1b. done file renamed → wrapper exited (CMD gone and the init itself gone)"
-		secSignal = "1c. shared PID namespace: done signal → CMD gone / tandem exited"
 	)
-	tGone, tExit := summarize(tandemT.cmdGone), summarize(tandemT.exited)
 	add := b.addTiming
-	add(secGone, tandemT.name, tGone, tandemT.failed, tGone, "target ≤ 0.5 ms median")
-	b.attachedGoneRow(secGone, attachedT, tGone)
-	add(secGone, floorKillT.name, summarize(floorKillT.cmdGone), floorKillT.failed, tGone,
+	tGone, tExit := summarize(ts.tandem.cmdGone), summarize(ts.tandem.exited)
+	add(secGone, ts.tandem.name, tGone, ts.tandem.failed, tGone, "target ≤ 0.5 ms median")
+	b.attachedGoneRow(secGone, ts.attached, tGone)
+	add(secGone, ts.floorKill.name, summarize(ts.floorKill.cmdGone), ts.floorKill.failed, tGone,
 		"what any Go supervisor pays: event wake-up, kill, CMD's exit")
-	for _, t := range []*doneTarget{shellFast, shellSlow} {
+	for _, t := range []*doneTarget{ts.shellFast, ts.shell2} {
 		add(secGone, t.name, summarize(t.cmdGone), t.failed, tGone, "")
 	}
-	floor := summarize(floorT.exited)
-	add(secExited, tandemT.name, tExit, tandemT.failed, tExit,
-		fmt.Sprintf("%s the kernel floor (median); target ≤ 1 ms over; %s", overUnder(tExit.median-floor.median), fastShare(tandemT.exited)))
-	b.attachedExitedRow(secExited, attachedT, tExit, floor)
-	add(secExited, floorT.name, floor, floorT.failed, tExit,
-		"exits holding the watch: the kernel's inotify teardown; "+fastShare(floorT.exited))
-	add(secExited, floorKillT.name, summarize(floorKillT.exited), floorKillT.failed, tExit,
-		"kills CMD, reaps it, exits holding the watch; "+fastShare(floorKillT.exited))
-	for _, t := range []*doneTarget{shellFast, shellSlow} {
+	floor := summarize(ts.floor.exited)
+	add(secExited, ts.tandem.name, tExit, ts.tandem.failed, tExit, fmt.Sprintf("%s the kernel floor (median); target ≤ 1 ms over; %s",
+		overUnder(tExit.median-floor.median), fastShare(ts.tandem.exited)))
+	b.attachedExitedRow(secExited, ts.attached, tExit, floor)
+	add(secExited, ts.floor.name, floor, ts.floor.failed, tExit,
+		"exits holding the watch: the kernel's inotify teardown; "+fastShare(ts.floor.exited))
+	add(secExited, ts.floorKill.name, summarize(ts.floorKill.exited), ts.floorKill.failed, tExit,
+		"kills CMD, reaps it, exits holding the watch; "+fastShare(ts.floorKill.exited))
+	for _, t := range []*doneTarget{ts.shellFast, ts.shell2} {
 		add(secExited, t.name, summarize(t.exited), t.failed, tExit, "sh exits right after its kill, without waiting for CMD")
 	}
-	sFloor := summarize(sigFloor.exited)
-	if peerDone != nil {
-		add(secSignal, peerDone.name+" → CMD gone", summarize(peerDone.cmdGone), peerDone.failed, summary{},
+}
+
+// signalRows: 1c, the shared PID namespace.
+func (b *bench) signalRows(ts *doneTargets) {
+	const sec = "1c. shared PID namespace: done signal → CMD gone / tandem exited"
+	add := b.addTiming
+	sFloor := summarize(ts.sigFloor.exited)
+	if p := ts.peerDone; p != nil {
+		add(sec, p.name+" → CMD gone", summarize(p.cmdGone), p.failed, summary{},
 			"includes starting `tandem done` and its /proc scan")
-		add(secSignal, peerDone.name+" → tandem exited", summarize(peerDone.exited), peerDone.failed, summary{}, "")
+		add(sec, p.name+" → tandem exited", summarize(p.exited), p.failed, summary{}, "")
 	}
-	add(secSignal, sigT.name+" → CMD gone", summarize(sigT.cmdGone), sigT.failed, summary{}, "")
-	sExit := summarize(sigT.exited)
-	add(secSignal, sigT.name+" → tandem exited", sExit, sigT.failed, summary{},
+	add(sec, ts.sig.name+" → CMD gone", summarize(ts.sig.cmdGone), ts.sig.failed, summary{}, "")
+	sExit := summarize(ts.sig.exited)
+	add(sec, ts.sig.name+" → tandem exited", sExit, ts.sig.failed, summary{},
 		fmt.Sprintf("%s the floor below (median)", overUnder(sExit.median-sFloor.median)))
-	add(secSignal, sigFloor.name, sFloor, sigFloor.failed, sExit, "ratio: tandem exited ÷ floor")
-	b.lostRows(lostT, lostFloorT)
+	add(sec, ts.sigFloor.name, sFloor, ts.sigFloor.failed, sExit, "ratio: tandem exited ÷ floor")
 }
 
 // addTiming adds a row of a series; ratioTo is tandem's figure it is
@@ -193,16 +124,6 @@ func (b *bench) addTiming(sec, subject string, s summary, failed int, ratioTo su
 		r.ratio = fmtRatio(float64(ratioTo.median), float64(s.median))
 	}
 	b.rows = append(b.rows, r)
-}
-
-// startLogged starts a tandem sidecar in dir with its log in dir/sidecarLog.
-func startLogged(argv []string, dir string) (*proc, error) {
-	log, err := os.Create(filepath.Join(dir, sidecarLog))
-	if err != nil {
-		return nil, err
-	}
-	defer log.Close() // the child has its own copy
-	return startProc(argv, procOptions{dir: dir, stderr: log})
 }
 
 // fastShare: the inotify teardown is bimodal (about 0.5 ms, or 5 to 20 ms),

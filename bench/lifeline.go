@@ -40,7 +40,7 @@ func (m *mainHolder) kill() {
 // container, when the bench may create one), and its floor, a minimal
 // watcher of the same; attached, a helper that ends as `tandem main` does
 // (done file written, then the lifeline released).
-func (b *bench) lifelineTargets(sidecar func(dir string, run int) (*proc, error), cmd []string) (lost, lostFloor, attached *doneTarget) {
+func (b *bench) lifelineTargets(sidecar func(dir string, run int) (*proc, error)) (lost, lostFloor, attached *doneTarget) {
 	sys, err := pidNamespace()
 	b.mainIsPID1 = err == nil
 	lostName := "main = `tandem main`, PID 1 of a new PID namespace, SIGKILLed"
@@ -57,7 +57,7 @@ func (b *bench) lifelineTargets(sidecar func(dir string, run int) (*proc, error)
 	lostFloor = &doneTarget{name: "floor: minimal Go watcher (blocking read on the lifeline → kill, nothing else)",
 		runs: b.cfg.doneRuns, hasCMD: true, attach: b.attachTandemMain(sys), settle: attachSettle, trigger: killMain,
 		start: func(dir string, _ int) (*proc, error) {
-			argv := append(helperArgv(b.self, "floor-lifeline-kill", lifeline.Of(filepath.Join(dir, doneName))), cmd...)
+			argv := append(helperArgv(b.self, "floor-lifeline-kill", lifeline.Of(filepath.Join(dir, doneName))), doneCMD...)
 			return startProc(argv, procOptions{dir: dir})
 		}}
 	attached = &doneTarget{name: "tandem sidecar --done-file, main attached (lifeline)", runs: b.cfg.doneRuns,

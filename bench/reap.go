@@ -18,7 +18,6 @@ import (
 // dumb-init cannot be one and is skipped.
 func (b *bench) benchReap() {
 	sys, err := pidNamespace()
-	nsMode := err == nil
 	if err != nil {
 		b.note(fmt.Sprintf("reaping: cannot create a PID namespace (%v); inits run as child subreapers instead", err))
 	}
@@ -27,7 +26,7 @@ func (b *bench) benchReap() {
 		if in.name == "tini-static" {
 			continue // tini's code again; one column is enough here
 		}
-		if !nsMode {
+		if sys == nil {
 			if in.noSubreaper {
 				b.note(in.name + ": cannot be a subreaper outside PID 1; skipped from reaping")
 				continue
@@ -58,7 +57,7 @@ func (b *bench) benchReap() {
 		}
 	}
 	how := "each init as PID 1 of a new PID namespace"
-	if !nsMode {
+	if sys == nil {
 		how = "each init as a child subreaper"
 	}
 	sec := fmt.Sprintf("5. reaping: %d zombies reparented at once → all reaped (%s)", b.cfg.orphans, how)
