@@ -206,34 +206,35 @@ func (p *tandemProc) waitFor(what string, match func(logLine) bool) logLine {
 	deadline := time.After(testTimeout)
 	seen := 0
 	for {
-		p.mu.Lock()
-		for ; seen < len(p.lines); seen++ {
-			if match(p.lines[seen]) {
-				line := p.lines[seen]
-				p.mu.Unlock()
-				return line
-			}
+		line, found, changed := p.scanLines(&seen, match)
+		if found {
+			return line
 		}
-		changed := p.changed
-		p.mu.Unlock()
 		select {
 		case <-changed:
 		case <-p.exited:
 			// Lines may have arrived with the exit; look once more.
-			p.mu.Lock()
-			for ; seen < len(p.lines); seen++ {
-				if match(p.lines[seen]) {
-					line := p.lines[seen]
-					p.mu.Unlock()
-					return line
-				}
+			if line, found, _ := p.scanLines(&seen, match); found {
+				return line
 			}
-			p.mu.Unlock()
 			p.t.Fatalf("tandem exited (code %d) before logging %s", p.code, what)
 		case <-deadline:
 			p.t.Fatalf("no log line %s within %s", what, testTimeout)
 		}
 	}
+}
+
+// scanLines looks through the lines logged since *seen for one that match
+// accepts; changed is closed when the next line arrives.
+func (p *tandemProc) scanLines(seen *int, match func(logLine) bool) (line logLine, found bool, changed <-chan struct{}) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for ; *seen < len(p.lines); *seen++ {
+		if match(p.lines[*seen]) {
+			return p.lines[*seen], true, nil
+		}
+	}
+	return nil, false, p.changed
 }
 
 // waitEvent waits for a log line with this event.
