@@ -1,0 +1,131 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// legacyMessages are the messages of tandem's lifecycle lines before they
+// carried an "event" field (issue 10). A line with the field is matched on
+// it alone.
+// TODO(events): drop this map, and match on the field only, once every
+// binary under test has it.
+var legacyMessages = map[string]string{
+	"cmd-started":  "CMD started",
+	"cmd-exited":   "CMD exited",
+	"done-seen":    "main is done",
+	"stop-sent":    "stop signal sent",
+	"done-written": "done file written",
+	"exiting":      "tandem exiting",
+}
+
+// isEvent says whether l is tandem's line for the lifecycle event name.
+func (l logLine) isEvent(name string) bool {
+	if l.Fields == nil {
+		return false
+	}
+	if ev, ok := l.Fields["event"].(string); ok {
+		return ev == name
+	}
+	msg, ok := legacyMessages[name]
+	return ok && strings.HasPrefix(l.Text, msg)
+}
+
+// step is one thing that happened in a container: an event tandem logged,
+// or a line the program printed (a substring of it).
+type step struct{ ctr, event, text string }
+
+func tandemDid(ctr, event string) step  { return step{ctr: ctr, event: event} }
+func programSaid(ctr, text string) step { return step{ctr: ctr, text: text} }
+
+func (s step) String() string {
+	if s.event != "" {
+		return fmt.Sprintf("tandem event %s in %s", s.event, s.ctr)
+	}
+	return fmt.Sprintf("%s saying %q", s.ctr, s.text)
+}
+
+func (s step) matches(l logLine) bool {
+	if l.Ctr != s.ctr {
+		return false
+	}
+	if s.event != "" {
+		return l.isEvent(s.event)
+	}
+	return l.Fields == nil && strings.Contains(l.Text, s.text)
+}
+
+// first returns the first line that matches s.
+func (s step) first(lines []logLine) (logLine, bool) {
+	for _, l := range lines {
+		if s.matches(l) {
+			return l, true
+		}
+	}
+	return logLine{}, false
+}
+
+// mustFind returns the first line of s, or fails the test.
+func mustFind(t *testing.T, lines []logLine, s step) logLine {
+	t.Helper()
+	l, ok := s.first(lines)
+	if !ok {
+		t.Fatalf("no %s", s)
+	}
+	return l
+}
+
+// assertSteps asserts that every step happened, in this order. As in
+// assertOrder, a program's line is timed when podman read it, so it may only
+// end the chain.
+func assertSteps(t *testing.T, lines []logLine, steps ...step) {
+	t.Helper()
+	var prev logLine
+	for i, s := range steps {
+		l, ok := s.first(lines)
+		if !ok {
+			t.Errorf("step %d: no %s", i+1, s)
+			return
+		}
+		if s.event == "" && i < len(steps)-1 {
+			t.Fatalf("test bug: step %d (%s) is a program's line, so it may only be the last of a chain", i+1, s)
+		}
+		if i > 0 && l.At.Before(prev.At) {
+			t.Errorf("step %d came before step %d:\n  %s\n  %s", i+1, i, l, prev)
+		}
+		prev = l
+	}
+}
+
+// assertNever asserts that the program in ctr printed no line containing
+// any of texts.
+func assertNever(t *testing.T, lines []logLine, ctr string, texts ...string) {
+	t.Helper()
+	for _, l := range lines {
+		for _, text := range texts {
+			if programSaid(ctr, text).matches(l) {
+				t.Errorf("%s said %q: %s", ctr, text, l.Text)
+			}
+		}
+	}
+}
+
+// finishedAt is when the container's process ended, as podman recorded it.
+func (pp *playedPod) finishedAt(ctr string) time.Time {
+	pp.t.Helper()
+	out, _, err := podman(context.Background(), "inspect", pp.ctrName(ctr), "--format", "{{json .State.FinishedAt}}")
+	if err != nil {
+		pp.t.Fatal(err)
+	}
+	var at time.Time
+	if err := json.Unmarshal([]byte(out), &at); err != nil {
+		pp.t.Fatalf("inspect %s: FinishedAt %q: %v", ctr, out, err)
+	}
+	return at
+}
