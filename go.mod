@@ -3,6 +3,7 @@ module github.com/tandem-sh/tandem
 go 1.26.0
 
 require (
+	github.com/creack/pty v1.1.24
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/rs/zerolog v1.35.1
 	github.com/urfave/cli/v2 v2.27.7

@@ -22,7 +22,7 @@ func TestFaultDoneDirRecreated(t *testing.T) {
 		cmdArgs([]string{"sidecar", "--done-file", done, "--poll-interval", "1h", "--grace", "30s"},
 			helper("record-signals", signals, "15"))...)
 	killCMDOnCleanup(t, signals)
-	p.waitMessage("CMD started") // the watch is in place before CMD starts
+	p.waitEvent("cmd-started") // the watch is in place before CMD starts
 
 	// Several rounds, without waiting for tandem in between: whatever order
 	// the events reach it in, it must end up watching the last directory.
@@ -38,7 +38,7 @@ func TestFaultDoneDirRecreated(t *testing.T) {
 		t.Fatalf("tandem done exited %d:\n%s", code, stderr)
 	}
 
-	seen := p.waitMessage("main is done")
+	seen := p.waitEvent("done-seen")
 	if seen.str("source") != "done-file" || seen.str("path") != done || seen.str("main") != "job" {
 		t.Errorf("done seen as %v; want source done-file, path %s, main job", seen, done)
 	}
@@ -65,7 +65,7 @@ func TestFaultDoneDirDeletedThenCreatedLater(t *testing.T) {
 		cmdArgs([]string{"sidecar", "--done-file", done, "--poll-interval", "1h", "--grace", "30s"},
 			helper("record-signals", signals, "15"))...)
 	killCMDOnCleanup(t, signals)
-	p.waitMessage("CMD started")
+	p.waitEvent("cmd-started")
 
 	if err := os.RemoveAll(shared); err != nil {
 		t.Fatal(err)
@@ -74,7 +74,7 @@ func TestFaultDoneDirDeletedThenCreatedLater(t *testing.T) {
 	if code, _, stderr := runTandem(t, procOptions{}, "done", "--file", done); code != 0 {
 		t.Fatalf("tandem done exited %d:\n%s", code, stderr)
 	}
-	p.waitMessage("main is done")
+	p.waitEvent("done-seen")
 	if code := p.wait(); code != 0 {
 		t.Fatalf("sidecar exited %d, want 0", code)
 	}

@@ -86,14 +86,14 @@ func TestFaultOddDoneFileWhileRunning(t *testing.T) {
 			p := startTandem(t, opts, cmdArgs([]string{"sidecar", "--done-file", done, "--grace", "1h"},
 				append(cmd, signals))...)
 			cmdPID := killCMDOnCleanup(t, signals)
-			p.waitMessage("CMD started")
+			p.waitEvent("cmd-started")
 
 			staging := filepath.Join(dir, ".staging")
 			odd.make(t, staging)
 			mustDo(t, os.Rename(staging, done))
 
 			checkOddDoneSeen(t, p, odd, done)
-			p.waitMessage("stop signal sent")
+			p.waitEvent("stop-sent")
 			if lines := waitLines(t, signals, 2); lines[1] != "15" {
 				t.Errorf("CMD recorded %q; want it stopped by SIGTERM (15)", lines)
 			}
@@ -122,11 +122,11 @@ func TestFaultOddDoneFileAtStart(t *testing.T) {
 			odd.make(t, done)
 			p := startTandem(t, opts, cmdArgs([]string{"sidecar", "--done-file", done}, helper("exit", "7"))...)
 			checkOddDoneSeen(t, p, odd, done)
-			p.waitMessage("main was done before the sidecar started; CMD not started")
+			p.waitEvent("not-started")
 			if code := p.wait(); code != 0 {
 				t.Fatalf("sidecar exited %d, want 0", code)
 			}
-			if p.hasMessage("CMD started") {
+			if p.hasEvent("cmd-started") {
 				t.Error("CMD was started although the main was done")
 			}
 		})
@@ -136,12 +136,12 @@ func TestFaultOddDoneFileAtStart(t *testing.T) {
 func checkOddDoneSeen(t *testing.T, p *tandemProc, odd oddDoneFile, done string) {
 	t.Helper()
 	if odd.warns {
-		warning := p.waitMessage("done file exists but cannot be read; counting it as done, status unknown")
+		warning := p.waitEvent("done-file-unreadable")
 		if warning.str("level") != "warn" || warning.str("path") != done || warning.str("error") == "" {
 			t.Errorf("warning %v; want level warn, path %s and the error", warning, done)
 		}
 	}
-	seen := p.waitMessage("main is done")
+	seen := p.waitEvent("done-seen")
 	if seen.str("path") != done {
 		t.Errorf("done seen as %v; want path %s", seen, done)
 	}

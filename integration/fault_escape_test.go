@@ -59,14 +59,14 @@ func runEscape(t *testing.T, opts procOptions) (pid, sid int) {
 	p := startTandem(t, opts, cmdArgs([]string{"run", "--grace", "1h"}, helper("fault-escape", out))...)
 	// CMD's exit is logged only after the escapee reported: it is running
 	// outside CMD's group while tandem decides to exit.
-	exited := p.waitMessage("CMD exited")
+	exited := p.waitEvent("cmd-exited")
 	if exited.num("exit_code") != 0 {
 		t.Fatalf("CMD exited %v", exited)
 	}
 	if code := p.wait(); code != 0 {
 		t.Fatalf("tandem exited %d, want CMD's 0", code)
 	}
-	if p.hasMessage("CMD left processes in its group; stopping them") {
+	if p.hasEvent("leftovers") {
 		t.Error("the escapee was taken for a member of CMD's group")
 	}
 	fields := strings.Fields(waitLines(t, out, 1)[0]) // "escapee PID SID"

@@ -71,9 +71,9 @@ func TestFaultSIGKILLNotPID1(t *testing.T) {
 				// The first CMD exits on a SIGTERM sent to it directly; tandem
 				// starts a new one after the 1s backoff.
 				mustDo(t, unix.Kill(cmdPID, syscall.SIGTERM))
-				p.waitMessage("CMD exited before the main was done; restarting")
+				p.waitEvent("restarting")
 				p.waitFor("the second CMD started", func(l logLine) bool {
-					return l.str("message") == "CMD started" && l.num("pid") != cmdPID
+					return l.str("event") == "cmd-started" && l.num("pid") != cmdPID
 				})
 				waitLines(t, signals, 3) // ready, 15, ready
 			},

@@ -99,7 +99,7 @@ func TestFaultQuitURL(t *testing.T) {
 				s := startFaultServer(t, neverAnswer)
 				return s.url("/quitquitquit"), s
 			},
-			wantMsg:   "quit URL call failed",
+			wantMsg:   "quit-failed",
 			wantField: func(l logLine) bool { return l.str("error") != "" },
 		},
 		{
@@ -107,7 +107,7 @@ func TestFaultQuitURL(t *testing.T) {
 			url: func(t *testing.T) (string, *faultServer) {
 				return "http://127.0.0.1:" + strconv.Itoa(closedPort(t)) + "/quitquitquit", nil
 			},
-			wantMsg:   "quit URL call failed",
+			wantMsg:   "quit-failed",
 			wantField: func(l logLine) bool { return l.str("error") != "" },
 		},
 		{
@@ -116,7 +116,7 @@ func TestFaultQuitURL(t *testing.T) {
 				s := startFaultServer(t, answerWith("HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n"))
 				return s.url("/quitquitquit"), s
 			},
-			wantMsg:   "quit URL answered with an error status",
+			wantMsg:   "quit-failed",
 			wantField: func(l logLine) bool { return l.num("status") == 500 },
 		},
 	}
@@ -131,14 +131,14 @@ func TestFaultQuitURL(t *testing.T) {
 			p := startTandem(t, procOptions{}, cmdArgs([]string{"sidecar", "--quit-url", url, "--grace", "1s"},
 				helper("record-signals", signals, "15"))...)
 			killCMDOnCleanup(t, signals)
-			p.waitMessage("CMD started")
+			p.waitEvent("cmd-started")
 			p.signal(syscall.SIGUSR2) // the main is done
 
-			failed := p.waitMessage(tt.wantMsg)
+			failed := p.waitEvent(tt.wantMsg)
 			if failed.str("url") != url || failed.str("level") != "warn" || !tt.wantField(failed) {
 				t.Errorf("log line %v; want level warn, url %s and the cause", failed, url)
 			}
-			p.waitMessage("stop signal sent")
+			p.waitEvent("stop-sent")
 			if code := p.wait(); code != 0 {
 				t.Fatalf("sidecar exited %d, want 0", code)
 			}

@@ -44,7 +44,7 @@ func TestFaultSignalStorm(t *testing.T) {
 			}
 			p := startTandem(t, procOptions{}, cmdArgs(args, helper("record-signals", signals, "15", "7"))...)
 			killCMDOnCleanup(t, signals)
-			p.waitMessage("CMD started")
+			p.waitEvent("cmd-started")
 
 			pid := p.cmd.Process.Pid
 			for i := range stormSize {

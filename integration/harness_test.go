@@ -165,7 +165,7 @@ func (p *tandemProc) killChildren() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, l := range p.lines {
-		if l.str("message") == "CMD started" && l.num("pid") > 1 {
+		if l.str("event") == "cmd-started" && l.num("pid") > 1 {
 			_ = syscall.Kill(-l.num("pid"), syscall.SIGKILL)
 		}
 	}
@@ -235,28 +235,28 @@ func (p *tandemProc) waitFor(what string, match func(logLine) bool) logLine {
 	}
 }
 
-// waitMessage waits for a log line with this message.
-func (p *tandemProc) waitMessage(msg string) logLine {
+// waitEvent waits for a log line with this event.
+func (p *tandemProc) waitEvent(name string) logLine {
 	p.t.Helper()
-	return p.waitFor(fmt.Sprintf("%q", msg), func(l logLine) bool { return l.str("message") == msg })
+	return p.waitFor(fmt.Sprintf("event %q", name), func(l logLine) bool { return l.str("event") == name })
 }
 
-// hasMessage reports whether a line with this message was logged so far.
-func (p *tandemProc) hasMessage(msg string) bool {
+// hasEvent reports whether a line with this event was logged so far.
+func (p *tandemProc) hasEvent(name string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, l := range p.lines {
-		if l.str("message") == msg {
+		if l.str("event") == name {
 			return true
 		}
 	}
 	return false
 }
 
-// childPID waits for "CMD started" and returns CMD's pid as tandem sees it.
+// childPID waits for "cmd-started" and returns CMD's pid as tandem sees it.
 func (p *tandemProc) childPID() int {
 	p.t.Helper()
-	return p.waitMessage("CMD started").num("pid")
+	return p.waitEvent("cmd-started").num("pid")
 }
 
 // wait waits for tandem to exit and returns its exit code.

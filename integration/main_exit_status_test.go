@@ -42,11 +42,11 @@ func TestMain_DoneFileRecordsHowCMDEnded(t *testing.T) {
 			if f.Name != "job" {
 				t.Fatalf("done file name %q, want job", f.Name)
 			}
-			written := p.waitMessage("done file written")
+			written := p.waitEvent("done-written")
 			if written.str("path") != done || written.num("exit_code") != tc.code {
 				t.Fatalf("done file written: %v", written)
 			}
-			p.scWantOrder("CMD started", "CMD exited", "done file written", "tandem exiting")
+			p.scWantOrder("cmd-started", "cmd-exited", "done-written", "exiting")
 		})
 	}
 }

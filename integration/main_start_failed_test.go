@@ -24,8 +24,8 @@ func TestMain_StartFailureWritesDoneFile(t *testing.T) {
 			p := startTandem(t, procOptions{}, "main", "--done-file", done, "--", tc.cmd)
 			p.scWantExit(tc.code, "start-failed")
 			scWantStatus(t, done, "done", tc.code, "", "start-failed")
-			if p.hasMessage("CMD started") {
-				t.Fatal("CMD started")
+			if p.hasEvent("cmd-started") {
+				t.Fatal("cmd-started")
 			}
 		})
 	}

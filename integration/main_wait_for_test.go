@@ -18,13 +18,13 @@ func TestMain_WaitFor(t *testing.T) {
 		p := startTandem(t, procOptions{},
 			cmdArgs([]string{"main", "--wait-for", "file:" + gate, "--wait-interval", "10ms", "--done-file", done},
 				helper("sc-mark", marker))...)
-		p.waitMessage("waiting before starting CMD")
+		p.waitEvent("waiting")
 		if _, err := os.Stat(marker); err == nil {
 			t.Fatal("CMD ran before its condition held")
 		}
 		scWriteFile(t, gate, "")
 		p.scWantExit(0, "exited")
-		p.scWantOrder("waiting before starting CMD", "condition holds", "CMD started", "done file written")
+		p.scWantOrder("waiting", "condition-holds", "cmd-started", "done-written")
 		scWantStatus(t, done, "done", 0, "", "exited")
 	})
 
@@ -36,7 +36,7 @@ func TestMain_WaitFor(t *testing.T) {
 			cmdArgs([]string{"main", "--wait-for", "file:" + inDir(dir, "never"), "--wait-timeout", "200ms",
 				"--wait-interval", "20ms", "--done-file", done}, helper("sc-mark", marker))...)
 		p.scWantExit(1, "wait-timeout")
-		if p.hasMessage("CMD started") {
+		if p.hasEvent("cmd-started") {
 			t.Fatal("CMD started after the wait timed out")
 		}
 		if _, err := os.Stat(marker); err == nil {
@@ -52,7 +52,7 @@ func TestMain_WaitFor(t *testing.T) {
 		p := startTandem(t, procOptions{},
 			cmdArgs([]string{"main", "--wait-for", "file:" + inDir(dir, "never"), "--wait-timeout", "1h",
 				"--done-file", done}, helper("sc-mark", marker))...)
-		p.waitMessage("waiting before starting CMD")
+		p.waitEvent("waiting")
 		p.signal(syscall.SIGTERM)
 		p.scWantExit(143, "interrupted")
 		if _, err := os.Stat(marker); err == nil {

@@ -64,7 +64,7 @@ func TestPeersSignalStopsSidecar(t *testing.T) {
 				return "main", "main"
 			},
 			end: func(t *testing.T, p *pod) {
-				p.tandemLine("main", "", "CMD started")
+				p.tandemLine("main", "", "cmd-started")
 				p.do(podCommand{Op: "signal", ID: "main", Sig: int(syscall.SIGTERM)})
 			},
 			wantCode: 128 + 15,
@@ -93,10 +93,10 @@ func TestPeersSignalStopsSidecar(t *testing.T) {
 			if code := p.exitCode("sidecar"); code != 0 {
 				t.Fatalf("sidecar exited %d, want 0", code)
 			}
-			if src := p.tandemLine("sidecar", "", "main is done").str("source"); src != "done-signal" {
+			if src := p.tandemLine("sidecar", "", "done-seen").str("source"); src != "done-signal" {
 				t.Fatalf("sidecar saw the main done from %q, want done-signal", src)
 			}
-			if ex := p.tandemLine("sidecar", "", "tandem exiting"); ex.num("exit_code") != 0 || ex.str("reason") != "stopped" {
+			if ex := p.tandemLine("sidecar", "", "exiting"); ex.num("exit_code") != 0 || ex.str("reason") != "stopped" {
 				t.Fatalf("sidecar exiting with %v, want exit_code 0, reason stopped", ex)
 			}
 			// tandem forwards as it receives, so a forwarded USR2 would be

@@ -73,10 +73,10 @@ func wantUntold(t *testing.T, p *pod, id, out string) {
 	if code := p.exitCode(id); code != 0 {
 		t.Fatalf("sidecar %s exited %d, want 0 (its CMD's code)", id, code)
 	}
-	if done := p.tandemLines("sidecar", id, "main is done"); len(done) > 0 {
+	if done := p.tandemLines("sidecar", id, "done-seen"); len(done) > 0 {
 		t.Fatalf("sidecar %s saw the main done: %v", id, done)
 	}
-	if ex := p.tandemLine("sidecar", id, "tandem exiting"); ex.str("reason") != "exited" {
+	if ex := p.tandemLine("sidecar", id, "exiting"); ex.str("reason") != "exited" {
 		t.Fatalf("sidecar %s exiting %v, want reason exited: nobody asked it to stop", id, ex)
 	}
 	if got := strings.Join(readLines(out)[1:], ","); got != "15" {

@@ -344,7 +344,7 @@ func (p *pod) exitCode(id string) int {
 func (p *pod) tandemLine(mode, name, msg string) logLine {
 	p.t.Helper()
 	return p.waitFor(fmt.Sprintf("%q from tandem %s %s", msg, mode, name), func(l logLine) bool {
-		return l.str("mode") == mode && (name == "" || l.str("name") == name) && l.str("message") == msg
+		return l.str("mode") == mode && (name == "" || l.str("name") == name) && l.str("event") == msg
 	})
 }
 
@@ -354,7 +354,7 @@ func (p *pod) tandemLines(mode, name, msg string) []logLine {
 	defer p.tandemProc.mu.Unlock()
 	var out []logLine
 	for _, l := range p.lines {
-		if l.str("mode") == mode && (name == "" || l.str("name") == name) && l.str("message") == msg {
+		if l.str("mode") == mode && (name == "" || l.str("name") == name) && l.str("event") == msg {
 			out = append(out, l)
 		}
 	}
@@ -376,7 +376,7 @@ func (p *pod) rawWith(s string) []string {
 // signaled.
 func (p *pod) signaledPeers(mode, name string) []int {
 	var pids []int
-	for _, l := range p.tandemLines(mode, name, "signaled sidecar peer") {
+	for _, l := range p.tandemLines(mode, name, "peer-signaled") {
 		pids = append(pids, l.num("peer_pid"))
 	}
 	return pids

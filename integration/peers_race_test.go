@@ -42,7 +42,7 @@ func TestPeersDoneSignalBeforeSidecarListens(t *testing.T) {
 				Argv: sidecarArgv(nil, helper("record-signals", out, "15")...)}).num("pid")
 
 			p.start("done", tandemBin, "done", "--signal-peers")
-			p.tandemLine("done", "", "sidecar peers not found or not listening yet; still looking")
+			p.tandemLine("done", "", "peers-looking")
 			if got := p.signaledPeers("done", ""); len(got) != 0 {
 				t.Fatalf("done signaled %v while the sidecar could not receive it", got)
 			}

@@ -24,7 +24,7 @@ func TestPeersMainEndsBeforeSidecarStarts(t *testing.T) {
 		// CMD exited is logged before the main announces; the sidecar does
 		// not exist yet. (Whether its first scan ran before the freeze is not
 		// observable; the next subtest proves the retry itself.)
-		p.tandemLine("main", "", "CMD exited")
+		p.tandemLine("main", "", "cmd-exited")
 		p.do(podCommand{Op: "stop", ID: "main"})
 
 		out := inDir(tempDir(t), "signals")
@@ -59,7 +59,7 @@ func TestPeersMainEndsBeforeSidecarStarts(t *testing.T) {
 
 		mainArgv := append([]string{tandemBin, "main", "--peer", "a", "--peer", "b", "--peer-timeout", "60s", "--"}, helper("exit", "0")...)
 		p.start("main", mainArgv...)
-		if got := p.tandemLine("main", "", "signaled sidecar peer"); got.str("peer") != "a" || got.num("peer_pid") != pidA {
+		if got := p.tandemLine("main", "", "peer-signaled"); got.str("peer") != "a" || got.num("peer_pid") != pidA {
 			t.Fatalf("first peer signaled: %v, want a (pid %d)", got, pidA)
 		}
 		p.do(podCommand{Op: "stop", ID: "main"})
@@ -78,7 +78,7 @@ func TestPeersMainEndsBeforeSidecarStarts(t *testing.T) {
 				t.Fatalf("sidecar %s exited %d, want 0", id, code)
 			}
 		}
-		if warned := p.tandemLines("main", "", "sidecar peers not signaled"); len(warned) > 0 {
+		if warned := p.tandemLines("main", "", "peers-failed"); len(warned) > 0 {
 			t.Fatalf("main warned %v", warned)
 		}
 	})

@@ -28,7 +28,7 @@ func TestRunEnvVars(t *testing.T) {
 		if got := readLines(leftover); len(got) != 2 || got[1] != "handled SIGUSR1" {
 			t.Errorf("leftover recorded %q, want its SIGUSR1 handler to run", got)
 		}
-		if stop := p.waitMessage("CMD left processes in its group; stopping them"); stop.str("signal") != "SIGUSR1" {
+		if stop := p.waitEvent("leftovers"); stop.str("signal") != "SIGUSR1" {
 			t.Errorf("leftovers were stopped with %q, want SIGUSR1", stop.str("signal"))
 		}
 	})
@@ -45,8 +45,8 @@ func TestRunEnvVars(t *testing.T) {
 		if code := p.wait(); code != 0 {
 			t.Fatalf("tandem exited %d, want 0", code)
 		}
-		if kill := p.waitMessage("leftover processes did not stop within grace; sending SIGKILL"); kill.num("grace") != 150 {
-			t.Errorf("grace was %v ms, want 150 from TANDEM_GRACE", kill["grace"])
+		if kill := p.waitEvent("leftovers-killed"); kill.num("grace_ms") != 150 {
+			t.Errorf("grace was %v ms, want 150 from TANDEM_GRACE", kill["grace_ms"])
 		}
 	})
 
@@ -65,7 +65,7 @@ func TestRunEnvVars(t *testing.T) {
 		if got, want := readLines(out)[1:], []string{"12", "3"}; !slices.Equal(got, want) {
 			t.Errorf("sent INT, TERM: CMD recorded %q, want %q", got, want)
 		}
-		if fwd := p.waitMessage("signal forwarded"); fwd["group"] != false {
+		if fwd := p.waitEvent("signal-forwarded"); fwd["group"] != false {
 			t.Errorf("TANDEM_CHILD_ONLY=true: forwarded with group=%v", fwd["group"])
 		}
 	})

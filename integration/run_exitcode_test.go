@@ -6,7 +6,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/tandem-sh/tandem/supervisor"
+	"github.com/tandem-sh/tandem/supervisor/signals"
 )
 
 // TestRunExitCodes: tandem exits with CMD's own code, for every code a
@@ -17,10 +17,10 @@ func TestRunExitCodes(t *testing.T) {
 		if got := p.wait(); got != code {
 			t.Fatalf("CMD exited %d: tandem exited %d", code, got)
 		}
-		if got := p.waitMessage("CMD exited").num("exit_code"); got != code {
+		if got := p.waitEvent("cmd-exited").num("exit_code"); got != code {
 			t.Errorf("CMD exited %d: \"CMD exited\" logged exit_code %d", code, got)
 		}
-		if got := p.waitMessage("tandem exiting").num("exit_code"); got != code {
+		if got := p.waitEvent("exiting").num("exit_code"); got != code {
 			t.Errorf("CMD exited %d: \"tandem exiting\" logged exit_code %d", code, got)
 		}
 	}
@@ -31,15 +31,15 @@ func TestRunExitCodes(t *testing.T) {
 func TestRunSignalDeaths(t *testing.T) {
 	for _, sig := range []unix.Signal{unix.SIGHUP, unix.SIGINT, unix.SIGQUIT, unix.SIGABRT, unix.SIGKILL,
 		unix.SIGUSR1, unix.SIGSEGV, unix.SIGPIPE, unix.SIGTERM, 36, 64} {
-		t.Run(supervisor.SignalName(sig), func(t *testing.T) {
+		t.Run(signals.Name(sig), func(t *testing.T) {
 			p := startTandem(t, procOptions{}, cmdArgs([]string{"run"}, helper("run-die-of", strconv.Itoa(int(sig))))...)
 			if got, want := p.wait(), 128+int(sig); got != want {
-				t.Fatalf("CMD died of %s: tandem exited %d, want %d", supervisor.SignalName(sig), got, want)
+				t.Fatalf("CMD died of %s: tandem exited %d, want %d", signals.Name(sig), got, want)
 			}
-			exited := p.waitMessage("CMD exited")
-			if exited.str("signal") != supervisor.SignalName(sig) || exited.num("exit_code") != 128+int(sig) {
+			exited := p.waitEvent("cmd-exited")
+			if exited.str("signal") != signals.Name(sig) || exited.num("exit_code") != 128+int(sig) {
 				t.Errorf("\"CMD exited\" logged signal %q, exit_code %d; want %s, %d",
-					exited.str("signal"), exited.num("exit_code"), supervisor.SignalName(sig), 128+int(sig))
+					exited.str("signal"), exited.num("exit_code"), signals.Name(sig), 128+int(sig))
 			}
 		})
 	}

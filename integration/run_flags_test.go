@@ -53,7 +53,7 @@ func TestRunUsageErrors(t *testing.T) {
 			if stdout != "" {
 				t.Errorf("usage error printed to stdout: %q", stdout)
 			}
-			if strings.Contains(stderr, "CMD started") {
+			if strings.Contains(stderr, "cmd-started") {
 				t.Error("CMD was started despite the usage error")
 			}
 			if _, err := os.Stat(marker); err == nil {
@@ -86,7 +86,7 @@ func TestRunStartFailures(t *testing.T) {
 			if code := p.wait(); code != tt.want {
 				t.Fatalf("tandem exited %d, want %d", code, tt.want)
 			}
-			exiting := p.waitMessage("tandem exiting")
+			exiting := p.waitEvent("exiting")
 			if exiting.num("exit_code") != tt.want || exiting.str("reason") != "start-failed" {
 				t.Errorf("\"tandem exiting\" logged exit_code %d, reason %q; want %d, start-failed",
 					exiting.num("exit_code"), exiting.str("reason"), tt.want)

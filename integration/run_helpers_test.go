@@ -19,7 +19,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/tandem-sh/tandem/supervisor"
+	"github.com/tandem-sh/tandem/supervisor/signals"
 )
 
 // Helper programs and process tools shared by the run_*_test.go files.
@@ -99,7 +99,7 @@ func helperRunExec(args []string) int {
 func runParseSignals(list string) ([]unix.Signal, error) {
 	var sigs []unix.Signal
 	for name := range strings.SplitSeq(list, ",") {
-		sig, err := supervisor.ParseSignal(name)
+		sig, err := signals.Parse(name)
 		if err != nil {
 			return nil, err
 		}
@@ -190,7 +190,7 @@ func startHelperChild(name string, args ...string) *exec.Cmd {
 // run-on-signal SIG OUT: write "ready PID" to OUT; on SIG write "handled SIG"
 // and exit 0. A leftover whose handler must get to run.
 func helperRunOnSignal(args []string) int {
-	sig, err := supervisor.ParseSignal(args[0])
+	sig, err := signals.Parse(args[0])
 	if err != nil {
 		return 93
 	}
@@ -198,7 +198,7 @@ func helperRunOnSignal(args []string) int {
 	signal.Notify(ch, sig)
 	appendLine(args[1], fmt.Sprintf("ready %d", os.Getpid()))
 	<-ch
-	appendLine(args[1], "handled "+supervisor.SignalName(sig))
+	appendLine(args[1], "handled "+signals.Name(sig))
 	return 0
 }
 
@@ -232,7 +232,7 @@ func runKillGroupOnFailure(t testing.TB, p *tandemProc, pid1 bool) {
 		p.mu.Lock()
 		defer p.mu.Unlock()
 		for _, l := range p.lines {
-			if l.str("message") == "CMD started" && l.num("pid") > 1 {
+			if l.str("event") == "cmd-started" && l.num("pid") > 1 {
 				_ = unix.Kill(-l.num("pid"), unix.SIGKILL)
 			}
 		}

@@ -28,10 +28,10 @@ func TestRunLeftoversGetStopSignal(t *testing.T) {
 			if got := readLines(handler); len(got) != 2 || got[1] != "handled SIGTERM" {
 				t.Fatalf("leftover recorded %q: its SIGTERM handler did not run before tandem exited", got)
 			}
-			if stop := p.waitMessage("CMD left processes in its group; stopping them"); stop.str("signal") != "SIGTERM" {
+			if stop := p.waitEvent("leftovers"); stop.str("signal") != "SIGTERM" {
 				t.Errorf("leftovers were stopped with %q, want SIGTERM", stop.str("signal"))
 			}
-			if p.hasMessage("leftover processes did not stop within grace; sending SIGKILL") {
+			if p.hasEvent("leftovers-killed") {
 				t.Error("tandem sent SIGKILL although the leftover stopped on SIGTERM")
 			}
 		})
@@ -60,8 +60,8 @@ func TestRunLeftoversKilledAfterGrace(t *testing.T) {
 			if code := p.wait(); code != 0 {
 				t.Fatalf("tandem exited %d, want CMD's 0", code)
 			}
-			p.waitMessage("CMD left processes in its group; stopping them")
-			if kill := p.waitMessage("leftover processes did not stop within grace; sending SIGKILL"); kill.num("grace") != 100 {
+			p.waitEvent("leftovers")
+			if kill := p.waitEvent("leftovers-killed"); kill.num("grace_ms") != 100 {
 				t.Errorf("SIGKILL after a grace of %v ms, want --grace 100ms", kill["grace"])
 			}
 			// Outside a namespace nothing else would kill it: had tandem

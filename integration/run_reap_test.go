@@ -141,7 +141,7 @@ func TestRunReapsOrphanStorm(t *testing.T) {
 			}
 
 			fmt.Fprintln(release, "storm 2")
-			if got := p.waitMessage("CMD exited").num("exit_code"); got != 7 {
+			if got := p.waitEvent("cmd-exited").num("exit_code"); got != 7 {
 				t.Fatalf("CMD exited %d, want 7", got)
 			}
 			var rest []int
@@ -151,7 +151,7 @@ func TestRunReapsOrphanStorm(t *testing.T) {
 				}
 			}
 			runWaitReaped(t, rest)
-			if p.hasMessage("tandem exiting") {
+			if p.hasEvent("exiting") {
 				t.Fatal("tandem exited while the holder was still in CMD's group")
 			}
 			if zombies := runZombies(t, tandemPID); len(zombies) > 0 {

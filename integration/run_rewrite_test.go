@@ -28,7 +28,7 @@ func TestRunRewrite(t *testing.T) {
 		t.Fatalf("sent USR1, INT, TERM: CMD recorded %q, want %q (USR1, USR2, QUIT)", got, want)
 	}
 	forwarded := p.waitFor("TERM forwarded as QUIT", func(l logLine) bool {
-		return l.str("message") == "signal forwarded" && l.str("received") == "SIGTERM"
+		return l.str("event") == "signal-forwarded" && l.str("received") == "SIGTERM"
 	})
 	if forwarded.str("sent") != "SIGQUIT" {
 		t.Errorf("log says SIGTERM was sent as %q, want SIGQUIT", forwarded.str("sent"))

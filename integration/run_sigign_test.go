@@ -74,7 +74,7 @@ func TestRunInheritedIgnores(t *testing.T) {
 			t.Fatalf("tandem exited %d, want 0", code)
 		}
 		for _, l := range p.lines {
-			if l.str("message") == "signal forwarded" && l.str("received") != "SIGUSR1" {
+			if l.str("event") == "signal-forwarded" && l.str("received") != "SIGUSR1" {
 				t.Errorf("tandem forwarded %s, which it was started ignoring", l.str("received"))
 			}
 		}

@@ -8,7 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/tandem-sh/tandem/supervisor"
+	"github.com/tandem-sh/tandem/supervisor/signals"
 )
 
 // TestRunForwardsEverySignal: each forwardable signal sent to tandem reaches
@@ -25,7 +25,7 @@ func TestRunForwardsEverySignal(t *testing.T) {
 			runKillGroupOnFailure(t, p, mode.pid1)
 			waitLines(t, out, 1)
 			var want []string
-			for _, sig := range supervisor.ForwardableSignals() {
+			for _, sig := range signals.AllForwardable() {
 				if sig == unix.SIGUSR2 {
 					continue
 				}
@@ -33,7 +33,7 @@ func TestRunForwardsEverySignal(t *testing.T) {
 				want = append(want, strconv.Itoa(int(sig)))
 				lines := waitLines(t, out, 1+len(want))
 				if got := lines[len(lines)-1]; got != want[len(want)-1] {
-					t.Fatalf("sent %s to tandem; CMD recorded %s (all: %q)", supervisor.SignalName(sig), got, lines[1:])
+					t.Fatalf("sent %s to tandem; CMD recorded %s (all: %q)", signals.Name(sig), got, lines[1:])
 				}
 			}
 			p.signal(syscall.SIGUSR2)
@@ -59,7 +59,7 @@ func TestRunForwardedSignalKills(t *testing.T) {
 	if code := p.wait(); code != 128+int(syscall.SIGTERM) {
 		t.Fatalf("tandem exited %d, want 143", code)
 	}
-	if sig := p.waitMessage("CMD exited").str("signal"); sig != "SIGTERM" {
+	if sig := p.waitEvent("cmd-exited").str("signal"); sig != "SIGTERM" {
 		t.Fatalf("\"CMD exited\" logged signal %q, want SIGTERM", sig)
 	}
 }

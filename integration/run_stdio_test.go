@@ -23,7 +23,7 @@ func TestRunStdio(t *testing.T) {
 	if got := p.Stdout(); got != input.String() {
 		t.Fatalf("stdout is not exactly CMD's output:\ngot  %q\nwant %q", got, input.String())
 	}
-	if !p.hasMessage("CMD started") || !p.hasMessage("tandem exiting") {
+	if !p.hasEvent("cmd-started") || !p.hasEvent("exiting") {
 		t.Fatalf("tandem's log lines are not on stderr: %q", p.rawLines())
 	}
 }
@@ -39,7 +39,7 @@ func TestRunLogsOnStderrOnly(t *testing.T) {
 	if code := p.wait(); code != 0 {
 		t.Fatalf("tandem exited %d, want 0", code)
 	}
-	p.waitMessage("signal forwarded")
+	p.waitEvent("signal-forwarded")
 	if got := p.Stdout(); got != "" {
 		t.Fatalf("tandem wrote to stdout: %q", got)
 	}

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 
+	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
 )
 
@@ -35,24 +35,11 @@ func helperRunTTY(args []string) int {
 // process as its controlling terminal. Both close when the test ends.
 func runOpenPTY(t *testing.T) (master, slave *os.File) {
 	t.Helper()
-	fd, err := unix.Open("/dev/ptmx", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	master, slave, err := pty.Open()
 	if err != nil {
-		t.Fatalf("open /dev/ptmx: %v", err)
+		t.Fatalf("open a pseudo-terminal: %v", err)
 	}
-	master = os.NewFile(uintptr(fd), "/dev/ptmx")
-	t.Cleanup(func() { master.Close() })
-	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
-		t.Fatalf("unlock pty: %v", err)
-	}
-	n, err := unix.IoctlGetUint32(fd, unix.TIOCGPTN)
-	if err != nil {
-		t.Fatalf("pty number: %v", err)
-	}
-	slave, err = os.OpenFile("/dev/pts/"+strconv.Itoa(int(n)), os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Fatalf("open pty slave: %v", err)
-	}
-	t.Cleanup(func() { slave.Close() })
+	t.Cleanup(func() { master.Close(); slave.Close() })
 	return master, slave
 }
 

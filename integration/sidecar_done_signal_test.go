@@ -18,10 +18,10 @@ func TestSidecarDoneSignal(t *testing.T) {
 		scReady(t, out)
 		p.signal(syscall.SIGUSR2)
 		p.scWantExit(0, "stopped")
-		if seen := p.waitMessage("main is done"); seen.str("source") != "done-signal" {
+		if seen := p.waitEvent("done-seen"); seen.str("source") != "done-signal" {
 			t.Fatalf("main is done from %q, want done-signal", seen.str("source"))
 		}
-		p.scWantOrder("CMD started", "main is done", "stop signal sent", "CMD exited")
+		p.scWantOrder("cmd-started", "done-seen", "stop-sent", "cmd-exited")
 		// tandem forwards before it stops, so a forwarded USR2 would be
 		// recorded before the SIGTERM.
 		if got := readLines(out); !slices.Equal(got[1:], []string{"15"}) {
@@ -38,7 +38,7 @@ func TestSidecarDoneSignal(t *testing.T) {
 		// USR2 is now an ordinary signal: forwarded, not done.
 		p.signal(syscall.SIGUSR2)
 		waitLines(t, out, 2)
-		if p.hasMessage("main is done") {
+		if p.hasEvent("done-seen") {
 			t.Fatal("USR2 taken as done although --done-signal is USR1")
 		}
 		p.signal(syscall.SIGUSR1)

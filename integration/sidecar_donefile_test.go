@@ -19,10 +19,10 @@ func TestSidecarDoneFileBeforeStart(t *testing.T) {
 
 	p := startTandem(t, procOptions{}, cmdArgs([]string{"sidecar", "--done-file", done}, helper("sc-mark", marker))...)
 	p.scWantExit(0, "stopped")
-	if p.hasMessage("CMD started") {
+	if p.hasEvent("cmd-started") {
 		t.Fatal("CMD was started although the main was already done")
 	}
-	p.waitMessage("main was done before the sidecar started; CMD not started")
+	p.waitEvent("not-started")
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("CMD ran although the main was already done")
 	}
@@ -38,11 +38,11 @@ func TestSidecarDoneFileAfterStart(t *testing.T) {
 	scWriteFile(t, done, "")
 
 	p.scWantExit(0, "stopped")
-	seen := p.waitMessage("main is done")
+	seen := p.waitEvent("done-seen")
 	if seen.str("source") != "done-file" || seen.str("path") != done {
 		t.Fatalf("main is done: source %q path %q, want done-file %s", seen.str("source"), seen.str("path"), done)
 	}
-	p.scWantOrder("CMD started", "main is done", "stop signal sent", "CMD exited", "tandem exiting")
+	p.scWantOrder("cmd-started", "done-seen", "stop-sent", "cmd-exited", "exiting")
 	if got := readLines(out); !slices.Equal(got[1:], []string{"15"}) {
 		t.Fatalf("CMD received %q, want only SIGTERM (15)", got[1:])
 	}
@@ -64,7 +64,7 @@ func TestSidecarDoneFileRenamedIntoPlace(t *testing.T) {
 	}
 
 	p.scWantExit(0, "stopped")
-	seen := p.waitMessage("main is done")
+	seen := p.waitEvent("done-seen")
 	if seen.str("main") != "job" || seen.num("main_exit_code") != 0 {
 		t.Fatalf("main is done: main %q exit %d, want the renamed file's job / 0", seen.str("main"), seen.num("main_exit_code"))
 	}
@@ -94,13 +94,13 @@ func TestSidecarDoneFileInDirectoryCreatedLater(t *testing.T) {
 		t.Fatal(err)
 	}
 	scWaitWatched(t, pid, inner)
-	if p.hasMessage("main is done") {
+	if p.hasEvent("done-seen") {
 		t.Fatal("done before the done file exists")
 	}
 	scWriteFile(t, done, "")
 
 	p.scWantExit(0, "stopped")
-	if seen := p.waitMessage("main is done"); seen.str("path") != done {
+	if seen := p.waitEvent("done-seen"); seen.str("path") != done {
 		t.Fatalf("main is done: path %q, want %s", seen.str("path"), done)
 	}
 }
@@ -116,11 +116,11 @@ func TestSidecarDoneFileSeveralAllNeeded(t *testing.T) {
 		cmdArgs([]string{"sidecar", "--poll-interval", "1h", "--done-file", doneA, "--done-file", doneB},
 			helper("record-signals", out, "15"))...)
 	scReady(t, out) // CMD runs: one done file of two did not count as done
-	if p.hasMessage("main is done") {
+	if p.hasEvent("done-seen") {
 		t.Fatal("done with one of two done files")
 	}
 	scWriteFile(t, doneB, "")
 
 	p.scWantExit(0, "stopped")
-	p.scWantOrder("CMD started", "main is done", "stop signal sent", "CMD exited")
+	p.scWantOrder("cmd-started", "done-seen", "stop-sent", "cmd-exited")
 }

@@ -188,24 +188,24 @@ func scWriteFile(t testing.TB, path, content string) {
 	}
 }
 
-// scMessages is every log message so far, in order.
+// scMessages is every log line's event so far, in order.
 func (p *tandemProc) scMessages() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	msgs := make([]string, len(p.lines))
 	for i, l := range p.lines {
-		msgs[i] = l.str("message")
+		msgs[i] = l.str("event")
 	}
 	return msgs
 }
 
-// scLinesWith is every log line so far with this message.
+// scLinesWith is every log line so far with this event.
 func (p *tandemProc) scLinesWith(msg string) []logLine {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var out []logLine
 	for _, l := range p.lines {
-		if l.str("message") == msg {
+		if l.str("event") == msg {
 			out = append(out, l)
 		}
 	}
@@ -240,7 +240,7 @@ func (p *tandemProc) scWantExit(code int, reason string) {
 	if got := p.wait(); got != code {
 		p.t.Fatalf("tandem exit code %d, want %d", got, code)
 	}
-	exiting := p.waitMessage("tandem exiting")
+	exiting := p.waitEvent("exiting")
 	if exiting.num("exit_code") != code || (reason != "" && exiting.str("reason") != reason) {
 		p.t.Fatalf("tandem exiting with code %d reason %q, want %d %q", exiting.num("exit_code"), exiting.str("reason"), code, reason)
 	}

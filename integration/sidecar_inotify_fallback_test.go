@@ -58,5 +58,5 @@ func TestSidecarInotifyUnavailableFallsBackToPolling(t *testing.T) {
 	scWriteFile(t, done, "")
 
 	p.scWantExit(0, "stopped")
-	p.scWantOrder("CMD started", "main is done", "stop signal sent", "CMD exited")
+	p.scWantOrder("cmd-started", "done-seen", "stop-sent", "cmd-exited")
 }

@@ -20,23 +20,23 @@ func TestSidecarAndMainAcceptance(t *testing.T) {
 
 	mainTandem.scWantExit(0, "exited")
 	sidecar.scWantExit(0, "stopped")
-	mainTandem.scWantOrder("CMD started", "CMD exited", "done file written", "tandem exiting")
+	mainTandem.scWantOrder("cmd-started", "cmd-exited", "done-written", "exiting")
 	scWantStatus(t, done, "done", 0, "", "exited")
 
 	// The sidecar stopped its CMD because of the main's done file, not on its
 	// own: the stop follows the done event, and CMD died of the stop signal.
-	sidecar.scWantOrder("CMD started", "main is done", "stop signal sent", "CMD exited", "tandem exiting")
-	seen := sidecar.waitMessage("main is done")
+	sidecar.scWantOrder("cmd-started", "done-seen", "stop-sent", "cmd-exited", "exiting")
+	seen := sidecar.waitEvent("done-seen")
 	if seen.str("source") != "done-file" || seen.str("path") != done || seen.num("main_exit_code") != 0 {
 		t.Fatalf("sidecar's main is done: %v", seen)
 	}
-	if exited := sidecar.waitMessage("CMD exited"); exited.str("signal") != "SIGTERM" || exited.num("pid") != sidecarCMD {
+	if exited := sidecar.waitEvent("cmd-exited"); exited.str("signal") != "SIGTERM" || exited.num("pid") != sidecarCMD {
 		t.Fatalf("sidecar's CMD exited: %v, want pid %d killed by the stop signal", exited, sidecarCMD)
 	}
 	if !scProcessGone(sidecarCMD) {
 		t.Fatal("the sidecar's CMD still exists after the sidecar exited")
 	}
-	t.Logf("sidecar saw the done file %.3fms after its time stamp", seen["after_file_time"])
+	t.Logf("sidecar saw the done file %.3fms after its time stamp", seen["after_file_time_ms"])
 }
 
 // The same two containers started in parallel, with the real pod's guard
@@ -55,9 +55,9 @@ func TestSidecarAndMainStartedTogether(t *testing.T) {
 
 	mainTandem.scWantExit(0, "exited")
 	sidecar.scWantExit(0, "stopped")
-	mainTandem.scWantOrder("waiting before starting CMD", "condition holds", "CMD started", "CMD exited", "done file written")
-	sidecar.scWantOrder("CMD started", "ready file written", "main is done", "stop signal sent", "CMD exited")
-	if exited := sidecar.waitMessage("CMD exited"); exited.str("signal") != "SIGTERM" {
+	mainTandem.scWantOrder("waiting", "condition-holds", "cmd-started", "cmd-exited", "done-written")
+	sidecar.scWantOrder("cmd-started", "ready-written", "done-seen", "stop-sent", "cmd-exited")
+	if exited := sidecar.waitEvent("cmd-exited"); exited.str("signal") != "SIGTERM" {
 		t.Fatalf("sidecar's CMD exited: %v, want killed by the stop signal", exited)
 	}
 }

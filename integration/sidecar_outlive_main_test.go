@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-const scHeldMessage = "SIGTERM held: CMD keeps running until the main is done or outlive-main passes"
+const scHeldMessage = "signal-held"
 
 // --outlive-main, pod deletion: SIGTERM reaches every container at once; the
 // sidecar holds it so the main can finish with its proxy, and stops CMD when
@@ -20,7 +20,7 @@ func TestSidecarOutliveMainHoldsSIGTERMUntilDone(t *testing.T) {
 		helper("record-signals", out, "15"))...)
 	pid := scReady(t, out)
 	p.signal(syscall.SIGTERM)
-	p.waitMessage(scHeldMessage)
+	p.waitEvent(scHeldMessage)
 	if got := readLines(out); len(got) != 1 {
 		t.Fatalf("CMD received %q while SIGTERM was held", got[1:])
 	}
@@ -33,7 +33,7 @@ func TestSidecarOutliveMainHoldsSIGTERMUntilDone(t *testing.T) {
 
 	scWriteFile(t, done, "")
 	p.scWantExit(0, "stopped")
-	p.scWantOrder(scHeldMessage, "main is done", "stop signal sent", "CMD exited")
+	p.scWantOrder(scHeldMessage, "done-seen", "stop-sent", "cmd-exited")
 	if got := readLines(out); !slices.Equal(got[1:], []string{"1", "15"}) {
 		t.Fatalf("CMD received %q, want SIGHUP then the one SIGTERM of the stop", got[1:])
 	}
@@ -49,11 +49,11 @@ func TestSidecarOutliveMainExpires(t *testing.T) {
 	p.childPID()
 	p.signal(syscall.SIGTERM)
 	p.scWantExit(143, "signaled")
-	p.scWantOrder(scHeldMessage, "outlive-main passed before the main was done; forwarding SIGTERM", "CMD exited")
-	if p.hasMessage("main is done") || p.hasMessage("stop signal sent") {
+	p.scWantOrder(scHeldMessage, "signal-released", "cmd-exited")
+	if p.hasEvent("done-seen") || p.hasEvent("stop-sent") {
 		t.Fatal("an expired outlive-main was treated as a requested stop")
 	}
-	if exited := p.waitMessage("CMD exited"); exited.str("signal") != "SIGTERM" {
+	if exited := p.waitEvent("cmd-exited"); exited.str("signal") != "SIGTERM" {
 		t.Fatalf("CMD exited: %v, want killed by SIGTERM", exited)
 	}
 }
@@ -67,7 +67,7 @@ func TestSidecarOutliveMainOffForwardsSIGTERM(t *testing.T) {
 	p.childPID()
 	p.signal(syscall.SIGTERM)
 	p.scWantExit(143, "signaled")
-	if p.hasMessage(scHeldMessage) {
+	if p.hasEvent(scHeldMessage) {
 		t.Fatal("SIGTERM held without --outlive-main")
 	}
 }

@@ -71,10 +71,10 @@ func TestSidecarQuitURLStopsCMD(t *testing.T) {
 	if got := quit.seen(); !slices.Equal(got, []string{"POST /quitquitquit"}) {
 		t.Fatalf("quit endpoint got %q, want one POST /quitquitquit", got)
 	}
-	if p.hasMessage("stop signal sent") {
+	if p.hasEvent("stop-sent") {
 		t.Fatal("stop signal sent although CMD left after the quit call")
 	}
-	if exited := p.waitMessage("CMD exited"); exited.num("exit_code") != 0 || exited.str("signal") != "" {
+	if exited := p.waitEvent("cmd-exited"); exited.num("exit_code") != 0 || exited.str("signal") != "" {
 		t.Fatalf("CMD exited: %v, want code 0", exited)
 	}
 	if got := readLines(out); !slices.Equal(got[1:], []string{strconv.Itoa(int(syscall.SIGUSR1))}) {
@@ -99,11 +99,11 @@ func TestSidecarQuitURLIgnoredThenStopSignal(t *testing.T) {
 	if got := quit.seen(); !slices.Equal(got, []string{"POST /quitquitquit"}) {
 		t.Fatalf("quit endpoint got %q, want one POST /quitquitquit", got)
 	}
-	called := p.waitMessage("quit URL called")
+	called := p.waitEvent("quit-called")
 	if called.num("status") != 200 || !strings.HasSuffix(called.str("url"), "/quitquitquit") {
 		t.Fatalf("quit URL called: %v", called)
 	}
-	p.scWantOrder("main is done", "quit URL called", "stop signal sent", "CMD exited")
+	p.scWantOrder("done-seen", "quit-called", "stop-sent", "cmd-exited")
 	if got := readLines(out); !slices.Equal(got[1:], []string{"15"}) {
 		t.Fatalf("CMD received %q, want only SIGTERM (15)", got[1:])
 	}

@@ -55,7 +55,7 @@ func TestSidecarReadyFile(t *testing.T) {
 	holds := func(cond string) {
 		t.Helper()
 		p.waitFor("condition holds "+cond, func(l logLine) bool {
-			return l.str("message") == "condition holds" && l.str("condition") == cond
+			return l.str("event") == "condition-holds" && l.str("condition") == cond
 		})
 		if _, err := os.Stat(ready); err == nil {
 			t.Fatalf("ready file written while conditions were still pending (after %s)", cond)
@@ -69,7 +69,7 @@ func TestSidecarReadyFile(t *testing.T) {
 	holds(httpCond)
 	scWriteFile(t, gateExec, "")
 
-	written := p.waitMessage("ready file written")
+	written := p.waitEvent("ready-written")
 	if written.str("path") != ready {
 		t.Fatalf("ready file written at %q, want %s", written.str("path"), ready)
 	}
@@ -94,7 +94,7 @@ func TestSidecarReadyFileWithoutConditions(t *testing.T) {
 	p := startTandem(t, procOptions{}, cmdArgs([]string{"sidecar", "--ready-file", ready},
 		helper("record-signals", out, "10", "4"))...)
 	pid := scReady(t, out)
-	p.waitMessage("ready file written")
+	p.waitEvent("ready-written")
 	scWantStatus(t, ready, "ready", 0, "", "ready")
 	if err := syscall.Kill(pid, syscall.SIGUSR1); err != nil {
 		t.Fatal(err)

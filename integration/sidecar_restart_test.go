@@ -16,18 +16,18 @@ func TestSidecarRestartOnFailure(t *testing.T) {
 	p := startTandem(t, procOptions{}, cmdArgs(
 		[]string{"sidecar", "--restart", "on-failure", "--poll-interval", "1h", "--done-file", done},
 		helper("sc-crash-once", state, out))...)
-	restarting := p.waitMessage("CMD exited before the main was done; restarting")
+	restarting := p.waitEvent("restarting")
 	if restarting.num("exit_code") != 3 || restarting.str("level") != "warn" {
 		t.Fatalf("restart line: %v", restarting)
 	}
 	scReady(t, out) // the second run is up
-	if n := len(p.scLinesWith("CMD started")); n != 2 {
+	if n := len(p.scLinesWith("cmd-started")); n != 2 {
 		t.Fatalf("CMD started %d times, want 2", n)
 	}
 	scWriteFile(t, done, "")
 	p.scWantExit(0, "stopped")
-	p.scWantOrder("CMD started", "CMD exited", "CMD exited before the main was done; restarting",
-		"CMD started", "main is done", "stop signal sent", "CMD exited")
+	p.scWantOrder("cmd-started", "cmd-exited", "restarting",
+		"cmd-started", "done-seen", "stop-sent", "cmd-exited")
 	if got := readLines(out); !slices.Equal(got[1:], []string{"15"}) {
 		t.Fatalf("restarted CMD received %q, want only SIGTERM (15)", got[1:])
 	}
@@ -42,13 +42,13 @@ func TestSidecarRestartDoneDuringBackoff(t *testing.T) {
 	p := startTandem(t, procOptions{}, cmdArgs(
 		[]string{"sidecar", "--restart", "on-failure", "--poll-interval", "1h", "--done-file", done},
 		helper("exit", "3"))...)
-	if delay := p.waitMessage("CMD exited before the main was done; restarting").num("delay"); delay != 1000 {
+	if delay := p.waitEvent("restarting").num("delay_ms"); delay != 1000 {
 		t.Fatalf("first restart delay %dms, want 1000", delay)
 	}
 	scWriteFile(t, done, "")
 	p.scWantExit(0, "stopped")
-	p.waitMessage("main is done")
-	if n := len(p.scLinesWith("CMD started")); n != 1 {
+	p.waitEvent("done-seen")
+	if n := len(p.scLinesWith("cmd-started")); n != 1 {
 		t.Fatalf("CMD started %d times, want 1: the done condition must end the backoff", n)
 	}
 }
@@ -73,10 +73,10 @@ func TestSidecarRestartNotWanted(t *testing.T) {
 			args := append([]string{"sidecar", "--done-file", done}, tc.restart...)
 			p := startTandem(t, procOptions{}, cmdArgs(args, helper("exit", strconv.Itoa(tc.code)))...)
 			p.scWantExit(tc.code, "exited")
-			if p.hasMessage("CMD exited before the main was done; restarting") {
+			if p.hasEvent("restarting") {
 				t.Fatal("CMD was restarted")
 			}
-			if n := len(p.scLinesWith("CMD started")); n != 1 {
+			if n := len(p.scLinesWith("cmd-started")); n != 1 {
 				t.Fatalf("CMD started %d times, want 1", n)
 			}
 		})
@@ -84,16 +84,17 @@ func TestSidecarRestartNotWanted(t *testing.T) {
 }
 
 // An outside SIGTERM (pod deletion) during the backoff ends tandem at once,
-// as a death by SIGTERM would: 143, CMD not started again.
+// as a death by SIGTERM would: 143, CMD not started again. The reason is the
+// one every signal gets that ends tandem while no CMD runs: interrupted.
 func TestSidecarRestartSIGTERMDuringBackoff(t *testing.T) {
 	t.Parallel()
 	done := inDir(tempDir(t), "done")
 	p := startTandem(t, procOptions{}, cmdArgs(
 		[]string{"sidecar", "--restart", "always", "--done-file", done}, helper("exit", "0"))...)
-	p.waitMessage("CMD exited before the main was done; restarting")
+	p.waitEvent("restarting")
 	p.signal(syscall.SIGTERM)
-	p.scWantExit(143, "signaled")
-	if n := len(p.scLinesWith("CMD started")); n != 1 {
+	p.scWantExit(143, "interrupted")
+	if n := len(p.scLinesWith("cmd-started")); n != 1 {
 		t.Fatalf("CMD started %d times, want 1", n)
 	}
 }
@@ -112,7 +113,7 @@ func TestSidecarRestartNotAfterSIGTERM(t *testing.T) {
 		p.childPID()
 		p.signal(syscall.SIGTERM)
 		p.scWantExit(143, "signaled")
-		if p.hasMessage("CMD exited before the main was done; restarting") {
+		if p.hasEvent("restarting") {
 			t.Fatal("CMD restarted after the pod's SIGTERM")
 		}
 	})
@@ -126,10 +127,10 @@ func TestSidecarRestartNotAfterSIGTERM(t *testing.T) {
 			helper("record-signals", out, strconv.Itoa(int(syscall.SIGUSR1)), "3"))...)
 		scReady(t, out)
 		p.signal(syscall.SIGTERM)
-		p.waitMessage(scHeldMessage)
+		p.waitEvent(scHeldMessage)
 		p.signal(syscall.SIGUSR1) // forwarded; CMD exits 3
 		p.scWantExit(3, "exited")
-		if p.hasMessage("CMD exited before the main was done; restarting") {
+		if p.hasEvent("restarting") {
 			t.Fatal("CMD restarted after the pod's SIGTERM, which was held")
 		}
 	})

@@ -21,11 +21,11 @@ func TestSidecarStopWhenSuccess(t *testing.T) {
 	if code, _, stderr := runTandem(t, procOptions{}, "done", "--file", done, "--exit-code", "1"); code != 0 {
 		t.Fatalf("tandem done: exit %d: %s", code, stderr)
 	}
-	failed := p.waitMessage("main failed; --stop-when success keeps CMD running until the done file is replaced")
+	failed := p.waitEvent("main-failed")
 	if failed.num("exit_code") != 1 {
 		t.Fatalf("warning names exit code %d, want 1", failed.num("exit_code"))
 	}
-	if p.hasMessage("main is done") || p.hasMessage("stop signal sent") {
+	if p.hasEvent("done-seen") || p.hasEvent("stop-sent") {
 		t.Fatal("a failed main's done file stopped the sidecar")
 	}
 	if got := readLines(out); len(got) != 1 {
@@ -37,11 +37,11 @@ func TestSidecarStopWhenSuccess(t *testing.T) {
 		t.Fatalf("tandem done: exit %d: %s", code, stderr)
 	}
 	p.scWantExit(0, "stopped")
-	if seen := p.waitMessage("main is done"); seen.num("main_exit_code") != 0 {
+	if seen := p.waitEvent("done-seen"); seen.num("main_exit_code") != 0 {
 		t.Fatalf("main is done with main_exit_code %d, want 0", seen.num("main_exit_code"))
 	}
-	p.scWantOrder("main failed; --stop-when success keeps CMD running until the done file is replaced",
-		"main is done", "stop signal sent", "CMD exited")
+	p.scWantOrder("main-failed",
+		"done-seen", "stop-sent", "cmd-exited")
 	if got := readLines(out); !slices.Equal(got[1:], []string{"15"}) {
 		t.Fatalf("CMD received %q, want only SIGTERM (15)", got[1:])
 	}
@@ -60,7 +60,7 @@ func TestSidecarStopWhenAnyCountsFailure(t *testing.T) {
 		t.Fatalf("tandem done: exit %d: %s", code, stderr)
 	}
 	p.scWantExit(0, "stopped")
-	if seen := p.waitMessage("main is done"); seen.num("main_exit_code") != 1 {
+	if seen := p.waitEvent("done-seen"); seen.num("main_exit_code") != 1 {
 		t.Fatalf("main is done with main_exit_code %d, want 1", seen.num("main_exit_code"))
 	}
 }

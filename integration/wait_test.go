@@ -18,7 +18,7 @@ func TestWaitConditionsHold(t *testing.T) {
 		"--interval", "10ms", "--timeout", "1h")
 	scWriteFile(t, gate, "")
 	p.waitFor("file condition holds", func(l logLine) bool {
-		return l.str("message") == "condition holds" && l.str("condition") == "file:"+gate
+		return l.str("event") == "condition-holds" && l.str("condition") == "file:"+gate
 	})
 	select {
 	case <-p.exited:
@@ -29,7 +29,7 @@ func TestWaitConditionsHold(t *testing.T) {
 	if code := p.wait(); code != 0 {
 		t.Fatalf("exit %d, want 0", code)
 	}
-	if n := len(p.scLinesWith("condition holds")); n != 2 {
+	if n := len(p.scLinesWith("condition-holds")); n != 2 {
 		t.Fatalf("%d conditions logged as holding, want 2", n)
 	}
 }

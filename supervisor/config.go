@@ -6,6 +6,10 @@ import (
 
 	"github.com/rs/zerolog"
 	"golang.org/x/sys/unix"
+
+	"github.com/tandem-sh/tandem/supervisor/peers"
+	"github.com/tandem-sh/tandem/supervisor/probe"
+	"github.com/tandem-sh/tandem/supervisor/signals"
 )
 
 // Mode is which command tandem runs as.
@@ -21,6 +25,144 @@ func (m Mode) String() string {
 	return [...]string{"run", "sidecar", "main"}[m]
 }
 
+// Config is everything Run needs, parsed and typed by the CLI. Defaults
+// gives every default; Validate checks it without changing it.
+type Config struct {
+	Mode    Mode
+	Command []string
+	Log     zerolog.Logger
+	Name    string
+
+	Grace          time.Duration
+	StopSignal     unix.Signal
+	Rewrite        map[unix.Signal]unix.Signal // to signals.Drop: not forwarded
+	ChildOnly      bool
+	SuccessCodes   []int
+	TerminationLog string
+
+	Sidecar SidecarConfig // ModeSidecar only
+	Main    MainConfig    // ModeMain only
+}
+
+// SidecarConfig is what only `tandem sidecar` has.
+type SidecarConfig struct {
+	DoneFiles         []string
+	DoneSignal        unix.Signal
+	StopWhen          StopWhen
+	QuitURLs          []probe.Target
+	TerminationSignal unix.Signal
+	OutliveMain       time.Duration
+	ReadyWhen         []probe.Condition
+	ReadyFile         string
+	Restart           RestartPolicy
+	PollInterval      time.Duration
+	StopDelay         time.Duration
+	StoppedFile       string
+	MainStartTimeout  time.Duration
+}
+
+// MainConfig is what only `tandem main` has.
+type MainConfig struct {
+	DoneFile     string
+	DoneSignal   unix.Signal
+	QuitURLs     []probe.Target
+	WaitFor      []probe.Condition
+	WaitTimeout  time.Duration
+	WaitInterval time.Duration
+	Peers        peers.Options
+}
+
+// Defaults is the one place where defaults live; the CLI shows them.
+func Defaults(mode Mode) Config {
+	return Config{
+		Mode:       mode,
+		Log:        zerolog.Nop(),
+		Grace:      10 * time.Second,
+		StopSignal: unix.SIGTERM,
+		Sidecar: SidecarConfig{
+			DoneSignal:        unix.SIGUSR2,
+			TerminationSignal: unix.SIGTERM,
+			PollInterval:      time.Second,
+		},
+		Main: MainConfig{
+			DoneSignal:   unix.SIGUSR2,
+			WaitTimeout:  5 * time.Minute,
+			WaitInterval: DefaultWaitInterval,
+			Peers:        peers.Options{Timeout: DefaultPeerTimeout},
+		},
+	}
+}
+
+// Defaults shared with `tandem wait` and `tandem done`.
+const (
+	DefaultWaitInterval = 250 * time.Millisecond
+	DefaultPeerTimeout  = 30 * time.Second
+)
+
+// Validate rejects what cannot work, before anything starts. It names the
+// flag, the value and what would be accepted.
+func (c *Config) Validate() error {
+	if len(c.Command) == 0 {
+		return fmt.Errorf("missing CMD: expected `tandem %s [flags] -- CMD [ARG...]`", c.Mode)
+	}
+	if c.Grace < 0 {
+		return fmt.Errorf("--grace %s: expected a duration of 0 or more, e.g. 10s", c.Grace)
+	}
+	if c.StopSignal < 1 {
+		return fmt.Errorf("--stop-signal %d: expected a signal such as TERM", c.StopSignal)
+	}
+	for _, code := range c.SuccessCodes {
+		if code < 0 || code > maxExitCode {
+			return fmt.Errorf("--success-code %d: expected an exit code from 0 to 255", code)
+		}
+	}
+	switch c.Mode {
+	case ModeSidecar:
+		return c.Sidecar.validate()
+	case ModeMain:
+		return c.Main.validate()
+	}
+	return nil
+}
+
+func (s *SidecarConfig) validate() error {
+	for _, d := range []struct {
+		flag  string
+		value time.Duration
+	}{{"--outlive-main", s.OutliveMain}, {"--stop-delay", s.StopDelay}, {"--main-start-timeout", s.MainStartTimeout}} {
+		if d.value < 0 {
+			return fmt.Errorf("%s %s: expected a duration of 0 (off) or more", d.flag, d.value)
+		}
+	}
+	if s.PollInterval <= 0 {
+		return fmt.Errorf("--poll-interval %s: expected a duration above 0, e.g. 1s", s.PollInterval)
+	}
+	if len(s.ReadyWhen) > 0 && s.ReadyFile == "" {
+		return fmt.Errorf("--ready-when needs --ready-file PATH: the file that announces readiness")
+	}
+	if !signals.Forwardable(s.TerminationSignal) {
+		return fmt.Errorf("--termination-signal %s: expected a catchable signal, e.g. TERM or QUIT", signals.Name(s.TerminationSignal))
+	}
+	if s.DoneSignal == unix.SIGTERM || s.DoneSignal == s.TerminationSignal || !signals.Forwardable(s.DoneSignal) {
+		return fmt.Errorf("--done-signal %s: expected a catchable signal other than SIGTERM and the termination signal, e.g. USR2",
+			signals.Name(s.DoneSignal))
+	}
+	return nil
+}
+
+func (m *MainConfig) validate() error {
+	if m.WaitTimeout <= 0 {
+		return fmt.Errorf("--wait-timeout %s: expected a duration above 0, e.g. 5m", m.WaitTimeout)
+	}
+	if m.WaitInterval <= 0 {
+		return fmt.Errorf("--wait-interval %s: expected a duration above 0, e.g. 250ms", m.WaitInterval)
+	}
+	if m.Peers.Timeout <= 0 {
+		return fmt.Errorf("--peer-timeout %s: expected a duration above 0, e.g. 30s", m.Peers.Timeout)
+	}
+	return nil
+}
+
 // StopWhen says which done files count (sidecar --stop-when).
 type StopWhen int
 
@@ -28,6 +170,17 @@ const (
 	StopWhenAny StopWhen = iota
 	StopWhenSuccess
 )
+
+// ParseStopWhen reads --stop-when.
+func ParseStopWhen(s string) (StopWhen, error) {
+	switch s {
+	case "any":
+		return StopWhenAny, nil
+	case "success":
+		return StopWhenSuccess, nil
+	}
+	return 0, fmt.Errorf("--stop-when %q: expected any or success", s)
+}
 
 // RestartPolicy is sidecar --restart.
 type RestartPolicy int
@@ -38,104 +191,15 @@ const (
 	RestartAlways
 )
 
-// Config is everything Run needs; the CLI fills it from flags.
-type Config struct {
-	Mode    Mode
-	Command []string
-	Log     zerolog.Logger
-	Name    string
-
-	Grace          time.Duration
-	StopSignal     unix.Signal
-	Rewrite        map[unix.Signal]unix.Signal
-	ChildOnly      bool
-	SuccessCodes   []int
-	TerminationLog string
-
-	// sidecar and main
-	DoneFiles  []string
-	DoneSignal unix.Signal
-	QuitURLs   []string
-
-	// sidecar
-	StopWhen     StopWhen
-	OutliveMain  time.Duration
-	ReadyWhen    []Condition
-	ReadyFile    string
-	Restart      RestartPolicy
-	PollInterval time.Duration
-
-	// main
-	WaitFor      []Condition
-	WaitTimeout  time.Duration
-	WaitInterval time.Duration
-	Peers        PeerOptions
-}
-
-// PeerOptions says which sidecar peers to signal (main and done).
-type PeerOptions struct {
-	Enabled bool
-	Names   []string
-	Timeout time.Duration
-}
-
-// Defaults from SPEC.
-const (
-	DefaultGrace        = 10 * time.Second
-	DefaultPollInterval = time.Second
-	DefaultWaitTimeout  = 5 * time.Minute
-	DefaultWaitInterval = 250 * time.Millisecond
-	DefaultPeerTimeout  = 30 * time.Second
-)
-
-// Validate rejects what cannot work, before anything starts.
-func (c *Config) Validate() error {
-	if len(c.Command) == 0 {
-		return UsageError("missing CMD: expected `tandem %s [flags] -- CMD [ARG...]`", c.Mode)
+// ParseRestart reads --restart.
+func ParseRestart(s string) (RestartPolicy, error) {
+	switch s {
+	case "never":
+		return RestartNever, nil
+	case "on-failure":
+		return RestartOnFailure, nil
+	case "always":
+		return RestartAlways, nil
 	}
-	if c.Grace < 0 {
-		return UsageError("--grace %s: expected a duration of 0 or more, e.g. 10s", c.Grace)
-	}
-	if c.StopSignal == 0 {
-		c.StopSignal = unix.SIGTERM
-	}
-	if c.DoneSignal == 0 {
-		c.DoneSignal = unix.SIGUSR2
-	}
-	for _, code := range c.SuccessCodes {
-		if code < 0 || code > maxExitCode {
-			return UsageError("--success-code %d: expected an exit code from 0 to 255", code)
-		}
-	}
-	switch c.Mode {
-	case ModeSidecar:
-		if c.PollInterval <= 0 {
-			return UsageError("--poll-interval %s: expected a duration above 0, e.g. 1s", c.PollInterval)
-		}
-		if c.OutliveMain < 0 {
-			return UsageError("--outlive-main %s: expected a duration of 0 (off) or more", c.OutliveMain)
-		}
-		if len(c.ReadyWhen) > 0 && c.ReadyFile == "" {
-			return UsageError("--ready-when needs --ready-file PATH: the file that announces readiness")
-		}
-		if c.DoneSignal == unix.SIGTERM || !isForwardable(c.DoneSignal) {
-			return UsageError("--done-signal %s: expected a catchable signal other than SIGTERM, e.g. USR2", SignalName(c.DoneSignal))
-		}
-	case ModeMain:
-		if c.WaitTimeout <= 0 {
-			return UsageError("--wait-timeout %s: expected a duration above 0, e.g. 5m", c.WaitTimeout)
-		}
-		if c.WaitInterval <= 0 {
-			return UsageError("--wait-interval %s: expected a duration above 0, e.g. 250ms", c.WaitInterval)
-		}
-		if len(c.DoneFiles) > 1 {
-			return UsageError("--done-file given %d times: main writes one done file", len(c.DoneFiles))
-		}
-	}
-	for _, u := range c.QuitURLs {
-		if _, err := parseHTTPURL(u); err != nil {
-			return &CodedError{Code: ExitUsage, Err: fmt.Errorf("--quit-url: %w", err)}
-		}
-	}
-	return nil
+	return 0, fmt.Errorf("--restart %q: expected never, on-failure or always", s)
 }

@@ -1,18 +1,26 @@
 // Package supervisor is tandem's engine: it runs one command (CMD) as a
 // container's PID 1 and ties its lifetime to the other containers of a pod.
 //
-// The lifecycle, for every mode:
+// The lifecycle, for every mode (Run):
 //
-//  1. Become a child subreaper when not PID 1, register SIGCHLD and every
-//     forwardable signal before anything is started.
-//  2. main: remove a stale done file, then wait for --wait-for conditions.
-//     sidecar: watch the done files; if the main is already done, exit 0.
-//  3. Start CMD in its own process group from a locked OS thread (so the
-//     parent-death signal stays armed), hand it the terminal.
-//  4. One goroutine owns CMD's life and selects on: signals (forward, or
-//     treat as "done"), CMD's exit from the single wait4(-1) reaper, the done
-//     trigger, and timers (grace, --outlive-main, restart backoff).
-//  5. When CMD ends, its leftover process group gets the stop signal, grace,
-//     then SIGKILL. main then writes its done file, calls quit URLs and
-//     signals peers; tandem exits with CMD's code (or 0 for a requested stop).
+//  1. Become a child subreaper when not PID 1; the process's one reaper
+//     (process.StartReaper) registers SIGCHLD, then every forwardable
+//     signal is registered, before anything is started.
+//  2. main: remove a stale done file, wait for --wait-for (main_mode.go).
+//     sidecar: build the done sources; if the main is already done, exit 0
+//     without starting CMD (sidecar_mode.go).
+//  3. Start CMD in its own process group from the reaper's locked thread.
+//  4. One goroutine owns CMD (supervise.go) and selects on: signals, whose
+//     meaning policy.go decides (forward, done, hold, absorb, drop); the done
+//     condition; the timers and quit calls of the stop sequence (stop.go);
+//     readiness failures; job-control stops; CMD's exit. Nothing else
+//     signals CMD. While no CMD runs, idle.go reads signals by idlePolicy.
+//  5. When CMD ends, its leftover group gets the stop signal, grace, SIGKILL
+//     (leftovers.go). main then writes its done file, calls quit URLs,
+//     signals peers; tandem exits with CMD's code, or 0 for a requested stop.
+//
+// The engine reaches the world only through the interfaces of world.go, so
+// the lifecycle is tested with fakes (run_test.go). Sub-packages: process
+// (start, reap, signal, terminal), signals (names), probe (conditions, HTTP),
+// statusfile (the JSON line), peers (/proc, pidfds), install.
 package supervisor

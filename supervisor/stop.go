@@ -2,11 +2,43 @@ package supervisor
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/tandem-sh/tandem/supervisor/signals"
 )
+
+// stopPhase is where the stop sequence is: --stop-delay, quit URLs, --grace
+// for CMD to leave after them, the stop signal, --grace, SIGKILL.
+type stopPhase int
+
+const (
+	stopIdle         stopPhase = iota
+	stopDelaying               // --stop-delay: a shipper drains
+	stopQuitting               // quit URLs are being called
+	stopAwaitingQuit           // called: --grace for CMD to leave by itself
+	stopSignaled               // the stop signal sent: --grace until SIGKILL
+	stopKilled
+)
+
+// stopSequence is the requested stop as state of the loop: its timers and
+// the end of the quit calls are events there, so only the loop signals CMD.
+type stopSequence struct {
+	phase      stopPhase
+	timer      <-chan time.Time
+	quitDone   chan struct{}
+	cancelQuit context.CancelFunc
+}
+
+func (s *stopSequence) active() bool { return s.phase != stopIdle }
+
+// end stops what the sequence still has running once CMD is gone.
+func (s *stopSequence) end() {
+	if s.cancelQuit != nil {
+		s.cancelQuit()
+	}
+}
 
 // quitCallTimeout bounds each quit URL call: at least a second, at most five,
 // otherwise --grace.
@@ -14,92 +46,59 @@ func quitCallTimeout(grace time.Duration) time.Duration {
 	return min(max(grace, time.Second), 5*time.Second)
 }
 
-// callQuitURLs POSTs every URL at once and returns when all answered or
-// timed out. A failure is logged, never fatal: the stop signal follows.
-func (s *supervisor) callQuitURLs(ctx context.Context) {
-	var wg sync.WaitGroup
-	for _, raw := range s.cfg.QuitURLs {
-		target, err := parseHTTPURL(raw) // validated already
-		if err != nil {
-			continue
-		}
-		wg.Go(func() {
-			code, err := httpRequest(ctx, "POST", target, quitCallTimeout(s.cfg.Grace))
-			switch {
-			case err != nil:
-				s.log.Warn().Str("url", raw).Err(err).Msg("quit URL call failed")
-			case code < 200 || code > 299:
-				s.log.Warn().Str("url", raw).Int("status", code).Msg("quit URL answered with an error status")
-			default:
-				s.log.Info().Str("url", raw).Int("status", code).Msg("quit URL called")
-			}
-		})
-	}
-	wg.Wait()
-}
-
-// stopChild is the requested stop: quit URLs (then --grace for CMD to leave
-// by itself), the stop signal to the group, --grace, SIGKILL. It returns as
-// soon as CMD has exited (childGone is closed).
-func (s *supervisor) stopChild(ctx context.Context, c *child, childGone <-chan struct{}) {
-	waitGone := func(d time.Duration) bool {
-		timer := time.NewTimer(d)
-		defer timer.Stop()
-		select {
-		case <-childGone:
-			return true
-		case <-timer.C:
-			return false
-		}
-	}
-	if len(s.cfg.QuitURLs) > 0 {
-		s.callQuitURLs(ctx)
-		if waitGone(s.cfg.Grace) {
-			return
-		}
-	}
-	s.log.Info().Int("pid", c.pid).Str("signal", SignalName(s.cfg.StopSignal)).Msg("stop signal sent")
-	if err := signalProcess(c.pid, s.cfg.StopSignal, true); err != nil {
-		s.log.Error().Err(err).Int("pid", c.pid).Msg("cannot send stop signal")
-	}
-	if waitGone(s.cfg.Grace) {
+// beginStop starts the stop sequence once; delay says whether --stop-delay
+// applies (the main is done) or not (tandem itself failed).
+func (e *engine) beginStop(ctx context.Context, r *cmdRun, delay bool) {
+	if r.stop.active() {
 		return
 	}
-	s.log.Warn().Int("pid", c.pid).Dur("grace", s.cfg.Grace).Msg("CMD did not stop within grace; sending SIGKILL")
-	_ = signalProcess(c.pid, unix.SIGKILL, true)
-}
-
-// leftoverPollInterval is a safety net for group members that are not our
-// descendants, whose exit the reaper would never report.
-const leftoverPollInterval = 50 * time.Millisecond
-
-// stopLeftovers runs after CMD exits: what is left of its process group gets
-// the stop signal, --grace, then SIGKILL, so their handlers run before tandem
-// exits (as PID 1, tandem's exit would SIGKILL them all at once).
-func (s *supervisor) stopLeftovers(pgid int) {
-	if !groupAlive(pgid) {
+	if d := e.cfg.Sidecar.StopDelay; delay && d > 0 {
+		r.stop.phase, r.stop.timer = stopDelaying, e.w.After(d)
+		event(e.log.Info(), EventStopDelayed).Dur("stop_delay_ms", d).Msg("stop delayed so CMD can drain")
 		return
 	}
-	s.log.Info().Int("pgid", pgid).Str("signal", SignalName(s.cfg.StopSignal)).
-		Msg("CMD left processes in its group; stopping them")
-	_ = signalProcess(pgid, s.cfg.StopSignal, true)
-	// SIGTERM does not wake a stopped process; SIGCONT lets its handler run.
-	_ = signalProcess(pgid, unix.SIGCONT, true)
-	grace := time.NewTimer(s.cfg.Grace)
-	defer grace.Stop()
-	poll := time.NewTicker(leftoverPollInterval)
-	defer poll.Stop()
-	killed := false
-	for groupAlive(pgid) {
-		select {
-		case <-s.reaper.Reaped():
-		case <-poll.C:
-		case <-grace.C:
-			if !killed {
-				s.log.Warn().Int("pgid", pgid).Dur("grace", s.cfg.Grace).Msg("leftover processes did not stop within grace; sending SIGKILL")
-				_ = signalProcess(pgid, unix.SIGKILL, true)
-				killed = true
-			}
-		}
+	e.afterDelay(ctx, r)
+}
+
+func (e *engine) afterDelay(ctx context.Context, r *cmdRun) {
+	urls := e.cfg.Sidecar.QuitURLs
+	if len(urls) == 0 {
+		e.sendStop(r)
+		return
 	}
+	quitCtx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	r.stop.phase, r.stop.timer, r.stop.quitDone, r.stop.cancelQuit = stopQuitting, nil, done, cancel
+	go func() {
+		defer close(done)
+		e.w.Quit(quitCtx, urls, quitCallTimeout(e.cfg.Grace), e.log)
+	}()
+}
+
+func (e *engine) quitFinished(r *cmdRun) {
+	r.stop.quitDone = nil
+	r.stop.phase, r.stop.timer = stopAwaitingQuit, e.w.After(e.cfg.Grace)
+}
+
+func (e *engine) stopTimerFired(ctx context.Context, r *cmdRun) {
+	r.stop.timer = nil
+	switch r.stop.phase {
+	case stopDelaying:
+		e.afterDelay(ctx, r)
+	case stopAwaitingQuit:
+		e.sendStop(r)
+	case stopSignaled:
+		event(e.log.Warn(), EventKillSent).Int("pid", r.child.Pid).Dur("grace_ms", e.cfg.Grace).
+			Msg("CMD did not stop within grace; sending SIGKILL")
+		_ = e.w.Signal(r.child.Pid, unix.SIGKILL, true)
+		r.stop.phase = stopKilled
+	}
+}
+
+func (e *engine) sendStop(r *cmdRun) {
+	event(e.log.Info(), EventStopSent).Int("pid", r.child.Pid).Str("signal", signals.Name(e.cfg.StopSignal)).Msg("stop signal sent")
+	if err := e.w.Signal(r.child.Pid, e.cfg.StopSignal, true); err != nil {
+		e.log.Error().Err(err).Int("pid", r.child.Pid).Msg("cannot send stop signal")
+	}
+	r.stop.phase, r.stop.timer = stopSignaled, e.w.After(e.cfg.Grace)
 }

@@ -10,6 +10,10 @@ import (
 )
 
 func newApp() *cli.App {
+	commands := []*cli.Command{runCommand, sidecarCommand, mainCommand, doneCommand, waitCommand, installCommand, versionCommand}
+	for _, c := range commands {
+		c.OnUsageError = usageError // every command's bad flag exits 2
+	}
 	return &cli.App{
 		Name:  "tandem",
 		Usage: "a container init that stops a Job's sidecar when the main work is done",
@@ -17,8 +21,8 @@ func newApp() *cli.App {
 			"   tandem [run flags] -- CMD [ARG...]   (same as `tandem run`)",
 		Version:              version,
 		HideVersion:          true,
-		Flags:                append(globalFlags(), supervisionFlags()...),
-		Commands:             []*cli.Command{runCommand, sidecarCommand, mainCommand, doneCommand, waitCommand, installCommand, versionCommand},
+		Flags:                append(globalFlags(), supervisionFlags(supervisor.Defaults(supervisor.ModeRun))...),
+		Commands:             commands,
 		Action:               bareRun,
 		OnUsageError:         usageError,
 		ExitErrHandler:       func(*cli.Context, error) {}, // main() alone exits, after cleanup
@@ -39,7 +43,11 @@ func bareRun(cliCtx *cli.Context) error {
 }
 
 func usageError(_ *cli.Context, err error, _ bool) error {
-	return &supervisor.CodedError{Code: supervisor.ExitUsage, Err: err}
+	return &supervisor.ExitError{Code: supervisor.ExitUsage, Err: err}
+}
+
+func usagef(format string, args ...any) error {
+	return supervisor.UsageError(format, args...)
 }
 
 // withGlobals gives a command the global flags too, so that

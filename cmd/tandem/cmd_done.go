@@ -7,9 +7,8 @@ import (
 )
 
 var doneCommand = &cli.Command{
-	Name:         "done",
-	Usage:        "announce that the main work is done: write a done file and/or signal sidecar peers",
-	OnUsageError: usageError,
+	Name:  "done",
+	Usage: "announce that the main work is done: write a done file and/or signal sidecar peers",
 	Flags: withGlobals(peerFlags(), []cli.Flag{
 		&cli.StringFlag{Name: "file", EnvVars: envVars("file"), Usage: "done file to write (one JSON line, atomically)"},
 		&cli.IntFlag{Name: "exit-code", EnvVars: envVars("exit-code"), Usage: "the main's exit status to record in the file"},
@@ -19,24 +18,28 @@ var doneCommand = &cli.Command{
 }
 
 func doneAction(cliCtx *cli.Context) error {
+	opts, err := doneOptions(cliCtx)
+	if err != nil {
+		return err
+	}
+	return supervisor.AnnounceDone(cliCtx.Context, opts)
+}
+
+func doneOptions(cliCtx *cli.Context) (supervisor.DoneOptions, error) {
 	if cliCtx.NArg() > 0 {
-		return usagef("unexpected argument %q: done takes flags only", cliCtx.Args().First())
+		return supervisor.DoneOptions{}, usagef("unexpected argument %q: done takes flags only", cliCtx.Args().First())
 	}
 	log, err := newLogger(cliCtx, "done")
 	if err != nil {
-		return err
+		return supervisor.DoneOptions{}, err
 	}
 	opts := supervisor.DoneOptions{
 		File:     cliCtx.String("file"),
 		ExitCode: cliCtx.Int("exit-code"),
-		Name:     cliCtx.String("name"),
+		Name:     flagString(cliCtx, "name"),
+		Peers:    peerOptions(cliCtx),
 		Log:      log,
 	}
-	if opts.Peers, err = peerOptions(cliCtx); err != nil {
-		return err
-	}
-	if opts.DoneSignal, err = signalFlag(cliCtx, "done-signal"); err != nil {
-		return err
-	}
-	return supervisor.AnnounceDone(cliCtx.Context, opts)
+	opts.DoneSignal, err = signalFlag(cliCtx, "done-signal")
+	return opts, err
 }

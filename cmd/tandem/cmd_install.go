@@ -5,20 +5,19 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/tandem-sh/tandem/supervisor"
+	"github.com/tandem-sh/tandem/supervisor/install"
 )
 
 var installCommand = &cli.Command{
-	Name:         "install",
-	Usage:        "copy this binary to DIR/tandem (mode 0555, atomic) for the init-copy pattern",
-	ArgsUsage:    "DIR",
-	OnUsageError: usageError,
-	Flags:        globalFlags(),
+	Name:      "install",
+	Usage:     "copy this binary to DIR/tandem (mode 0555, atomic) for the init-copy pattern",
+	ArgsUsage: "DIR",
+	Flags:     globalFlags(),
 	Action: func(cliCtx *cli.Context) error {
 		if cliCtx.NArg() != 1 {
 			return usagef("install takes one DIR, got %d arguments: expected `tandem install DIR`", cliCtx.NArg())
 		}
-		target, err := supervisor.Install(cliCtx.Args().First())
+		target, err := install.Self(cliCtx.Args().First())
 		if err != nil {
 			return err
 		}

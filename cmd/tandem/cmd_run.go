@@ -7,12 +7,11 @@ import (
 )
 
 var runCommand = &cli.Command{
-	Name:         "run",
-	Usage:        "supervise CMD as PID 1: forward signals, reap every child, exit as CMD exits",
-	ArgsUsage:    "-- CMD [ARG...]",
-	Flags:        withGlobals(supervisionFlags()),
-	OnUsageError: usageError,
-	Action:       runAction,
+	Name:      "run",
+	Usage:     "supervise CMD as PID 1: forward signals, reap every child, exit as CMD exits",
+	ArgsUsage: "-- CMD [ARG...]",
+	Flags:     withGlobals(supervisionFlags(supervisor.Defaults(supervisor.ModeRun))),
+	Action:    runAction,
 }
 
 func runAction(cliCtx *cli.Context) error {
@@ -20,5 +19,5 @@ func runAction(cliCtx *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return result(supervisor.Run(cliCtx.Context, cfg))
+	return supervisor.Run(cliCtx.Context, cfg)
 }

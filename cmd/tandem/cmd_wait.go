@@ -7,9 +7,8 @@ import (
 )
 
 var waitCommand = &cli.Command{
-	Name:         "wait",
-	Usage:        "block until every condition holds (an init container, or a line of a script)",
-	OnUsageError: usageError,
+	Name:  "wait",
+	Usage: "block until every condition holds (an init container, or a line of a script)",
 	Flags: withGlobals([]cli.Flag{
 		&cli.StringSliceFlag{Name: "for", EnvVars: envVars("for"),
 			Usage: "file:PATH, tcp:HOST:PORT, http://HOST:PORT/PATH or exec:PROG ARG... (repeatable)"},
@@ -21,21 +20,26 @@ var waitCommand = &cli.Command{
 }
 
 func waitAction(cliCtx *cli.Context) error {
+	opts, err := waitOptions(cliCtx)
+	if err != nil {
+		return err
+	}
+	return supervisor.WaitFor(cliCtx.Context, opts)
+}
+
+func waitOptions(cliCtx *cli.Context) (supervisor.WaitOptions, error) {
 	if cliCtx.NArg() > 0 {
-		return usagef("unexpected argument %q: give each condition with --for", cliCtx.Args().First())
+		return supervisor.WaitOptions{}, usagef("unexpected argument %q: give each condition with --for", cliCtx.Args().First())
 	}
 	log, err := newLogger(cliCtx, "wait")
 	if err != nil {
-		return err
+		return supervisor.WaitOptions{}, err
 	}
 	conds, err := conditionsFlag(cliCtx, "for")
-	if err != nil {
-		return err
-	}
-	return supervisor.WaitFor(cliCtx.Context, supervisor.WaitOptions{
+	return supervisor.WaitOptions{
 		Conditions: conds,
 		Interval:   cliCtx.Duration("interval"),
 		Timeout:    cliCtx.Duration("timeout"),
 		Log:        log,
-	})
+	}, err
 }

@@ -1,24 +1,27 @@
 package main
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/urfave/cli/v2"
 	"golang.org/x/sys/unix"
 
 	"github.com/tandem-sh/tandem/supervisor"
+	"github.com/tandem-sh/tandem/supervisor/peers"
+	"github.com/tandem-sh/tandem/supervisor/probe"
+	"github.com/tandem-sh/tandem/supervisor/signals"
 )
 
-// supervisionFlags are shared by run, sidecar and main.
-func supervisionFlags() []cli.Flag {
+// supervisionFlags are shared by run, sidecar and main (and the bare
+// `tandem -- CMD`).
+func supervisionFlags(d supervisor.Config) []cli.Flag {
 	return []cli.Flag{
-		&cli.DurationFlag{Name: "grace", Value: supervisor.DefaultGrace, EnvVars: envVars("grace"),
+		&cli.DurationFlag{Name: "grace", Value: d.Grace, EnvVars: envVars("grace"),
 			Usage: "time between the stop signal and SIGKILL when tandem stops CMD"},
-		&cli.StringFlag{Name: "stop-signal", Value: "TERM", EnvVars: envVars("stop-signal"),
+		&cli.StringFlag{Name: "stop-signal", Value: signalFlagValue(d.StopSignal), EnvVars: envVars("stop-signal"),
 			Usage: "signal tandem uses to stop CMD (name or number)"},
 		&cli.StringSliceFlag{Name: "rewrite", EnvVars: envVars("rewrite"),
-			Usage: "deliver a forwarded signal FROM as TO, e.g. TERM:QUIT (repeatable)"},
+			Usage: "deliver a forwarded signal FROM as TO, e.g. TERM:QUIT; FROM:0 drops FROM (repeatable)"},
 		&cli.BoolFlag{Name: "child-only", EnvVars: envVars("child-only"),
 			Usage: "forward signals to CMD alone instead of its process group"},
 		&cli.IntSliceFlag{Name: "success-code", EnvVars: envVars("success-code"),
@@ -30,34 +33,38 @@ func supervisionFlags() []cli.Flag {
 	}
 }
 
-// supervisionConfig reads the flags of supervisionFlags into a Config.
+// signalFlagValue is how a default signal is shown: TERM, USR2.
+func signalFlagValue(sig unix.Signal) string {
+	name := signals.Name(sig)
+	return name[len("SIG"):]
+}
+
+// supervisionConfig starts from the mode's defaults and reads the flags of
+// supervisionFlags over them.
 func supervisionConfig(cliCtx *cli.Context, mode supervisor.Mode) (supervisor.Config, error) {
-	at := func(name string) *cli.Context { return flagContext(cliCtx, name) }
-	cfg := supervisor.Config{
-		Mode:    mode,
-		Command: cliCtx.Args().Slice(),
-		Name:    at("name").String("name"),
-		Grace:   at("grace").Duration("grace"),
-	}
+	cfg := supervisor.Defaults(mode)
+	cfg.Command = cliCtx.Args().Slice()
+	cfg.Name = flagString(cliCtx, "name")
+	cfg.Grace = lookup(cliCtx, "grace").Duration("grace")
 	var err error
 	if cfg.Log, err = newLogger(cliCtx, mode.String()); err != nil {
 		return cfg, err
 	}
-	if cfg.StopSignal, err = signalFlag(at("stop-signal"), "stop-signal"); err != nil {
+	if cfg.StopSignal, err = signalFlag(lookup(cliCtx, "stop-signal"), "stop-signal"); err != nil {
 		return cfg, err
 	}
 	cfg.Rewrite = map[unix.Signal]unix.Signal{}
-	for _, pair := range at("rewrite").StringSlice("rewrite") {
-		from, to, err := supervisor.ParseRewrite(pair)
+	for _, pair := range lookup(cliCtx, "rewrite").StringSlice("rewrite") {
+		from, to, err := signals.ParseRewrite(pair)
 		if err != nil {
 			return cfg, usagef("--rewrite: %v", err)
 		}
 		cfg.Rewrite[from] = to
 	}
-	cfg.ChildOnly = at("child-only").Bool("child-only")
-	cfg.SuccessCodes = at("success-code").IntSlice("success-code")
-	cfg.TerminationLog = supervisor.DefaultTerminationLog()
-	if c := at("termination-log"); c.IsSet("termination-log") {
+	cfg.ChildOnly = lookup(cliCtx, "child-only").Bool("child-only")
+	cfg.SuccessCodes = lookup(cliCtx, "success-code").IntSlice("success-code")
+	cfg.TerminationLog = defaultTerminationLog()
+	if c := lookup(cliCtx, "termination-log"); c.IsSet("termination-log") {
 		cfg.TerminationLog = c.String("termination-log")
 	} else if cfg.TerminationLog == "" {
 		// Say why no termination log will be written: outside Kubernetes,
@@ -69,13 +76,16 @@ func supervisionConfig(cliCtx *cli.Context, mode supervisor.Mode) (supervisor.Co
 	return cfg, nil
 }
 
-// flagContext is the context to read a supervision flag from. The app
-// defines these flags too, for the bare `tandem [flags] -- CMD`, so
-// `tandem --grace 5s run -- CMD` parses; reading only the command's own
-// context would silently drop such a flag. As with globalString, the
+// defaultTerminationLog is a seam for the table tests: the real default
+// depends on this machine's /dev/termination-log.
+var defaultTerminationLog = supervisor.DefaultTerminationLog
+
+// lookup is the context to read a flag from. The app defines the global and
+// supervision flags too, so `tandem --grace 5s run -- CMD` parses; reading
+// only the command's own context would silently drop such a flag. The
 // innermost context where it was given on the command line wins, else the
 // command's own (its TANDEM_<FLAG> value or the default).
-func flagContext(cliCtx *cli.Context, name string) *cli.Context {
+func lookup(cliCtx *cli.Context, name string) *cli.Context {
 	for _, c := range cliCtx.Lineage() {
 		if slices.Contains(c.LocalFlagNames(), name) {
 			return c
@@ -84,20 +94,40 @@ func flagContext(cliCtx *cli.Context, name string) *cli.Context {
 	return cliCtx
 }
 
+func flagString(cliCtx *cli.Context, name string) string {
+	return lookup(cliCtx, name).String(name)
+}
+
 func signalFlag(cliCtx *cli.Context, name string) (unix.Signal, error) {
-	sig, err := supervisor.ParseSignal(cliCtx.String(name))
+	sig, err := signals.Parse(cliCtx.String(name))
 	if err != nil {
 		return 0, usagef("--%s: %v", name, err)
 	}
 	return sig, nil
 }
 
-func conditionsFlag(cliCtx *cli.Context, name string) ([]supervisor.Condition, error) {
-	conds, err := supervisor.ParseConditions(cliCtx.StringSlice(name))
+func conditionsFlag(cliCtx *cli.Context, name string) ([]probe.Condition, error) {
+	conds, err := probe.ParseAll(cliCtx.StringSlice(name))
 	if err != nil {
-		return nil, fmt.Errorf("--%s: %w", name, err)
+		return nil, usagef("--%s: %v", name, err)
 	}
 	return conds, nil
+}
+
+func quitURLFlag(usage string) cli.Flag {
+	return &cli.StringSliceFlag{Name: "quit-url", EnvVars: envVars("quit-url"), Usage: usage}
+}
+
+func quitURLs(cliCtx *cli.Context) ([]probe.Target, error) {
+	var targets []probe.Target
+	for _, raw := range cliCtx.StringSlice("quit-url") {
+		t, err := probe.ParseURL(raw)
+		if err != nil {
+			return nil, usagef("--quit-url: %v", err)
+		}
+		targets = append(targets, t)
+	}
+	return targets, nil
 }
 
 // peerFlags are shared by main and done.
@@ -114,22 +144,16 @@ func peerFlags() []cli.Flag {
 }
 
 func doneSignalFlag() cli.Flag {
-	return &cli.StringFlag{Name: "done-signal", Value: "USR2", EnvVars: envVars("done-signal"),
+	d := supervisor.Defaults(supervisor.ModeSidecar).Sidecar.DoneSignal
+	return &cli.StringFlag{Name: "done-signal", Value: signalFlagValue(d), EnvVars: envVars("done-signal"),
 		Usage: "the signal that means \"main is done\" (main and sidecar must agree)"}
 }
 
-func quitURLFlag(usage string) cli.Flag {
-	return &cli.StringSliceFlag{Name: "quit-url", EnvVars: envVars("quit-url"), Usage: usage}
-}
-
-func peerOptions(cliCtx *cli.Context) (supervisor.PeerOptions, error) {
-	opts := supervisor.PeerOptions{
+func peerOptions(cliCtx *cli.Context) peers.Options {
+	opts := peers.Options{
 		Names:   cliCtx.StringSlice("peer"),
 		Timeout: cliCtx.Duration("peer-timeout"),
 	}
 	opts.Enabled = cliCtx.Bool("signal-peers") || len(opts.Names) > 0
-	if opts.Timeout <= 0 {
-		return opts, usagef("--peer-timeout %s: expected a duration above 0, e.g. 30s", opts.Timeout)
-	}
-	return opts, nil
+	return opts
 }

@@ -2,14 +2,11 @@ package main
 
 import (
 	"os"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
 	"github.com/urfave/cli/v2"
-
-	"github.com/tandem-sh/tandem/supervisor"
 )
 
 func globalFlags() []cli.Flag {
@@ -21,27 +18,17 @@ func globalFlags() []cli.Flag {
 	}
 }
 
-// globalString reads a global flag given before or after the command name:
-// the innermost context where it was set wins.
-func globalString(cliCtx *cli.Context, name string) string {
-	for _, c := range cliCtx.Lineage() {
-		if slices.Contains(c.LocalFlagNames(), name) {
-			return c.String(name)
-		}
-	}
-	return cliCtx.String(name)
-}
-
 // newLogger builds the one logger, writing to stderr only: CMD owns stdout.
+// Every line carries the mode and, when given, --name (before or after the
+// command name).
 func newLogger(cliCtx *cli.Context, mode string) (zerolog.Logger, error) {
-	levelText := globalString(cliCtx, "log-level")
+	levelText := flagString(cliCtx, "log-level")
 	level, err := zerolog.ParseLevel(levelText)
 	if err != nil || levelText == "" || level > zerolog.ErrorLevel || level < zerolog.DebugLevel {
-		return zerolog.Nop(), supervisor.UsageError("--log-level %q: expected debug, info, warn or error", levelText)
+		return zerolog.Nop(), usagef("--log-level %q: expected debug, info, warn or error", levelText)
 	}
-	format := globalString(cliCtx, "log-format")
 	var logger zerolog.Logger
-	switch format {
+	switch format := flagString(cliCtx, "log-format"); format {
 	case "json":
 		logger = zerolog.New(os.Stderr)
 	case "console":
@@ -53,11 +40,11 @@ func newLogger(cliCtx *cli.Context, mode string) (zerolog.Logger, error) {
 			logger = zerolog.New(os.Stderr)
 		}
 	default:
-		return zerolog.Nop(), supervisor.UsageError("--log-format %q: expected json, console or auto", format)
+		return zerolog.Nop(), usagef("--log-format %q: expected json, console or auto", format)
 	}
 	zerolog.TimeFieldFormat = time.RFC3339Nano
 	ctx := logger.Level(level).With().Timestamp().Str("mode", mode)
-	if name := cliCtx.String("name"); name != "" {
+	if name := flagString(cliCtx, "name"); name != "" {
 		ctx = ctx.Str("name", name)
 	}
 	return ctx.Logger(), nil

@@ -1,5 +1,5 @@
 // Command tandem is a container init (PID 1) that ties a Job's sidecar to its
-// main container. See README.md and SPEC.md.
+// main container. See README.md.
 package main
 
 import (
@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/tandem-sh/tandem/supervisor"
+	"github.com/tandem-sh/tandem/supervisor/process"
 )
 
 // Set by the Makefile with -ldflags -X.
@@ -18,16 +19,21 @@ var (
 func main() {
 	// The trampoline that clears an inherited signal mask before exec'ing
 	// CMD; it must not parse flags or log.
-	if len(os.Args) > 3 && os.Args[1] == supervisor.TrampolineArg {
-		os.Exit(supervisor.ExecUnblocked(os.Args[2], os.Args[3:]))
+	if len(os.Args) > 3 && os.Args[1] == process.TrampolineArg {
+		os.Exit(process.ExecUnblocked(os.Args[2], os.Args[3:]))
 	}
-	err := newApp().Run(os.Args)
-	code := exitCode(err)
-	if err != nil && !isExitCodeOnly(err) {
+	os.Exit(exit(newApp().Run(os.Args)))
+}
+
+// exit is the one place where an error becomes tandem's exit code. An error
+// tandem already logged (its "exiting" line) is not printed again.
+func exit(err error) int {
+	code := supervisor.ExitCode(err)
+	if err != nil && !supervisor.Logged(err) {
 		fmt.Fprintf(os.Stderr, "tandem: %v\n", err)
 		if code == supervisor.ExitUsage {
 			fmt.Fprintln(os.Stderr, "tandem: see `tandem --help` or `tandem COMMAND --help`")
 		}
 	}
-	os.Exit(code)
+	return code
 }

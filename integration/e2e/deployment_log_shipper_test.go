@@ -31,17 +31,17 @@ func TestDeploymentLogShipper(t *testing.T) {
 	}
 	run.pp.exitCodes(map[string]int{"install-tandem": 0, "web": 0, "fluent-bit": 0})
 	assertOrder(t, run.logs,
-		event{"web", "CMD exited"},
-		event{"fluent-bit", "main is done"},
-		event{"fluent-bit", "stop signal sent"},
-		event{"fluent-bit", "tandem exiting"},
+		event{"web", "cmd-exited"},
+		event{"fluent-bit", "done-seen"},
+		event{"fluent-bit", "stop-sent"},
+		event{"fluent-bit", "exiting"},
 	)
 	assertOrder(t, run.logs,
-		event{"fluent-bit", "stop signal sent"},
+		event{"fluent-bit", "stop-sent"},
 		event{"fluent-bit", "fluent-bit: terminated, flushed"},
 	)
 	assertPresent(t, run.logs,
-		event{"fluent-bit", "SIGTERM held"},
+		event{"fluent-bit", "signal-held"},
 		// SIGQUIT, nginx's graceful shutdown (--rewrite TERM:QUIT).
 		event{"web", "nginx: quit, draining"},
 	)
@@ -123,8 +123,8 @@ func playLogShipper(t *testing.T, name string, outlive bool) shipperRun {
 	}
 	run.lost, run.missing = len(missing), strings.Join(missing, ", ")
 	// When the app and the shipper exited, as their tandem saw it.
-	appExit, ok1 := find(run.logs, "web", "CMD exited")
-	shipperExit, ok2 := find(run.logs, "fluent-bit", "CMD exited")
+	appExit, ok1 := find(run.logs, "web", "cmd-exited")
+	shipperExit, ok2 := find(run.logs, "fluent-bit", "cmd-exited")
 	if !ok1 || !ok2 {
 		t.Fatal("no CMD exited line from web or fluent-bit")
 	}

@@ -22,8 +22,8 @@ const (
 // exit, as tandem logged them.
 func sidecarGap(t *testing.T, logs []logLine, main, sidecar string) time.Duration {
 	t.Helper()
-	mainExit, ok1 := find(logs, main, "CMD exited")
-	sidecarExit, ok2 := find(logs, sidecar, "tandem exiting")
+	mainExit, ok1 := find(logs, main, "cmd-exited")
+	sidecarExit, ok2 := find(logs, sidecar, "exiting")
 	if !ok1 || !ok2 {
 		t.Fatalf("no CMD exited line of %s or tandem exiting line of %s", main, sidecar)
 	}
@@ -41,13 +41,13 @@ func sidecarGap(t *testing.T, logs []logLine, main, sidecar string) time.Duratio
 func TestJobDoneFile(t *testing.T) {
 	logs := playExportJob(t, "job-done-file.yaml", "e2e-done-file", map[string]int{"export": 0, "cloud-sql-proxy": 0})
 	assertOrder(t, logs,
-		event{"cloud-sql-proxy", "stop signal sent"},
+		event{"cloud-sql-proxy", "stop-sent"},
 		event{"cloud-sql-proxy", "cloud-sql-proxy: terminated, exiting"},
 	)
-	if l, ok := find(logs, "export", "waiting before starting CMD"); !ok || l.field("conditions") != "tcp:127.0.0.1:5432" {
+	if l, ok := find(logs, "export", "waiting"); !ok || l.field("conditions") != "tcp:127.0.0.1:5432" {
 		t.Errorf("export did not wait for tcp:127.0.0.1:5432: %v", l)
 	}
-	assertPresent(t, logs, event{"export", "done file written"})
+	assertPresent(t, logs, event{"export", "done-written"})
 }
 
 // playExportJob plays an export Job (job-done-file.yaml, job-init-copy.yaml):
@@ -66,13 +66,13 @@ func playExportJob(t *testing.T, example, pod string, exitCodes map[string]int) 
 	pp.exitCodes(exitCodes)
 	logs := pp.logs()
 	assertOrder(t, logs,
-		event{"cloud-sql-proxy", "CMD started"},
-		event{"export", "condition holds"},
-		event{"export", "CMD started"},
-		event{"export", "CMD exited"},
-		event{"cloud-sql-proxy", "main is done"},
-		event{"cloud-sql-proxy", "stop signal sent"},
-		event{"cloud-sql-proxy", "tandem exiting"},
+		event{"cloud-sql-proxy", "cmd-started"},
+		event{"export", "condition-holds"},
+		event{"export", "cmd-started"},
+		event{"export", "cmd-exited"},
+		event{"cloud-sql-proxy", "done-seen"},
+		event{"cloud-sql-proxy", "stop-sent"},
+		event{"cloud-sql-proxy", "exiting"},
 	)
 	sidecarGap(t, logs, "export", "cloud-sql-proxy")
 	assertPresent(t, logs,
@@ -93,7 +93,7 @@ func TestJobDoneFileFailedMain(t *testing.T) {
 
 	pp.exitCodes(map[string]int{"export": 3, "cloud-sql-proxy": 0})
 	logs := pp.logs()
-	done, ok := find(logs, "cloud-sql-proxy", "main is done")
+	done, ok := find(logs, "cloud-sql-proxy", "done-seen")
 	if !ok || done.field("main_exit_code") != "3" {
 		t.Errorf("the sidecar did not read exit code 3 from the done file: %v", done.Fields)
 	}

@@ -22,9 +22,9 @@ func TestJobMeshQuit(t *testing.T) {
 	pp.exitCodes(map[string]int{"install-tandem": 0, "close-month": 0, "istio-proxy": 0})
 	logs := pp.logs()
 	assertOrder(t, logs,
-		event{"close-month", "condition holds"},
-		event{"close-month", "CMD started"},
-		event{"close-month", "CMD exited"},
+		event{"close-month", "condition-holds"},
+		event{"close-month", "cmd-started"},
+		event{"close-month", "cmd-exited"},
 		event{"istio-proxy", "istio-proxy: received POST /quitquitquit"},
 	)
 	assertPresent(t, logs,
@@ -32,7 +32,7 @@ func TestJobMeshQuit(t *testing.T) {
 		event{"close-month", "ready"},
 		event{"istio-proxy", "istio-proxy: quit requested, exiting"},
 	)
-	if l, ok := find(logs, "close-month", "quit URL called"); !ok || l.field("status") != "200" ||
+	if l, ok := find(logs, "close-month", "quit-called"); !ok || l.field("status") != "200" ||
 		l.field("url") != "http://127.0.0.1:15020/quitquitquit" {
 		t.Errorf("the main did not call the quit URL: %v", l.Fields)
 	}

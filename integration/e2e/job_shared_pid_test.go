@@ -23,21 +23,21 @@ func TestJobSharedPID(t *testing.T) {
 	pp.exitCodes(map[string]int{"vacuum": 0, "proxy": 0})
 	logs := pp.logs()
 	assertOrder(t, logs,
-		event{"proxy", "CMD started"},
-		event{"vacuum", "condition holds"},
-		event{"vacuum", "CMD started"},
-		event{"vacuum", "CMD exited"},
-		event{"vacuum", "signaled sidecar peer"},
-		event{"proxy", "main is done"},
-		event{"proxy", "stop signal sent"},
-		event{"proxy", "tandem exiting"},
+		event{"proxy", "cmd-started"},
+		event{"vacuum", "condition-holds"},
+		event{"vacuum", "cmd-started"},
+		event{"vacuum", "cmd-exited"},
+		event{"vacuum", "peer-signaled"},
+		event{"proxy", "done-seen"},
+		event{"proxy", "stop-sent"},
+		event{"proxy", "exiting"},
 	)
 	sidecarGap(t, logs, "vacuum", "proxy")
 	assertPresent(t, logs, event{"proxy", `received "VACUUM (ANALYZE) orders"`})
-	if l, _ := find(logs, "vacuum", "signaled sidecar peer"); l.field("peer") != "proxy" || l.field("signal") != "SIGUSR2" {
+	if l, _ := find(logs, "vacuum", "peer-signaled"); l.field("peer") != "proxy" || l.field("signal") != "SIGUSR2" {
 		t.Errorf("the main signaled %q with %q; want the sidecar named proxy, SIGUSR2", l.field("peer"), l.field("signal"))
 	}
-	if l, _ := find(logs, "proxy", "main is done"); l.field("source") != "done-signal" {
+	if l, _ := find(logs, "proxy", "done-seen"); l.field("source") != "done-signal" {
 		t.Errorf("the sidecar saw the end through %q; want done-signal", l.field("source"))
 	}
 }

@@ -21,26 +21,26 @@ func TestJobStartupOrder(t *testing.T) {
 	pp.exitCodes(map[string]int{"install-tandem": 0, "migrate": 0, "postgres": 0})
 	logs := pp.logs()
 	assertOrder(t, logs,
-		event{"postgres", "CMD started"},
-		event{"postgres", "condition holds"}, // --ready-when tcp:127.0.0.1:5432
-		event{"postgres", "ready file written"},
-		event{"migrate", "condition holds"},
-		event{"migrate", "CMD started"},
-		event{"migrate", "CMD exited"},
-		event{"postgres", "main is done"},
-		event{"postgres", "stop signal sent"},
-		event{"postgres", "tandem exiting"},
+		event{"postgres", "cmd-started"},
+		event{"postgres", "condition-holds"}, // --ready-when tcp:127.0.0.1:5432
+		event{"postgres", "ready-written"},
+		event{"migrate", "condition-holds"},
+		event{"migrate", "cmd-started"},
+		event{"migrate", "cmd-exited"},
+		event{"postgres", "done-seen"},
+		event{"postgres", "stop-sent"},
+		event{"postgres", "exiting"},
 	)
 	assertOrder(t, logs,
-		event{"postgres", "stop signal sent"},
+		event{"postgres", "stop-sent"},
 		event{"postgres", "postgres: interrupt, exiting"},
 	)
 	sidecarGap(t, logs, "migrate", "postgres")
-	assertPresent(t, logs, event{"migrate", "waiting before starting CMD"}, event{"postgres", `received "CREATE TABLE orders (id bigint)"`})
-	if l, _ := find(logs, "migrate", "condition holds"); l.field("condition") != "file:/run/tandem/ready" {
+	assertPresent(t, logs, event{"migrate", "waiting"}, event{"postgres", `received "CREATE TABLE orders (id bigint)"`})
+	if l, _ := find(logs, "migrate", "condition-holds"); l.field("condition") != "file:/run/tandem/ready" {
 		t.Errorf("the main waited for %q; want file:/run/tandem/ready", l.field("condition"))
 	}
-	if l, _ := find(logs, "postgres", "stop signal sent"); l.field("signal") != "SIGINT" {
+	if l, _ := find(logs, "postgres", "stop-sent"); l.field("signal") != "SIGINT" {
 		t.Errorf("stop signal %q; want SIGINT", l.field("signal"))
 	}
 }

@@ -230,7 +230,7 @@ func (pp *playedPod) dumpLogs() {
 }
 
 // find returns the first line of ctr that contains text; of tandem's JSON
-// lines, the first whose message starts with text.
+// lines, the first whose event is text.
 func find(lines []logLine, ctr, text string) (logLine, bool) {
 	for _, l := range lines {
 		if l.Ctr == ctr && l.matches(text) {
@@ -242,7 +242,8 @@ func find(lines []logLine, ctr, text string) (logLine, bool) {
 
 func (l logLine) matches(text string) bool {
 	if l.Fields != nil {
-		return strings.HasPrefix(l.Text, text)
+		ev, _ := l.Fields["event"].(string)
+		return ev == text
 	}
 	return strings.Contains(l.Text, text)
 }

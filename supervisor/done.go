@@ -1,0 +1,59 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/rs/zerolog"
+	"golang.org/x/sys/unix"
+
+	"github.com/tandem-sh/tandem/supervisor/peers"
+	"github.com/tandem-sh/tandem/supervisor/statusfile"
+)
+
+// DoneOptions configure `tandem done`: announce "main is done" from a script.
+type DoneOptions struct {
+	File       string
+	ExitCode   int
+	Name       string
+	Peers      peers.Options
+	DoneSignal unix.Signal
+	Log        zerolog.Logger
+}
+
+// Validate rejects what cannot work, without changing anything.
+func (o *DoneOptions) Validate() error {
+	if o.File == "" && !o.Peers.Enabled {
+		return errors.New("nothing to announce: expected --file PATH and/or --signal-peers / --peer NAME")
+	}
+	if o.ExitCode < 0 || o.ExitCode > maxExitCode {
+		return fmt.Errorf("--exit-code %d: expected an exit code from 0 to 255", o.ExitCode)
+	}
+	if o.Peers.Enabled && o.Peers.Timeout <= 0 {
+		return fmt.Errorf("--peer-timeout %s: expected a duration above 0, e.g. 30s", o.Peers.Timeout)
+	}
+	return nil
+}
+
+// AnnounceDone writes the done file and/or signals the sidecar peers.
+func AnnounceDone(ctx context.Context, opts DoneOptions) error {
+	if err := opts.Validate(); err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	if opts.File != "" {
+		f := statusfile.File{Name: opts.Name, Event: statusfile.EventDone, ExitCode: opts.ExitCode, Reason: statusfile.ReasonAnnounced}
+		if err := statusfile.Write(opts.File, f); err != nil {
+			return err
+		}
+		event(opts.Log.Info(), EventDoneWritten).Str("path", opts.File).Int("exit_code", opts.ExitCode).Msg("done file written")
+	}
+	if !opts.Peers.Enabled {
+		return nil
+	}
+	err := peers.Signal(ctx, peers.NewProcFinder(), opts.Peers, opts.DoneSignal, opts.Log)
+	if errors.Is(err, peers.ErrNotFound) {
+		return &ExitError{Code: ExitTimeout, Err: err}
+	}
+	return err
+}

@@ -1,0 +1,41 @@
+package supervisor
+
+import (
+	"golang.org/x/sys/unix"
+
+	"github.com/tandem-sh/tandem/supervisor/signals"
+)
+
+// onJobStop: CMD was stopped by Ctrl-Z (or SIGTTIN/SIGTTOU). Under a shell,
+// tandem takes the terminal back and stops itself the same way, so the shell
+// shows the job as stopped and gets its prompt back; `fg` then continues
+// tandem, which hands the terminal back to CMD (onJobContinue). As a
+// container's PID 1 nobody waits for tandem's stop: nothing changes.
+func (e *engine) onJobStop(r *cmdRun, sig unix.Signal) {
+	if !isJobControlStop(sig) || !e.w.JobControl() {
+		return
+	}
+	event(e.log.Info(), EventCmdStopped).Int("pid", r.child.Pid).Str("signal", signals.Name(sig)).
+		Msg("CMD stopped by job control; stopping tandem too")
+	if err := e.w.Take(); err != nil {
+		e.log.Warn().Err(err).Msg("cannot take the terminal back")
+	}
+	r.jobStopped = true
+	if err := e.w.StopSelf(); err != nil {
+		e.log.Warn().Err(err).Msg("cannot stop tandem")
+	}
+}
+
+// onJobContinue runs when SIGCONT reaches a tandem whose CMD is stopped: the
+// terminal goes back to CMD's group before SIGCONT is passed on.
+func (e *engine) onJobContinue(r *cmdRun) {
+	r.jobStopped = false
+	if err := e.w.Give(r.child.Pid); err != nil {
+		e.log.Warn().Err(err).Msg("cannot hand the terminal back to CMD")
+	}
+	event(e.log.Info(), EventCmdContinued).Int("pid", r.child.Pid).Msg("continuing CMD")
+}
+
+func isJobControlStop(sig unix.Signal) bool {
+	return sig == unix.SIGTSTP || sig == unix.SIGTTIN || sig == unix.SIGTTOU
+}

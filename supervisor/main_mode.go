@@ -1,0 +1,107 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/tandem-sh/tandem/supervisor/peers"
+	"github.com/tandem-sh/tandem/supervisor/probe"
+	"github.com/tandem-sh/tandem/supervisor/statusfile"
+)
+
+// runMain: wait for --wait-for, run CMD, and whatever the end, announce it
+// (done file, quit URLs, peers) so sidecars stop.
+func (e *engine) runMain(ctx context.Context) outcome {
+	if path := e.cfg.Main.DoneFile; path != "" {
+		// A restarted main (restartPolicy OnFailure) must not look finished.
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return outcome{code: ExitInternal, reason: "error", err: fmt.Errorf("remove stale done file: %w", err)}
+		}
+	}
+	if len(e.cfg.Main.WaitFor) > 0 {
+		if out, ended := e.waitBeforeStart(ctx); ended {
+			return e.announce(ctx, out)
+		}
+	}
+	c, err := e.start()
+	if err != nil {
+		return e.announce(ctx, startFailed(err))
+	}
+	return e.announce(ctx, e.endingOutcome(e.supervise(ctx, c)))
+}
+
+type waitResult struct {
+	pending []probe.Condition
+	err     error
+}
+
+// waitBeforeStart waits for --wait-for; ended is true when CMD must not start.
+func (e *engine) waitBeforeStart(ctx context.Context) (out outcome, ended bool) {
+	m := e.cfg.Main
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	results := make(chan waitResult, 1)
+	go func() {
+		pending, err := probe.Wait(ctx, e.w.prober, m.WaitFor, m.WaitInterval, m.WaitTimeout, e.log)
+		results <- waitResult{pending, err}
+	}()
+	event(e.log.Info(), EventWaiting).Str("conditions", probe.Names(m.WaitFor)).Dur("timeout_ms", m.WaitTimeout).
+		Msg("waiting before starting CMD")
+	r, stop, ok := idle(e, "wait-for", results)
+	if !ok {
+		cancel()
+		<-results
+		return interrupted(stop.signal), true
+	}
+	if r.err == nil {
+		return outcome{}, false
+	}
+	err := &ExitError{Code: ExitTimeout, Err: fmt.Errorf("wait-for timed out after %s; still not holding: %s",
+		m.WaitTimeout, probe.Names(r.pending))}
+	return outcome{code: ExitTimeout, reason: statusfile.ReasonWaitTimeout, err: err}, true
+}
+
+// announce tells the sidecars that the main is done. A done file that cannot
+// be written fails tandem (125): a sidecar waiting for it would never stop.
+func (e *engine) announce(ctx context.Context, out outcome) outcome {
+	m := e.cfg.Main
+	if m.DoneFile != "" {
+		f := statusfile.File{Name: e.cfg.Name, Event: statusfile.EventDone, ExitCode: out.code, Signal: out.signal, Reason: out.reason}
+		if err := e.w.files.Write(m.DoneFile, f); err != nil {
+			e.log.Error().Err(err).Int("cmd_exit_code", out.code).Msg("cannot write the done file")
+			return outcome{code: ExitInternal, reason: "error", err: err}
+		}
+		event(e.log.Info(), EventDoneWritten).Str("path", m.DoneFile).Int("exit_code", out.code).Str("reason", out.reason).
+			Msg("done file written")
+	}
+	if !m.Peers.Enabled && len(m.QuitURLs) == 0 {
+		return out
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	announced := make(chan struct{})
+	go func() {
+		defer close(announced)
+		var wg sync.WaitGroup
+		if m.Peers.Enabled {
+			wg.Go(func() {
+				if err := peers.Signal(ctx, e.w.peers, m.Peers, m.DoneSignal, e.log); err != nil {
+					event(e.log.Warn(), EventPeersFailed).Err(err).Msg("sidecar peers not signaled")
+				}
+			})
+		}
+		e.w.Quit(ctx, m.QuitURLs, quitCallTimeout(e.cfg.Grace), e.log)
+		wg.Wait()
+	}()
+	// Looking for peers can take --peer-timeout; a pod being deleted meanwhile
+	// must not wait for it.
+	if _, _, ok := idle(e, "announce", announced); !ok {
+		e.log.Warn().Msg("stopped announcing the main's end")
+		cancel()
+		<-announced
+	}
+	return out
+}

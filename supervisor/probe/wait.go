@@ -1,0 +1,124 @@
+package probe
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/tandem-sh/tandem/supervisor/process"
+	"golang.org/x/sys/unix"
+)
+
+// Prober checks one condition once, within timeout.
+type Prober interface {
+	Probe(ctx context.Context, c Condition, timeout time.Duration) error
+}
+
+// Real probes for real; exec: probes are started and reaped by the
+// one reaper (never os/exec's Wait, which would race the reaper for the status).
+type Real struct{}
+
+var _ Prober = (*Real)(nil)
+
+func (p *Real) Probe(ctx context.Context, c Condition, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	switch c.kind {
+	case condFile:
+		_, err := os.Stat(c.path)
+		return err
+	case condTCP:
+		var dialer net.Dialer
+		conn, err := dialer.DialContext(ctx, "tcp", c.addr)
+		if err != nil {
+			return err
+		}
+		return conn.Close()
+	case condHTTP:
+		code, err := Request(ctx, "GET", c.http, timeout)
+		if err != nil {
+			return err
+		}
+		if code < 200 || code > 299 {
+			return fmt.Errorf("HTTP status %d", code)
+		}
+		return nil
+	case condExec:
+		return p.probeExec(ctx, c.argv)
+	}
+	return fmt.Errorf("condition %q: unknown kind", c.raw)
+}
+
+func (p *Real) probeExec(ctx context.Context, argv []string) error {
+	devNull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	defer devNull.Close()
+	// Probe output would repeat in the container log at every try.
+	fd := devNull.Fd()
+	proc, err := process.Start(argv, process.Options{Files: []uintptr{fd, fd, fd}})
+	if err != nil {
+		return err
+	}
+	select {
+	case st := <-proc.Exited:
+		if st.ExitCode() != 0 {
+			return fmt.Errorf("exit code %d", st.ExitCode())
+		}
+		return nil
+	case <-ctx.Done():
+		_ = process.Signal(proc.Pid, unix.SIGKILL, true)
+		<-proc.Exited // SIGKILL cannot be ignored; the reaper reports it promptly
+		return fmt.Errorf("timed out: %w", ctx.Err())
+	}
+}
+
+// tryTimeout is one second or the interval, whichever is longer: a slow
+// answer within an interval still counts.
+func tryTimeout(interval time.Duration) time.Duration {
+	return max(time.Second, interval)
+}
+
+// ErrTimeout is returned with the conditions that never held.
+var ErrTimeout = errors.New("timed out")
+
+// waitConditions probes every interval until each condition has held, the
+// timeout (0 = none) passes, or ctx ends. It returns what still did not hold.
+func Wait(ctx context.Context, prober Prober, conds []Condition, interval, timeout time.Duration, log zerolog.Logger) ([]Condition, error) {
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	pending := append([]Condition(nil), conds...)
+	ticker := time.NewTicker(interval)
+	defer ticker.Stop()
+	for {
+		still := pending[:0:0]
+		for _, c := range pending {
+			if err := prober.Probe(ctx, c, tryTimeout(interval)); err != nil {
+				log.Debug().Str("condition", c.raw).Err(err).Msg("condition does not hold yet")
+				still = append(still, c)
+				continue
+			}
+			log.Info().Str("event", "condition-holds").Str("condition", c.raw).Msg("condition holds")
+		}
+		pending = still
+		if len(pending) == 0 {
+			return nil, nil
+		}
+		select {
+		case <-ctx.Done():
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return pending, ErrTimeout
+			}
+			return pending, ctx.Err()
+		case <-ticker.C:
+		}
+	}
+}

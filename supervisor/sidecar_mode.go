@@ -1,0 +1,94 @@
+package supervisor
+
+import (
+	"context"
+	"time"
+
+	"github.com/tandem-sh/tandem/supervisor/process"
+	"github.com/tandem-sh/tandem/supervisor/statusfile"
+)
+
+// runSidecar: CMD runs until the main is done, is restarted per --restart,
+// and the termination signal may be held (--outlive-main).
+func (e *engine) runSidecar(ctx context.Context) outcome {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	source, err := e.newSource()
+	if err != nil {
+		return outcome{code: ExitInternal, reason: "error", err: err}
+	}
+	if ev, done := source.Check(); done {
+		e.logDone(ev)
+		event(e.log.Info(), EventNotStarted).Msg("main was done before the sidecar started; CMD not started")
+		return outcome{code: 0, reason: statusfile.ReasonStopped}
+	}
+	// Not closed on the way out: the exit releases it, and closing it first
+	// would only delay the exit.
+	go source.Run(ctx, e.done)
+	var delays restartBackoff
+	for {
+		c, err := e.start()
+		if err != nil {
+			return startFailed(err)
+		}
+		end := e.supervise(ctx, c)
+		if end.err != nil || end.requested || end.terminating || !e.shouldRestart(end.status) {
+			return e.sidecarOutcome(end)
+		}
+		delay := delays.next(e.w.Now().Sub(c.Started))
+		event(e.log.Warn(), EventRestarting).Int("exit_code", end.status.ExitCode()).Dur("delay_ms", delay).
+			Msg("CMD exited before the main was done; restarting")
+		if _, stop, ok := idle(e, "restart-backoff", e.w.After(delay)); !ok {
+			if stop.done != nil {
+				e.logDone(*stop.done)
+				return outcome{code: 0, reason: statusfile.ReasonStopped}
+			}
+			return interrupted(stop.signal)
+		}
+	}
+}
+
+// sidecarOutcome is the run's outcome; after a requested stop the stopped
+// file, if any, tells the sidecars that wait for this one.
+func (e *engine) sidecarOutcome(end ending) outcome {
+	out := e.endingOutcome(end)
+	if path := e.cfg.Sidecar.StoppedFile; path != "" && end.requested && end.err == nil {
+		f := statusfile.File{Name: e.cfg.Name, Event: statusfile.EventStopped, Reason: statusfile.ReasonStopped,
+			ExitCode: end.status.ExitCode(), Signal: end.status.SignalName()}
+		if err := e.w.files.Write(path, f); err != nil {
+			e.log.Error().Err(err).Str("path", path).Msg("cannot write the stopped file")
+			return outcome{code: ExitInternal, reason: "error", err: err}
+		}
+		event(e.log.Info(), EventStoppedWritten).Str("path", path).Msg("stopped file written")
+	}
+	return out
+}
+
+func (e *engine) shouldRestart(st process.Status) bool {
+	switch e.cfg.Sidecar.Restart {
+	case RestartAlways:
+		return true
+	case RestartOnFailure:
+		return st.ExitCode() != 0
+	}
+	return false
+}
+
+const (
+	firstRestartDelay = time.Second
+	maxRestartDelay   = time.Minute
+	// A CMD that ran this long is considered healthy: the backoff starts over.
+	restartResetAfter = time.Minute
+)
+
+// restartBackoff yields 1s, 2s, 4s … 60s, and starts over after a long run.
+type restartBackoff struct{ last time.Duration }
+
+func (b *restartBackoff) next(ran time.Duration) time.Duration {
+	if ran >= restartResetAfter || b.last == 0 {
+		b.last = firstRestartDelay
+	} else {
+		b.last = min(2*b.last, maxRestartDelay)
+	}
+	return b.last
+}

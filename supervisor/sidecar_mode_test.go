@@ -1,0 +1,302 @@
+package supervisor
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/tandem-sh/tandem/supervisor/probe"
+)
+
+func sidecarConfig(change func(*SidecarConfig)) Config {
+	cfg := testConfig(ModeSidecar)
+	cfg.Grace = 3 * time.Second
+	if change != nil {
+		change(&cfg.Sidecar)
+	}
+	return cfg
+}
+
+// The requested stop: the stop signal, then grace, then SIGKILL; tandem
+// exits 0 whatever CMD died of.
+func TestSidecarStopSequence(t *testing.T) {
+	tests := []struct {
+		name   string
+		trig   func(r *rig)
+		killed bool
+	}{
+		{"done condition, CMD leaves on the stop signal", (*rig).done, false},
+		{"done signal, CMD leaves on the stop signal", func(r *rig) { r.signal(unix.SIGUSR2) }, false},
+		{"done condition, CMD needs SIGKILL", (*rig).done, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRig(t, sidecarConfig(nil)).run()
+			c := r.child()
+			tt.trig(r)
+			r.wantSent(c.Pid, unix.SIGTERM)
+			if tt.killed {
+				r.fire(3 * time.Second)
+				r.wantSent(c.Pid, unix.SIGKILL)
+				c.exited <- killedBy(unix.SIGKILL)
+			} else {
+				c.exited <- killedBy(unix.SIGTERM)
+			}
+			r.wantOutcome(0, "stopped")
+		})
+	}
+}
+
+func TestSidecarDoneBeforeStart(t *testing.T) {
+	r := newRig(t, sidecarConfig(nil))
+	r.source.already = true
+	r.run().wantOutcome(0, "stopped")
+	select {
+	case <-r.f.starts:
+		t.Fatal("CMD started although the main was done")
+	default:
+	}
+}
+
+// Quit URLs first, then grace for CMD to leave by itself, then the stop
+// signal; a CMD that leaves after the call gets no signal.
+func TestSidecarQuitURLs(t *testing.T) {
+	url, err := probe.ParseURL("http://127.0.0.1:15020/quitquitquit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sidecarConfig(func(s *SidecarConfig) { s.QuitURLs = []probe.Target{url} })
+	for _, leaves := range []bool{true, false} {
+		r := newRig(t, cfg).run()
+		c := r.child()
+		r.done()
+		if got := <-r.f.quits; len(got) != 1 || got[0] != url {
+			t.Fatalf("quit called with %v", got)
+		}
+		if leaves {
+			c.exited <- exitedWith(0)
+			r.wantOutcome(0, "stopped")
+			r.noneSent()
+			continue
+		}
+		r.fire(3 * time.Second)
+		r.wantSent(c.Pid, unix.SIGTERM)
+		c.exited <- exitedWith(0)
+		r.wantOutcome(0, "stopped")
+	}
+}
+
+// --stop-delay holds the stop signal; neither a second done source nor the
+// termination signal shortens it.
+func TestSidecarStopDelay(t *testing.T) {
+	r := newRig(t, sidecarConfig(func(s *SidecarConfig) { s.StopDelay = 2 * time.Second })).run()
+	c := r.child()
+	r.done()
+	delay := r.timer(2 * time.Second)
+	r.signal(unix.SIGUSR2)
+	r.signal(unix.SIGTERM)
+	r.signal(unix.SIGWINCH) // other signals are forwarded meanwhile
+	r.wantSent(c.Pid, unix.SIGWINCH)
+	delay.ch <- time.Now()
+	r.wantSent(c.Pid, unix.SIGTERM)
+	c.exited <- killedBy(unix.SIGTERM)
+	r.wantOutcome(0, "stopped")
+	r.noneSent()
+}
+
+// During a requested stop the termination signal is the same request: not
+// forwarded (pgbouncer would switch from its safe INT stop to a fast exit).
+func TestSidecarTerminationSignalDuringStop(t *testing.T) {
+	cfg := sidecarConfig(nil)
+	cfg.StopSignal = unix.SIGINT
+	r := newRig(t, cfg).run()
+	c := r.child()
+	r.done()
+	r.wantSent(c.Pid, unix.SIGINT)
+	r.signal(unix.SIGTERM)
+	r.signal(unix.SIGHUP)
+	r.wantSent(c.Pid, unix.SIGHUP)
+	c.exited <- exitedWith(0)
+	r.wantOutcome(0, "stopped")
+	r.noneSent()
+}
+
+// --outlive-main holds the termination signal until the main is done (a
+// requested stop, exit 0) or the deadline (forwarded, exit as run).
+func TestSidecarOutliveMain(t *testing.T) {
+	outlive := func(sig unix.Signal) Config {
+		return sidecarConfig(func(s *SidecarConfig) { s.OutliveMain = 30 * time.Second; s.TerminationSignal = sig })
+	}
+	t.Run("main done first", func(t *testing.T) {
+		r := newRig(t, outlive(unix.SIGTERM)).run()
+		c := r.child()
+		r.signal(unix.SIGTERM)
+		r.timer(30 * time.Second)
+		r.done()
+		r.wantSent(c.Pid, unix.SIGTERM) // the stop signal
+		c.exited <- killedBy(unix.SIGTERM)
+		r.wantOutcome(0, "stopped")
+		r.noneSent()
+	})
+	t.Run("deadline first", func(t *testing.T) {
+		r := newRig(t, outlive(unix.SIGTERM)).run()
+		c := r.child()
+		r.signal(unix.SIGTERM)
+		r.fire(30 * time.Second)
+		r.wantSent(c.Pid, unix.SIGTERM)
+		c.exited <- killedBy(unix.SIGTERM)
+		r.wantOutcome(143, "signaled")
+	})
+	t.Run("the image's STOPSIGNAL is the one held", func(t *testing.T) {
+		r := newRig(t, outlive(unix.SIGQUIT)).run()
+		c := r.child()
+		r.signal(unix.SIGTERM) // not this container's termination signal: forwarded
+		r.wantSent(c.Pid, unix.SIGTERM)
+		r.signal(unix.SIGQUIT)
+		r.timer(30 * time.Second)
+		r.noneSent()
+		r.done()
+		r.wantSent(c.Pid, unix.SIGTERM)
+		c.exited <- exitedWith(0)
+		r.wantOutcome(0, "stopped")
+	})
+	t.Run("deadline during stop-delay", func(t *testing.T) {
+		cfg := outlive(unix.SIGTERM)
+		cfg.Sidecar.StopDelay = 5 * time.Second
+		r := newRig(t, cfg).run()
+		c := r.child()
+		r.signal(unix.SIGTERM)
+		deadline := r.timer(30 * time.Second)
+		r.done()
+		r.timer(5 * time.Second)
+		deadline.ch <- time.Now()
+		r.wantSent(c.Pid, unix.SIGTERM) // released, and the delay is over
+		r.fire(3 * time.Second)         // grace, then SIGKILL
+		r.wantSent(c.Pid, unix.SIGKILL)
+		c.exited <- killedBy(unix.SIGKILL)
+		r.wantOutcome(0, "stopped")
+	})
+}
+
+// --restart: backoff between runs; the done condition or a terminating
+// signal during the backoff ends tandem; no restart once the pod goes away.
+func TestSidecarRestart(t *testing.T) {
+	restart := func(p RestartPolicy) Config { return sidecarConfig(func(s *SidecarConfig) { s.Restart = p }) }
+	t.Run("restarted after backoff, then done", func(t *testing.T) {
+		r := newRig(t, restart(RestartOnFailure)).run()
+		r.child().exited <- exitedWith(1)
+		r.fire(time.Second)
+		c := r.child()
+		r.done()
+		r.wantSent(c.Pid, unix.SIGTERM)
+		c.exited <- killedBy(unix.SIGTERM)
+		r.wantOutcome(0, "stopped")
+	})
+	t.Run("on-failure does not restart a clean exit", func(t *testing.T) {
+		r := newRig(t, restart(RestartOnFailure)).run()
+		r.child().exited <- exitedWith(0)
+		r.wantOutcome(0, "exited")
+	})
+	t.Run("done during backoff", func(t *testing.T) {
+		r := newRig(t, restart(RestartAlways)).run()
+		r.child().exited <- exitedWith(0)
+		r.timer(time.Second)
+		r.done()
+		r.wantOutcome(0, "stopped")
+	})
+	t.Run("done signal during backoff", func(t *testing.T) {
+		r := newRig(t, restart(RestartAlways)).run()
+		r.child().exited <- exitedWith(0)
+		r.timer(time.Second)
+		r.signal(unix.SIGWINCH) // ignored: no CMD
+		r.signal(unix.SIGUSR2)
+		r.wantOutcome(0, "stopped")
+	})
+	t.Run("termination signal during backoff", func(t *testing.T) {
+		r := newRig(t, restart(RestartAlways)).run()
+		r.child().exited <- exitedWith(0)
+		r.timer(time.Second)
+		r.signal(unix.SIGTERM)
+		out := r.wantOutcome(143, "interrupted")
+		if out.signal != "SIGTERM" {
+			t.Errorf("signal %q", out.signal)
+		}
+	})
+	t.Run("no restart after the pod's SIGTERM", func(t *testing.T) {
+		r := newRig(t, restart(RestartAlways)).run()
+		c := r.child()
+		r.signal(unix.SIGTERM)
+		r.wantSent(c.Pid, unix.SIGTERM)
+		c.exited <- killedBy(unix.SIGTERM)
+		r.wantOutcome(143, "signaled")
+	})
+}
+
+// A readiness failure belongs to its run: one from a run that ended must
+// not stop the next (the old shared channel did, or deadlocked).
+func TestSidecarReadinessFailureDoesNotOutliveItsRun(t *testing.T) {
+	release := make(chan struct{})
+	failed := make(chan struct{})
+	cfg := sidecarConfig(func(s *SidecarConfig) {
+		s.Restart = RestartAlways
+		s.ReadyFile = "/shared/ready"
+	})
+	first := true
+	r := newRig(t, cfg, func(f *fakes) {
+		f.writeErr = func(string) error {
+			if !first {
+				return nil
+			}
+			first = false
+			close(failed)
+			<-release
+			return errors.New("read-only file system")
+		}
+	}).run()
+	c := r.child()
+	<-failed                  // the first run's ready file cannot be written...
+	c.exited <- exitedWith(1) // ...but CMD ends first
+	close(release)
+	r.fire(time.Second)
+	c = r.child()
+	r.wantWrite("ready:/shared/ready") // the second run's readiness
+	r.done()
+	r.wantSent(c.Pid, unix.SIGTERM)
+	c.exited <- killedBy(unix.SIGTERM)
+	r.wantOutcome(0, "stopped")
+}
+
+// A ready file that cannot be written fails tandem (125) and stops CMD.
+func TestSidecarReadinessFailure(t *testing.T) {
+	cfg := sidecarConfig(func(s *SidecarConfig) { s.ReadyFile = "/shared/ready" })
+	r := newRig(t, cfg, func(f *fakes) { f.writeErr = func(string) error { return errors.New("no space left") } }).run()
+	c := r.child()
+	r.wantSent(c.Pid, unix.SIGTERM)
+	c.exited <- killedBy(unix.SIGTERM)
+	r.wantOutcome(125, "error")
+}
+
+// --stopped-file is written after a requested stop only.
+func TestSidecarStoppedFile(t *testing.T) {
+	cfg := sidecarConfig(func(s *SidecarConfig) { s.StoppedFile = "/shared/proxy.stopped" })
+	r := newRig(t, cfg).run()
+	c := r.child()
+	r.done()
+	r.wantSent(c.Pid, unix.SIGTERM)
+	c.exited <- exitedWith(0)
+	r.wantOutcome(0, "stopped")
+	if f := r.wantWrite("stopped:/shared/proxy.stopped"); f.Reason != "stopped" {
+		t.Errorf("stopped file %+v", f)
+	}
+
+	r = newRig(t, cfg).run()
+	r.child().exited <- exitedWith(1) // crashed: not a stop
+	r.wantOutcome(1, "exited")
+	select {
+	case f := <-r.f.writes:
+		t.Fatalf("wrote %+v after a crash", f)
+	default:
+	}
+}

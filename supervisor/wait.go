@@ -1,0 +1,47 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/tandem-sh/tandem/supervisor/probe"
+)
+
+// WaitOptions configure `tandem wait`.
+type WaitOptions struct {
+	Conditions []probe.Condition
+	Interval   time.Duration
+	Timeout    time.Duration // 0 waits forever
+	Log        zerolog.Logger
+}
+
+// Validate rejects what cannot work, without changing anything.
+func (o *WaitOptions) Validate() error {
+	if len(o.Conditions) == 0 {
+		return errors.New("nothing to wait for: expected at least one --for COND")
+	}
+	if o.Interval <= 0 {
+		return fmt.Errorf("--interval %s: expected a duration above 0, e.g. 250ms", o.Interval)
+	}
+	if o.Timeout < 0 {
+		return fmt.Errorf("--timeout %s: expected 0 (forever) or a duration above 0", o.Timeout)
+	}
+	return nil
+}
+
+// WaitFor blocks until every condition holds; on timeout it names the ones
+// that did not (exit 1). exec: probes are reaped by the process's one reaper.
+func WaitFor(ctx context.Context, opts WaitOptions) error {
+	if err := opts.Validate(); err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	pending, err := probe.Wait(ctx, &probe.Real{}, opts.Conditions, opts.Interval, opts.Timeout, opts.Log)
+	if errors.Is(err, probe.ErrTimeout) {
+		return &ExitError{Code: ExitTimeout, Err: fmt.Errorf("timed out after %s; still not holding: %s", opts.Timeout, probe.Names(pending))}
+	}
+	return err
+}
