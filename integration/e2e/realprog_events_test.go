@@ -11,30 +11,9 @@ import (
 	"time"
 )
 
-// legacyMessages are the messages of tandem's lifecycle lines before they
-// carried an "event" field (issue 10). A line with the field is matched on
-// it alone.
-// TODO(events): drop this map, and match on the field only, once every
-// binary under test has it.
-var legacyMessages = map[string]string{
-	"cmd-started":  "CMD started",
-	"cmd-exited":   "CMD exited",
-	"done-seen":    "main is done",
-	"stop-sent":    "stop signal sent",
-	"done-written": "done file written",
-	"exiting":      "tandem exiting",
-}
-
 // isEvent says whether l is tandem's line for the lifecycle event name.
 func (l logLine) isEvent(name string) bool {
-	if l.Fields == nil {
-		return false
-	}
-	if ev, ok := l.Fields["event"].(string); ok {
-		return ev == name
-	}
-	msg, ok := legacyMessages[name]
-	return ok && strings.HasPrefix(l.Text, msg)
+	return l.Fields != nil && l.field("event") == name
 }
 
 // step is one thing that happened in a container: an event tandem logged,

@@ -16,9 +16,16 @@ import (
 // realprogPod reads integration/e2e/realprog/FILE, a Pod that plays real
 // programs from realprogImage, and names it e2e-NAME-PID. Its emptyDir
 // volumes are renamed VOLUME-<pod name>: podman 4.3 makes each emptyDir a
-// named volume shared by every pod that uses the name, and keeps it after
-// the pod, so a fixed name would hand one test's done files to the next.
+// named volume shared by every live pod that uses the name, so a fixed name
+// would hand one test's done files to another.
 func realprogPod(t *testing.T, file, name string) *pod {
+	t.Helper()
+	return realprogPodSharing(t, file, name, "")
+}
+
+// realprogPodSharing is realprogPod with the emptyDirs renamed
+// VOLUME-shared, which pods given the same shared have in common.
+func realprogPodSharing(t *testing.T, file, name, shared string) *pod {
 	t.Helper()
 	requireRealprog(t)
 	data, err := os.ReadFile(filepath.Join(repoRoot, "integration", "e2e", "realprog", file))
@@ -31,7 +38,10 @@ func realprogPod(t *testing.T, file, name string) *pod {
 		lines:  strings.Split(strings.TrimRight(string(data), "\n"), "\n"),
 	}
 	p.setName()
-	p.renameVolumes(t, p.name)
+	if shared == "" {
+		shared = p.name
+	}
+	p.renameVolumes(t, shared)
 	return p
 }
 

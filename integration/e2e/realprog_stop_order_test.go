@@ -23,11 +23,16 @@ func TestRealprogStopOrder(t *testing.T) {
 		tandemDid("export", "cmd-exited"),
 		tandemDid("pgbouncer", "stop-sent"),
 		tandemDid("pgbouncer", "cmd-exited"),
-		tandemDid("pgbouncer", "stopped-written"),
 		tandemDid("postgres", "done-seen"),
 		tandemDid("postgres", "stop-sent"),
 		programSaid("postgres", "database system is shut down"),
 	)
+	// The stopped file is logged once it is in place, so postgres's tandem
+	// may see it first.
+	mustFind(t, logs, tandemDid("pgbouncer", "stopped-written"))
+	if done := mustFind(t, logs, tandemDid("postgres", "done-seen")); done.field("path") != "/run/tandem/pgbouncer.stopped" {
+		t.Errorf("postgres's last done file was %q; want pgbouncer's stopped file: %v", done.field("path"), done.Fields)
+	}
 	assertSteps(t, logs,
 		tandemDid("pgbouncer", "stop-sent"),
 		programSaid("pgbouncer", "server connections dropped, exiting"),
