@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"testing"
+	"time"
 )
 
 // Two pods share their emptyDir's name, so, under podman, the volume
@@ -34,6 +35,7 @@ func TestRealprogSharedVolume(t *testing.T) {
 		_, ok := foreignDoneFile(pp1.ctrLogs("web"), second.name)
 		return ok
 	})
+	fetch := time.Now()
 	if _, _, err := podman(context.Background(), "exec", pp1.ctrName("main"), "touch", "/tmp/go"); err != nil {
 		t.Fatal(err)
 	}
@@ -46,8 +48,14 @@ func TestRealprogSharedVolume(t *testing.T) {
 		t.Errorf("the warning names this pod %q; want %q: %v", warning.field("host"), first.name, warning.Fields)
 	}
 	mustFind(t, logs, programSaid("web", `"GET /index.html HTTP/1.1" 200`))
+	// The main's done file is logged once it is in place, so the sidecar may
+	// see it first: the test's go is what the sidecar's stop must follow.
+	if done := mustFind(t, logs, tandemDid("web", "done-seen")); done.At.Before(fetch) {
+		t.Errorf("the sidecar saw the main done at %s, before the main was told to fetch the page at %s",
+			done.At.Format(time.StampMicro), fetch.Format(time.StampMicro))
+	}
+	mustFind(t, logs, tandemDid("main", "done-written"))
 	assertSteps(t, logs,
-		tandemDid("main", "done-written"),
 		tandemDid("web", "done-seen"),
 		tandemDid("web", "stop-sent"),
 		tandemDid("web", "exiting"),
