@@ -37,7 +37,7 @@ const settle = 10 * time.Millisecond
 
 const doneTemp, doneName = "done.tmp", "done"
 
-// doneJSON is a done file as `tandem main` writes it (SPEC, Files).
+// doneJSON is a done file as `tandem main` writes it.
 const doneJSON = `{"version":1,"name":"bench","event":"done","exitCode":0,"signal":"","reason":"exited","time":"2026-11-30T06:22:52.258974522Z"}` + "\n"
 
 func (b *bench) benchDone() {

@@ -85,9 +85,9 @@ sed 's/^/  job   | /' "$pod/job.out"
 sed 's/^/  proxy | /' "$pod/proxy.out"
 echo
 
-# field FILE MESSAGE KEY: KEY's raw value in the first log line with MESSAGE.
+# field FILE EVENT KEY: KEY's raw value in the first log line of EVENT.
 field() {
-	sed -n "/\"message\":\"$2\"/{s/.*\"$3\":\"\{0,1\}\([^\",}]*\).*/\1/p;q}" "$1"
+	sed -n "/\"event\":\"$2\"/{s/.*\"$3\":\"\{0,1\}\([^\",}]*\).*/\1/p;q}" "$1"
 }
 # ns TIME: an RFC 3339 time as nanoseconds since the epoch.
 ns() { date -d "$1" +%s%N; }
@@ -99,12 +99,12 @@ ms() {
 
 job_code=$(<"$pod/job.code")
 proxy_code=$(<"$pod/proxy.code")
-main_exited=$(field "$pod/job.log" "CMD exited" time)
+main_exited=$(field "$pod/job.log" cmd-exited time)
 done_time=$(sed -n 's/.*"time":"\([^"]*\)".*/\1/p' "$shared/done")
-seen=$(field "$pod/proxy.log" "main is done" time)
-stopped=$(field "$pod/proxy.log" "CMD exited" time)
-stop_signal=$(field "$pod/proxy.log" "CMD exited" signal)
-exiting=$(field "$pod/proxy.log" "tandem exiting" time)
+seen=$(field "$pod/proxy.log" done-seen time)
+stopped=$(field "$pod/proxy.log" cmd-exited time)
+stop_signal=$(field "$pod/proxy.log" cmd-exited signal)
+exiting=$(field "$pod/proxy.log" exiting time)
 
 ok=true
 check() { # check CONDITION-TEXT TEST...: report a broken expectation
@@ -127,7 +127,7 @@ if [[ $ok != true ]]; then
 fi
 
 t0=$(ns "$main_exited")
-ran=$(field "$pod/job.log" "CMD exited" ran)
+ran=$(field "$pod/job.log" cmd-exited ran_ms)
 echo "job   (main)    exit code $job_code, its CMD worked ${ran%.*} ms"
 echo "proxy (sidecar) exit code $proxy_code, its CMD stopped because the main was done"
 echo

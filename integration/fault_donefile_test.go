@@ -11,7 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// A done file that is not what tandem writes still counts as done (SPEC: a
+// A done file that is not what tandem writes still counts as done (as users rely on: a
 // file that does not parse counts as present, status unknown): a directory,
 // a file tandem cannot read, a huge one, a sparse multi-GB one, one that is
 // not JSON, a named pipe (whose open would block). Where the file cannot be

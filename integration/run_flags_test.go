@@ -116,3 +116,15 @@ func TestRunFlagsBeforeCommand(t *testing.T) {
 		t.Errorf("`tandem --success-code 4 run --success-code 3 -- CMD` with CMD exiting 4: tandem exited %d, want 4", code)
 	}
 }
+
+// TestRunFlagBeforeCommandBeatsEnv: a flag on the command line wins over its
+// TANDEM_<FLAG> variable, given before the command name as well as after it.
+func TestRunFlagBeforeCommandBeatsEnv(t *testing.T) {
+	env := procOptions{env: []string{"TANDEM_SUCCESS_CODE=4"}}
+	for _, args := range [][]string{{"--success-code", "3", "run"}, {"run", "--success-code", "3"}, {"--success-code", "3"}} {
+		p := startTandem(t, env, cmdArgs(args, helper("exit", "3"))...)
+		if code := p.wait(); code != 0 {
+			t.Errorf("TANDEM_SUCCESS_CODE=4 tandem %q -- CMD with CMD exiting 3: tandem exited %d, want 0", args, code)
+		}
+	}
+}

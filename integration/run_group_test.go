@@ -80,7 +80,11 @@ func TestRunChildOnly(t *testing.T) {
 	if got, want := readLines(cmdOut)[1:], []string{"10", "15"}; !slices.Equal(got, want) {
 		t.Errorf("CMD recorded %q, want exactly %q", got, want)
 	}
-	if got, want := readLines(childOut)[1:], []string{"12", "15"}; !slices.Equal(got, want) {
+	// A leftover gets SIGCONT right after the stop signal (so a stopped one
+	// can act on it); whether the child records it before it exits on
+	// SIGTERM is a race of its own runtime, so it is left out.
+	got := slices.DeleteFunc(readLines(childOut)[1:], func(l string) bool { return l == "18" })
+	if want := []string{"12", "15"}; !slices.Equal(got, want) {
 		t.Errorf("CMD's child recorded %q, want exactly %q (SIGUSR2 from the test, SIGTERM as a leftover)", got, want)
 	}
 }

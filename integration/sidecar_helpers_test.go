@@ -86,7 +86,7 @@ func scHelperHoldInotify(args []string) int {
 	select {}
 }
 
-// scStatusFile is a done or ready file as SPEC ("Files") defines it.
+// scStatusFile is a done or ready file as tandem writes it.
 type scStatusFile struct {
 	Version  int    `json:"version"`
 	Name     string `json:"name"`

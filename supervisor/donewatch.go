@@ -8,8 +8,10 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 	"github.com/rs/zerolog"
-	"github.com/tandem-sh/tandem/supervisor/statusfile"
 	"golang.org/x/sys/unix"
+
+	"github.com/tandem-sh/tandem/supervisor/peers"
+	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
 
 // Done sources, in the done-seen log line.
@@ -24,7 +26,7 @@ const (
 type doneEvent struct {
 	Source string           // one of the source* names
 	Path   string           // the last done file read, for done-file and lost
-	Status *statusfile.File // nil when unknown (a bare touch, a signal)
+	Status *statusfile.File // nil when unknown (a bare touch, a signal, a lost main)
 	SeenAt time.Time
 }
 
@@ -44,58 +46,102 @@ type doneWatchConfig struct {
 	poll             time.Duration
 	mainStartTimeout time.Duration
 	host             string // this pod's hostname: a done file from another pod is ignored
+	// Without done files (a shared PID namespace), the `tandem main` that
+	// signals this sidecar is held through a pidfd, found by name.
+	mainPeers mainFinder
+	name      string
 }
+
+// mainFinder finds and holds the `tandem main` peer (peers.ProcFinder).
+type mainFinder interface {
+	FindMain(name string) (peers.Peer, bool)
+	WatchMain(p peers.Peer) (<-chan struct{}, error)
+}
+
+// mainScanInterval: how often a sidecar in a shared PID namespace looks for
+// its main until it holds it (then nothing wakes it).
+const mainScanInterval = 250 * time.Millisecond
 
 func (e *engine) doneWatchConfig() doneWatchConfig {
 	sc := e.cfg.Sidecar
-	return doneWatchConfig{paths: sc.DoneFiles, stopWhen: sc.StopWhen, poll: sc.PollInterval,
-		mainStartTimeout: sc.MainStartTimeout, host: statusfile.Hostname()}
+	cfg := doneWatchConfig{paths: sc.DoneFiles, stopWhen: sc.StopWhen, poll: sc.PollInterval,
+		mainStartTimeout: sc.MainStartTimeout, host: statusfile.Hostname(), name: e.cfg.Name}
+	if len(sc.DoneFiles) == 0 {
+		cfg.mainPeers = peers.NewProcFinder()
+	}
+	return cfg
 }
 
-// doneWatcher waits until every done file exists (and, with
-// --stop-when success, reports success). It watches the directories with
-// inotify, stats after adding each watch so nothing slips between, and stats
-// again every poll interval in case an event was missed. Where inotify is
-// unavailable it polls alone.
+// doneWatcher waits until every done file exists (or its main was lost) and,
+// with --stop-when success, reports success. While some main is not
+// attached through its lifeline, it watches the directories with inotify,
+// stats after adding each watch so nothing slips between, and stats again
+// every poll interval in case an event was missed (polling alone where
+// inotify is unavailable). While every main is attached, the lifelines
+// alone say when they end: no watch, no timer.
 type doneWatcher struct {
 	cfg      doneWatchConfig
-	paths    []string        // absolute
-	relevant map[string]bool // the files and every ancestor directory
+	files    []*doneFile
+	relevant map[string]bool // the files, their lifelines and every ancestor directory
 	log      zerolog.Logger
-	fsw      *fsnotify.Watcher // nil: polling only
+	fsw      *fsnotify.Watcher // nil: not watching (all attached, or inotify unavailable)
+	noNotify bool              // inotify is unavailable: poll alone
+	released chan *doneFile    // a lifeline's holder let go
 	warned   map[string]bool   // one warning per problem, not one per poll
 	started  time.Time
+	attached bool // some main attached once (--main-start-timeout)
 }
 
 func newDoneWatcher(cfg doneWatchConfig, log zerolog.Logger) (*doneWatcher, error) {
-	w := &doneWatcher{cfg: cfg, relevant: map[string]bool{}, log: log, warned: map[string]bool{}, started: time.Now()}
+	w := &doneWatcher{cfg: cfg, relevant: map[string]bool{}, log: log, warned: map[string]bool{},
+		started: time.Now(), released: make(chan *doneFile, len(cfg.paths))}
 	for _, p := range cfg.paths {
 		abs, err := filepath.Abs(p)
 		if err != nil {
 			return nil, err
 		}
-		w.paths = append(w.paths, abs)
+		f := newDoneFile(abs)
+		w.files = append(w.files, f)
+		w.relevant[f.lifeline] = true
 		for d := abs; !w.relevant[d]; d = filepath.Dir(d) {
 			w.relevant[d] = true
 		}
 	}
-	if len(w.paths) == 0 {
-		return w, nil
+	if len(w.files) > 0 {
+		w.startWatching()
+	}
+	// The first json.Unmarshal into a status file builds encoding/json's
+	// reflection cache; pay that here, before CMD starts, not between the
+	// done file and the stop signal (docs/benchmarks.md).
+	statusfile.Parse([]byte(`{"version":1,"name":"warm-up","event":"done","exitCode":0,"reason":"exited","time":"2026-01-01T00:00:00Z"}`))
+	return w, nil
+}
+
+// startWatching (re)creates the inotify watch; without inotify, polling alone
+// keeps the done files seen.
+func (w *doneWatcher) startWatching() {
+	if w.fsw != nil || w.noNotify {
+		return
 	}
 	fsw, err := fsnotify.NewWatcher()
 	if err != nil {
-		log.Warn().Err(err).Dur("poll_interval_ms", cfg.poll).
+		w.noNotify = true
+		w.log.Warn().Err(err).Dur("poll_interval_ms", w.cfg.poll).
 			Msg("inotify unavailable (instances used up or unsupported); falling back to polling the done files")
-	} else {
-		w.fsw = fsw
+		return
 	}
+	w.fsw = fsw
 	w.ensureWatches()
-	// The first json.Unmarshal into a StatusFile builds encoding/json's
-	// reflection cache; pay that here, before CMD starts, not between the
-	// done file and the stop signal (bench: done → CMD gone 0.41 → 0.34 ms
-	// median, about 60 µs, in 6 of 6 paired runs).
-	statusfile.Parse([]byte(`{"version":1,"name":"warm-up","event":"done","exitCode":0,"reason":"exited","time":"2026-01-01T00:00:00Z"}`))
-	return w, nil
+}
+
+// stopWatching releases inotify while every main is attached: its teardown
+// (milliseconds in the kernel) is then off the exit path, and nothing wakes
+// an idle sidecar.
+func (w *doneWatcher) stopWatching() {
+	if w.fsw != nil {
+		w.fsw.Close()
+		w.fsw = nil
+	}
 }
 
 // ensureWatches watches each done file's directory, or its nearest existing
@@ -105,8 +151,8 @@ func (w *doneWatcher) ensureWatches() {
 	if w.fsw == nil {
 		return
 	}
-	for _, p := range w.paths {
-		dir := filepath.Dir(p)
+	for _, f := range w.files {
+		dir := filepath.Dir(f.path)
 		for {
 			err := w.fsw.Add(dir)
 			if err == nil {
@@ -132,101 +178,139 @@ func (w *doneWatcher) warnOnce(key string, msg func(*zerolog.Event)) {
 	}
 }
 
-// Check reports whether the done condition holds now.
-func (w *doneWatcher) Check() (doneEvent, bool) {
-	if len(w.paths) == 0 {
-		return doneEvent{}, false
-	}
-	event := doneEvent{Source: sourceDoneFile}
-	for _, p := range w.paths {
-		status, present, err := statusfile.Read(p)
-		if !present {
-			return doneEvent{}, false
-		}
-		if status != nil && status.Host != "" && w.cfg.host != "" && status.Host != w.cfg.host {
-			w.warnOnce("host:"+p+status.Host, func(e *zerolog.Event) {
-				e.Str("path", p).Str("file_host", status.Host).Str("host", w.cfg.host).
-					Msg("done file written in another pod (a volume shared by mistake?); ignoring it")
-			})
-			return doneEvent{}, false
-		}
-		if err != nil {
-			w.warnOnce("read:"+p, func(e *zerolog.Event) {
-				e.Str("event", EventDoneUnreadable).Err(err).Str("path", p).Msg("done file exists but cannot be read; counting it as done, status unknown")
-			})
-		}
-		if w.cfg.stopWhen == StopWhenSuccess && !status.Succeeded() {
-			w.warnOnce("failed:"+p+status.Time.String(), func(e *zerolog.Event) {
-				e.Str("event", EventMainFailed).Str("path", p).Int("exit_code", status.ExitCode).
-					Msg("main failed; --stop-when success keeps CMD running until the done file is replaced")
-			})
-			return doneEvent{}, false
-		}
-		event.Path, event.Status = p, status
-	}
-	event.SeenAt = time.Now()
-	return event, true
-}
-
 // Run sends one event to out when the done condition holds, then returns.
 func (w *doneWatcher) Run(ctx context.Context, out chan<- doneEvent) {
-	var tick <-chan time.Time
-	if len(w.paths) > 0 {
-		ticker := time.NewTicker(w.cfg.poll)
-		defer ticker.Stop()
-		tick = ticker.C
-	}
 	var noMain <-chan time.Time
-	if w.cfg.mainStartTimeout > 0 {
+	if w.cfg.mainStartTimeout > 0 && !w.attached {
 		noMain = time.After(w.cfg.mainStartTimeout - time.Since(w.started))
 	}
-	var (
-		events <-chan fsnotify.Event
-		errs   <-chan error
-	)
-	if w.fsw != nil {
-		events, errs = w.fsw.Events, w.fsw.Errors
-	}
+	var mainGone <-chan struct{}
 	for {
+		var events <-chan fsnotify.Event
+		var errs <-chan error
+		var tick, scanMain <-chan time.Time
+		if w.fsw != nil {
+			events, errs = w.fsw.Events, w.fsw.Errors
+		}
+		if len(w.files) > 0 && (w.fsw != nil || w.noNotify) {
+			tick = time.After(w.cfg.poll)
+		}
+		if w.cfg.mainPeers != nil && mainGone == nil {
+			if mainGone = w.findMain(); mainGone == nil {
+				scanMain = time.After(mainScanInterval)
+			}
+		}
+		var ev doneEvent
+		var done bool
 		select {
 		case <-ctx.Done():
 			return
-		case ev, ok := <-events:
-			if !ok {
-				events = nil
+		case e := <-events:
+			if e.Op == fsnotify.Chmod || !w.relevant[e.Name] {
 				continue
 			}
-			if ev.Op == fsnotify.Chmod || !w.relevant[ev.Name] {
-				continue
-			}
-		case err, ok := <-errs:
-			if !ok {
-				errs = nil
-				continue
-			}
+			ev, done = w.Check()
+		case err := <-errs:
 			// Typically a queue overflow: events were lost, so look now.
 			w.log.Warn().Err(err).Msg("inotify reported an error; checking the done files")
+			ev, done = w.Check()
 		case <-tick:
+			ev, done = w.Check()
+		case f := <-w.released:
+			f.holderGone(w)
+			ev, done = w.Check()
+		case <-scanMain:
+		case <-mainGone:
+			mainGone = nil
+			ev, done = w.mainLost()
 		case <-noMain:
-			w.log.Warn().Dur("main_start_timeout_ms", w.cfg.mainStartTimeout).
-				Msg("no main attached and nothing done within main-start-timeout; stopping as if done")
-			out <- doneEvent{Source: sourceNoMain, SeenAt: time.Now()}
-			w.close()
-			return
+			ev, done = w.noMainAttached()
 		}
-		w.ensureWatches()
-		if ev, done := w.Check(); done {
+		if done {
 			out <- ev
-			// Releasing inotify costs milliseconds in the kernel; pay it now,
-			// while CMD is being stopped, rather than in tandem's exit.
-			w.close()
+			w.stopWatching()
 			return
 		}
 	}
 }
 
-func (w *doneWatcher) close() {
-	if w.fsw != nil {
-		w.fsw.Close()
+// mainLost: the main peer held through a pidfd ended without the done
+// signal. Under --stop-when success it was a failed main: wait for the next.
+func (w *doneWatcher) mainLost() (doneEvent, bool) {
+	w.log.Warn().Str("event", "main-lost").Msg("the main's tandem ended without the done signal (killed outright?)")
+	return doneEvent{Source: sourceLost, SeenAt: time.Now()}, w.cfg.stopWhen == StopWhenAny
+}
+
+func (w *doneWatcher) noMainAttached() (doneEvent, bool) {
+	if w.attached {
+		return doneEvent{}, false
 	}
+	w.log.Warn().Dur("main_start_timeout_ms", w.cfg.mainStartTimeout).
+		Msg("no main attached and nothing done within main-start-timeout; stopping as if done")
+	return doneEvent{Source: sourceNoMain, SeenAt: time.Now()}, true
+}
+
+// Check reports whether the done condition holds now, attaching to any new
+// lifeline on the way, and watches the files with inotify exactly while some
+// main is not attached.
+func (w *doneWatcher) Check() (doneEvent, bool) {
+	if len(w.files) == 0 {
+		return doneEvent{}, false
+	}
+	w.ensureWatches() // a directory created since is watched from now on
+	event := doneEvent{Source: sourceDoneFile}
+	done := true
+	for _, f := range w.files {
+		f.attach(w)
+		status, present := f.read(w)
+		switch {
+		case present && (w.cfg.stopWhen == StopWhenAny || status.Succeeded()):
+			if event.Source != sourceLost {
+				event.Path, event.Status = f.path, status
+			}
+		case present:
+			w.warnOnce("failed:"+f.path+status.Time.String(), func(e *zerolog.Event) {
+				e.Str("event", EventMainFailed).Str("path", f.path).Int("exit_code", status.ExitCode).
+					Msg("main failed; --stop-when success keeps CMD running until the done file is replaced")
+			})
+			done = false
+		case f.lost && w.cfg.stopWhen == StopWhenAny:
+			event.Source, event.Path, event.Status = sourceLost, f.path, nil
+		default:
+			done = false
+		}
+	}
+	if w.allAttached() {
+		w.stopWatching()
+	} else {
+		w.startWatching()
+	}
+	event.SeenAt = time.Now()
+	return event, done
+}
+
+// findMain holds the main peer that signals this sidecar, if it runs now.
+func (w *doneWatcher) findMain() <-chan struct{} {
+	p, found := w.cfg.mainPeers.FindMain(w.cfg.name)
+	if !found {
+		return nil
+	}
+	gone, err := w.cfg.mainPeers.WatchMain(p)
+	if err != nil {
+		return nil
+	}
+	if !w.attached {
+		w.attached = true
+		event(w.log.Info(), EventMainAttached).Int("peer_pid", p.PID).Msg("main attached through a pidfd")
+	}
+	return gone
+}
+
+func (w *doneWatcher) allAttached() bool {
+	for _, f := range w.files {
+		if f.line == nil {
+			return false
+		}
+	}
+	return true
 }

@@ -20,6 +20,9 @@ func (e *engine) runMain(ctx context.Context) outcome {
 		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return outcome{code: ExitInternal, reason: "error", err: fmt.Errorf("remove stale done file: %w", err)}
 		}
+		// Held from before --wait-for until the done file is written: a main
+		// killed outright at any point is seen by its sidecars as lost.
+		e.lifeline = e.holdLifeline(path)
 	}
 	if len(e.cfg.Main.WaitFor) > 0 {
 		if out, ended := e.waitBeforeStart(ctx); ended {
@@ -43,13 +46,13 @@ func (e *engine) waitBeforeStart(ctx context.Context) (out outcome, ended bool) 
 	m := e.cfg.Main
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	event(e.log.Info(), EventWaiting).Str("conditions", probe.Names(m.WaitFor)).Dur("timeout_ms", m.WaitTimeout).
+		Msg("waiting before starting CMD")
 	results := make(chan waitResult, 1)
 	go func() {
 		pending, err := probe.Wait(ctx, e.w.prober, m.WaitFor, m.WaitInterval, m.WaitTimeout, e.log)
 		results <- waitResult{pending, err}
 	}()
-	event(e.log.Info(), EventWaiting).Str("conditions", probe.Names(m.WaitFor)).Dur("timeout_ms", m.WaitTimeout).
-		Msg("waiting before starting CMD")
 	r, stop, ok := idle(e, "wait-for", results)
 	if !ok {
 		cancel()
@@ -77,6 +80,8 @@ func (e *engine) announce(ctx context.Context, out outcome) outcome {
 		event(e.log.Info(), EventDoneWritten).Str("path", m.DoneFile).Int("exit_code", out.code).Str("reason", out.reason).
 			Msg("done file written")
 	}
+	// Only now: a sidecar that sees the lifeline released finds the file.
+	e.lifeline.Release()
 	if !m.Peers.Enabled && len(m.QuitURLs) == 0 {
 		return out
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/rs/zerolog"
 	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/supervisor/lifeline"
 	"github.com/tandem-sh/tandem/supervisor/peers"
 	"github.com/tandem-sh/tandem/supervisor/process"
 	"github.com/tandem-sh/tandem/supervisor/signals"
@@ -34,6 +35,7 @@ type engine struct {
 	// files, lifelines); nil in other modes.
 	done      chan doneEvent
 	newSource func() (doneSource, error) // sidecar: builds the done sources
+	lifeline  *lifeline.Holder           // main's done file's, or a sidecar's stopped file's
 }
 
 // Run supervises cfg.Command until it ends. It returns nil when tandem must
@@ -97,6 +99,18 @@ func (e *engine) run(ctx context.Context) outcome {
 		return startFailed(err)
 	}
 	return e.endingOutcome(e.supervise(ctx, c))
+}
+
+// holdLifeline holds the lifeline of the file this tandem will write. Where
+// that cannot work, its readers fall back on the file alone: say so, go on.
+func (e *engine) holdLifeline(file string) *lifeline.Holder {
+	h, err := lifeline.Hold(lifeline.Of(file))
+	if err != nil {
+		event(e.log.Warn(), EventLifelineMissing).Err(err).
+			Msg("no lifeline: if this tandem is killed outright, its sidecars will not notice")
+		return nil
+	}
+	return h
 }
 
 func startFailed(err error) outcome {

@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"context"
+	"os"
 	"time"
 
 	"github.com/tandem-sh/tandem/supervisor/process"
@@ -13,6 +14,10 @@ import (
 func (e *engine) runSidecar(ctx context.Context) outcome {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if path := e.cfg.Sidecar.StoppedFile; path != "" {
+		_ = os.Remove(path) // a sidecar that starts again has not stopped
+		e.lifeline = e.holdLifeline(path)
+	}
 	source, err := e.newSource()
 	if err != nil {
 		return outcome{code: ExitInternal, reason: "error", err: err}
@@ -53,14 +58,17 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 func (e *engine) sidecarOutcome(end ending) outcome {
 	out := e.endingOutcome(end)
 	if path := e.cfg.Sidecar.StoppedFile; path != "" && end.requested && end.err == nil {
+		// exitCode is this container's, as in a done file: a sidecar under
+		// --stop-when success that waits on it must see a success.
 		f := statusfile.File{Name: e.cfg.Name, Event: statusfile.EventStopped, Reason: statusfile.ReasonStopped,
-			ExitCode: end.status.ExitCode(), Signal: end.status.SignalName()}
+			ExitCode: out.code}
 		if err := e.w.files.Write(path, f); err != nil {
 			e.log.Error().Err(err).Str("path", path).Msg("cannot write the stopped file")
 			return outcome{code: ExitInternal, reason: "error", err: err}
 		}
 		event(e.log.Info(), EventStoppedWritten).Str("path", path).Msg("stopped file written")
 	}
+	e.lifeline.Release()
 	return out
 }
 

@@ -285,9 +285,9 @@ func TestSidecarStoppedFile(t *testing.T) {
 	c := r.child()
 	r.done()
 	r.wantSent(c.Pid, unix.SIGTERM)
-	c.exited <- exitedWith(0)
+	c.exited <- killedBy(unix.SIGTERM)
 	r.wantOutcome(0, "stopped")
-	if f := r.wantWrite("stopped:/shared/proxy.stopped"); f.Reason != "stopped" {
+	if f := r.wantWrite("stopped:/shared/proxy.stopped"); f.Reason != "stopped" || f.ExitCode != 0 {
 		t.Errorf("stopped file %+v", f)
 	}
 

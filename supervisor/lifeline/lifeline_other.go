@@ -1,0 +1,34 @@
+//go:build !linux
+
+package lifeline
+
+import "errors"
+
+var errNotLinux = errors.New("lifelines work on Linux only")
+
+// Holder is a stub off Linux.
+type Holder struct{}
+
+// Hold always fails off Linux.
+func Hold(path string) (*Holder, error) { return nil, &UnusableError{Path: path, Err: errNotLinux} }
+
+// Release does nothing off Linux.
+func (h *Holder) Release() {}
+
+// Path is empty off Linux.
+func (h *Holder) Path() string { return "" }
+
+// Line is a stub off Linux.
+type Line struct{}
+
+// Watch always fails off Linux.
+func Watch(path string) (*Line, error) { return nil, &UnusableError{Path: path, Err: errNotLinux} }
+
+// Wait returns at once off Linux.
+func (l *Line) Wait() error { return errNotLinux }
+
+// Same is false off Linux.
+func (l *Line) Same() bool { return false }
+
+// Close does nothing off Linux.
+func (l *Line) Close() {}
