@@ -3,12 +3,9 @@
 package e2e
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 )
 
 // isEvent says whether l is tandem's line for the lifecycle event name.
@@ -93,18 +90,4 @@ func assertNever(t *testing.T, lines []logLine, ctr string, texts ...string) {
 			}
 		}
 	}
-}
-
-// finishedAt is when the container's process ended, as podman recorded it.
-func (pp *playedPod) finishedAt(ctr string) time.Time {
-	pp.t.Helper()
-	out, _, err := podman(context.Background(), "inspect", pp.ctrName(ctr), "--format", "{{json .State.FinishedAt}}")
-	if err != nil {
-		pp.t.Fatal(err)
-	}
-	var at time.Time
-	if err := json.Unmarshal([]byte(out), &at); err != nil {
-		pp.t.Fatalf("inspect %s: FinishedAt %q: %v", ctr, out, err)
-	}
-	return at
 }
