@@ -6,11 +6,15 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // realprogPod reads integration/e2e/realprog/FILE, a Pod that plays real
@@ -112,4 +116,29 @@ func (p *pod) addFlags(t *testing.T, ctr string, flags ...string) {
 		t.Fatalf("pod %s, container %s: no -- in %q", p.name, ctr, cmd)
 	}
 	p.setList(t, ctr, "command", slices.Concat(cmd[:sep], flags, cmd[sep:]))
+}
+
+// staleVolume is the name renameVolumes gives: VOLUME-e2e-NAME-PID, or
+// VOLUME-shared-PID for pods that share it.
+var staleVolume = regexp.MustCompile(`-(e2e-.*|shared)-([0-9]+)$`)
+
+// removeStaleVolumes removes the volumes of earlier runs that were killed
+// before their cleanup ran, as removeStalePods does their pods.
+func removeStaleVolumes() {
+	out, err := exec.Command("podman", "volume", "ls", "--format", "{{.Name}}").Output()
+	if err != nil {
+		return
+	}
+	for _, name := range strings.Fields(string(out)) {
+		m := staleVolume.FindStringSubmatch(name)
+		if m == nil {
+			continue
+		}
+		pid, _ := strconv.Atoi(m[2])
+		if pid == os.Getpid() || unix.Kill(pid, 0) != unix.ESRCH {
+			continue
+		}
+		// Without --force: a volume that a pod still uses stays.
+		_ = exec.Command("podman", "volume", "rm", name).Run()
+	}
 }
