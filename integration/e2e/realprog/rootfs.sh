@@ -26,14 +26,16 @@ if [ -s "$tar" ]; then
   exit 0
 fi
 
-# The host's own Debian sources (deb822 or one-line files naming the suite),
-# pasted into the build as they are, so no mirror is named here.
+# The host's own Debian sources (deb822 or one-line files naming the suite
+# and Debian's archive, not a third party's), pasted into the build as they
+# are, so no mirror is named here.
+debian='debian-archive-keyring|^[[:space:]]*deb[[:space:]]+(\[[^]]*\][[:space:]]+)?[a-z+]+://[^/[:space:]]+/debian(-security)?/?[[:space:]]'
 mirrors=()
 if [ -n "${REALPROG_MIRROR:-}" ]; then
   mirrors=("$REALPROG_MIRROR")
 else
   for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
-    [ -s "$f" ] && grep -qE "^[^#]*\b$suite\b" "$f" && mirrors+=("$f")
+    [ -s "$f" ] && grep -qE "^[^#]*\b$suite\b" "$f" && grep -qE "$debian" "$f" && mirrors+=("$f")
   done
 fi
 if [ ${#mirrors[@]} -eq 0 ]; then
