@@ -43,9 +43,11 @@ func playSharedVolume(t *testing.T, name string, firstMain []string, wantWarning
 		first.setList(t, "main", "command", firstMain)
 	}
 	second := realprogPodSharing(t, "shared-volume.yaml", name+"-second", shared)
-	// The other pod's main is wrapped, and goes at once.
-	second.setList(t, "main", "command", append([]string{"tandem", "main", "--name", "main",
-		"--done-file", "/run/tandem/main.done", "--wait-for", "tcp:127.0.0.1:8080", "--"}, fetchPage...))
+	// The other pod's main is wrapped, and fetches at once. Its tandem starts
+	// once nginx listens, so after its sidecar: the order a kubelet keeps
+	// when the sidecar comes first with a postStart hook (tandemctl inject).
+	second.setList(t, "main", "command", append([]string{"sh", "-c", "tandem wait --for tcp:127.0.0.1:8080 && exec \"$@\"", "sh",
+		"tandem", "main", "--name", "main", "--done-file", "/run/tandem/main.done", "--"}, fetchPage...))
 
 	pp1 := play(t, first)
 	pp1.waitStep(tandemDid("web", "cmd-started"), jobBound)
