@@ -31,4 +31,10 @@
 // nothing under /etc is changed. Without podman, runc, a static busybox or
 // root, every test skips and says why; TANDEM_E2E_REQUIRED=1 (.ci/run sets
 // it) makes that a failure instead.
+//
+// The tandemctl tests play manifests that the built tandemctl
+// ($TANDEMCTL_BIN, else bin/tandemctl) wrote: examples/inject's plain Job,
+// and a Pod whose images' ENTRYPOINT, CMD and STOPSIGNAL it read from
+// Debian's docker-registry, run on 127.0.0.1 for the test (skipped without
+// it, unless TANDEM_E2E_REQUIRED is set).
 package e2e
