@@ -20,7 +20,7 @@ import (
 // (unix nanoseconds) are printed after, off the measured path; then it waits for trigger's EOF, so its own
 // exit is not in the figure either. EOF before a trigger ends it quietly.
 func lifelineMain(done string, trigger io.Reader, out io.Writer) error {
-	h, err := lifeline.Hold(lifeline.Of(done))
+	h, err := lifeline.Hold(lifeline.Of(done), statusfile.Hostname())
 	if err != nil {
 		return err
 	}

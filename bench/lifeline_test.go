@@ -100,7 +100,7 @@ func TestLifelineMainWritesThenReleases(t *testing.T) {
 	if line, err := out.ReadString('\n'); err != nil || line != "held\n" {
 		t.Fatalf("first line %q, %v; want held", line, err)
 	}
-	line, err := lifeline.Watch(lifeline.Of(done))
+	line, err := lifeline.Watch(lifeline.Of(done), statusfile.Hostname())
 	if err != nil {
 		t.Fatalf("lifeline not held after \"held\": %v", err)
 	}

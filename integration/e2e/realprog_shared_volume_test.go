@@ -93,10 +93,9 @@ func playSharedVolume(t *testing.T, name string, firstMain []string, wantWarning
 
 // foreignDoneFile finds the sidecar's warning about a done file written in
 // the pod named host.
-// TODO(events): match its event field once the warning has one.
 func foreignDoneFile(lines []logLine, host string) (logLine, bool) {
 	for _, l := range lines {
-		if l.Ctr == "web" && l.field("level") == "warn" && l.field("file_host") == host {
+		if l.Ctr == "web" && l.field("event") == "done-file-foreign" && l.field("file_host") == host {
 			return l, true
 		}
 	}
