@@ -8,7 +8,7 @@ import (
 
 // These tests cover the helpers that turn measurements into the table:
 // statistics, /proc parsing, run scheduling, flags. Nothing here times
-// anything (STYLE: benchmarks print, tests assert on behaviour).
+// anything: benchmarks print, tests assert on behaviour.
 
 func ms(v ...float64) []time.Duration {
 	d := make([]time.Duration, len(v))

@@ -11,7 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// A done file that is not what tandem writes still counts as done (SPEC: a
+// A done file that is not what tandem writes still counts as done (as users rely on: a
 // file that does not parse counts as present, status unknown): a directory,
 // a file tandem cannot read, a huge one, a sparse multi-GB one, one that is
 // not JSON, a named pipe (whose open would block). Where the file cannot be
@@ -76,7 +76,7 @@ func TestFaultOddDoneFileWhileRunning(t *testing.T) {
 			if odd.asNobody {
 				opts = bins.asNobody(t)
 				cmd = bins.helperArgv("record-signals")
-				dir = faultSharedDir(t)
+				dir = worldWritableDir(t)
 			} else {
 				dir = tempDir(t)
 			}
@@ -116,7 +116,7 @@ func TestFaultOddDoneFileAtStart(t *testing.T) {
 			opts, dir := procOptions{}, tempDir(t)
 			if odd.asNobody {
 				bins := faultUserBinaries(t)
-				opts, dir = bins.asNobody(t), faultSharedDir(t)
+				opts, dir = bins.asNobody(t), worldWritableDir(t)
 			}
 			done := filepath.Join(dir, "done")
 			odd.make(t, done)

@@ -41,7 +41,7 @@ func TestRunUsageErrors(t *testing.T) {
 			marker := inDir(tempDir(t), "ran")
 			args := tt.args
 			if !tt.noCMD {
-				args = cmdArgs(tt.args, helper("run-touch", marker))
+				args = cmdArgs(tt.args, helper("mark", marker))
 			}
 			code, stdout, stderr := runTandem(t, procOptions{env: tt.env}, args...)
 			if code != 2 {
@@ -114,5 +114,17 @@ func TestRunFlagsBeforeCommand(t *testing.T) {
 	p = startTandem(t, procOptions{}, cmdArgs([]string{"--success-code", "4", "run", "--success-code", "3"}, helper("exit", "4"))...)
 	if code := p.wait(); code != 4 {
 		t.Errorf("`tandem --success-code 4 run --success-code 3 -- CMD` with CMD exiting 4: tandem exited %d, want 4", code)
+	}
+}
+
+// TestRunFlagBeforeCommandBeatsEnv: a flag on the command line wins over its
+// TANDEM_<FLAG> variable, given before the command name as well as after it.
+func TestRunFlagBeforeCommandBeatsEnv(t *testing.T) {
+	env := procOptions{env: []string{"TANDEM_SUCCESS_CODE=4"}}
+	for _, args := range [][]string{{"--success-code", "3", "run"}, {"run", "--success-code", "3"}, {"--success-code", "3"}} {
+		p := startTandem(t, env, cmdArgs(args, helper("exit", "3"))...)
+		if code := p.wait(); code != 0 {
+			t.Errorf("TANDEM_SUCCESS_CODE=4 tandem %q -- CMD with CMD exiting 3: tandem exited %d, want 0", args, code)
+		}
 	}
 }

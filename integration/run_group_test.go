@@ -58,7 +58,7 @@ func TestRunChildOnly(t *testing.T) {
 	p := startTandem(t, procOptions{}, cmdArgs([]string{"run", "--child-only"}, helper("run-group", cmdOut, childOut))...)
 	runKillGroupOnFailure(t, p, false)
 	waitLines(t, cmdOut, 1)
-	childPID := runReadyPID(t, waitLines(t, childOut, 1)[0])
+	childPID := waitReadyPID(t, childOut)
 	p.signal(syscall.SIGUSR1)
 	if got := waitLines(t, cmdOut, 2)[1]; got != "10" {
 		t.Fatalf("CMD recorded %q, want 10 (SIGUSR1)", got)
@@ -80,7 +80,11 @@ func TestRunChildOnly(t *testing.T) {
 	if got, want := readLines(cmdOut)[1:], []string{"10", "15"}; !slices.Equal(got, want) {
 		t.Errorf("CMD recorded %q, want exactly %q", got, want)
 	}
-	if got, want := readLines(childOut)[1:], []string{"12", "15"}; !slices.Equal(got, want) {
+	// A leftover gets SIGCONT right after the stop signal (so a stopped one
+	// can act on it); whether the child records it before it exits on
+	// SIGTERM is a race of its own runtime, so it is left out.
+	got := slices.DeleteFunc(readLines(childOut)[1:], func(l string) bool { return l == "18" })
+	if want := []string{"12", "15"}; !slices.Equal(got, want) {
 		t.Errorf("CMD's child recorded %q, want exactly %q (SIGUSR2 from the test, SIGTERM as a leftover)", got, want)
 	}
 }

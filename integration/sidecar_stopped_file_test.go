@@ -1,6 +1,9 @@
 package integration
 
-import "testing"
+import (
+	"os"
+	"testing"
+)
 
 // Shutdown order between sidecars: the proxy writes its stopped file once
 // its CMD exited after the requested stop; the database lists it among its
@@ -53,7 +56,11 @@ func TestSidecarIgnoresAnotherPodsDoneFile(t *testing.T) {
 	done := inDir(tempDir(t), "done")
 	p := startTandem(t, procOptions{}, cmdArgs([]string{"sidecar", "--done-file", done}, helper("sleep"))...)
 	p.childPID()
-	scWriteFile(t, done, `{"version":1,"name":"main","event":"done","exitCode":0,"reason":"exited","host":"another-pod","time":"2026-11-30T06:22:52Z"}`+"\n")
+	// Renamed into place, as tandem writes it: a reader never sees half.
+	scWriteFile(t, done+".tmp", `{"version":1,"name":"main","event":"done","exitCode":0,"reason":"exited","host":"another-pod","time":"2026-11-30T06:22:52Z"}`+"\n")
+	if err := os.Rename(done+".tmp", done); err != nil {
+		t.Fatal(err)
+	}
 	warning := p.waitFor("the other-host warning", func(l logLine) bool { return l.str("file_host") == "another-pod" })
 	if warning.str("host") == "" {
 		t.Fatalf("warning %v does not name this pod's host", warning)

@@ -22,5 +22,6 @@
 // The engine reaches the world only through the interfaces of world.go, so
 // the lifecycle is tested with fakes (run_test.go). Sub-packages: process
 // (start, reap, signal, terminal), signals (names), probe (conditions, HTTP),
-// statusfile (the JSON line), peers (/proc, pidfds), install.
+// statusfile (the JSON line), lifeline (the FIFO a main holds), peers (/proc,
+// pidfds), install.
 package supervisor

@@ -186,63 +186,68 @@ func (w *doneWatcher) Run(ctx context.Context, out chan<- doneEvent) {
 	}
 	var mainGone <-chan struct{}
 	for {
-		var (
-			events   <-chan fsnotify.Event
-			errs     <-chan error
-			tick     <-chan time.Time
-			scanMain <-chan time.Time
-		)
-		if w.cfg.mainPeers != nil && mainGone == nil {
-			if mainGone = w.findMain(); mainGone == nil {
-				scanMain = time.After(mainScanInterval)
-			}
-		}
+		var events <-chan fsnotify.Event
+		var errs <-chan error
+		var tick, scanMain <-chan time.Time
 		if w.fsw != nil {
 			events, errs = w.fsw.Events, w.fsw.Errors
 		}
 		if len(w.files) > 0 && (w.fsw != nil || w.noNotify) {
 			tick = time.After(w.cfg.poll)
 		}
+		if w.cfg.mainPeers != nil && mainGone == nil {
+			if mainGone = w.findMain(); mainGone == nil {
+				scanMain = time.After(mainScanInterval)
+			}
+		}
+		var ev doneEvent
+		var done bool
 		select {
 		case <-ctx.Done():
 			return
-		case ev := <-events:
-			if ev.Op == fsnotify.Chmod || !w.relevant[ev.Name] {
+		case e := <-events:
+			if e.Op == fsnotify.Chmod || !w.relevant[e.Name] {
 				continue
 			}
+			ev, done = w.Check()
 		case err := <-errs:
 			// Typically a queue overflow: events were lost, so look now.
 			w.log.Warn().Err(err).Msg("inotify reported an error; checking the done files")
+			ev, done = w.Check()
 		case <-tick:
+			ev, done = w.Check()
 		case f := <-w.released:
 			f.holderGone(w)
+			ev, done = w.Check()
 		case <-scanMain:
-			continue
 		case <-mainGone:
 			mainGone = nil
-			w.log.Warn().Str("event", "main-lost").Msg("the main's tandem ended without the done signal (killed outright?)")
-			if w.cfg.stopWhen == StopWhenAny {
-				out <- doneEvent{Source: sourceLost, SeenAt: time.Now()}
-				return
-			}
-			continue
+			ev, done = w.mainLost()
 		case <-noMain:
-			if w.attached {
-				continue
-			}
-			w.log.Warn().Dur("main_start_timeout_ms", w.cfg.mainStartTimeout).
-				Msg("no main attached and nothing done within main-start-timeout; stopping as if done")
-			out <- doneEvent{Source: sourceNoMain, SeenAt: time.Now()}
-			w.stopWatching()
-			return
+			ev, done = w.noMainAttached()
 		}
-		w.ensureWatches()
-		if ev, done := w.Check(); done {
+		if done {
 			out <- ev
 			w.stopWatching()
 			return
 		}
 	}
+}
+
+// mainLost: the main peer held through a pidfd ended without the done
+// signal. Under --stop-when success it was a failed main: wait for the next.
+func (w *doneWatcher) mainLost() (doneEvent, bool) {
+	w.log.Warn().Str("event", "main-lost").Msg("the main's tandem ended without the done signal (killed outright?)")
+	return doneEvent{Source: sourceLost, SeenAt: time.Now()}, w.cfg.stopWhen == StopWhenAny
+}
+
+func (w *doneWatcher) noMainAttached() (doneEvent, bool) {
+	if w.attached {
+		return doneEvent{}, false
+	}
+	w.log.Warn().Dur("main_start_timeout_ms", w.cfg.mainStartTimeout).
+		Msg("no main attached and nothing done within main-start-timeout; stopping as if done")
+	return doneEvent{Source: sourceNoMain, SeenAt: time.Now()}, true
 }
 
 // Check reports whether the done condition holds now, attaching to any new
@@ -252,6 +257,7 @@ func (w *doneWatcher) Check() (doneEvent, bool) {
 	if len(w.files) == 0 {
 		return doneEvent{}, false
 	}
+	w.ensureWatches() // a directory created since is watched from now on
 	event := doneEvent{Source: sourceDoneFile}
 	done := true
 	for _, f := range w.files {
@@ -274,7 +280,9 @@ func (w *doneWatcher) Check() (doneEvent, bool) {
 			done = false
 		}
 	}
-	if w.allAttached() {
+	// Once done there is nothing to watch for: a watch made now would only
+	// put inotify's teardown back on the exit path.
+	if w.allAttached() || done {
 		w.stopWatching()
 	} else {
 		w.startWatching()

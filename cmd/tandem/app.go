@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -10,7 +12,9 @@ import (
 )
 
 func newApp() *cli.App {
-	commands := []*cli.Command{runCommand, sidecarCommand, mainCommand, doneCommand, waitCommand, installCommand, versionCommand}
+	// Built afresh for each app: a cli.Flag keeps what one run parsed (an
+	// environment value even becomes its default), so apps must not share them.
+	commands := []*cli.Command{runCommand(), sidecarCommand(), mainCommand(), doneCommand(), waitCommand(), installCommand(), versionCommand()}
 	for _, c := range commands {
 		c.OnUsageError = usageError // every command's bad flag exits 2
 	}
@@ -57,5 +61,41 @@ func withGlobals(flags ...[]cli.Flag) []cli.Flag {
 	for _, f := range flags {
 		all = append(all, f...)
 	}
+	appLevel := map[string]bool{}
+	for _, f := range append(globalFlags(), supervisionFlags(supervisor.Defaults(supervisor.ModeRun))...) {
+		appLevel[f.Names()[0]] = true
+	}
+	for _, f := range all {
+		if appLevel[f.Names()[0]] {
+			envAtAppLevelOnly(f)
+		}
+	}
 	return all
+}
+
+// envAtAppLevelOnly: a flag the app defines too reads its TANDEM_<FLAG> there
+// only. Read at the command's level as well, the variable would count as
+// given there and hide the flag given before the command name (lookup takes
+// the innermost one given). The help still names the variable.
+func envAtAppLevelOnly(f cli.Flag) {
+	var env *[]string
+	var usage *string
+	switch f := f.(type) {
+	case *cli.StringFlag:
+		env, usage = &f.EnvVars, &f.Usage
+	case *cli.StringSliceFlag:
+		env, usage = &f.EnvVars, &f.Usage
+	case *cli.DurationFlag:
+		env, usage = &f.EnvVars, &f.Usage
+	case *cli.BoolFlag:
+		env, usage = &f.EnvVars, &f.Usage
+	case *cli.IntSliceFlag:
+		env, usage = &f.EnvVars, &f.Usage
+	default:
+		panic(fmt.Sprintf("flag %s: add its type to envAtAppLevelOnly", f.Names()[0]))
+	}
+	if len(*env) > 0 {
+		*usage += " [$" + strings.Join(*env, ", $") + "]"
+		*env = nil
+	}
 }

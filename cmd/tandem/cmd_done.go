@@ -6,15 +6,18 @@ import (
 	"github.com/tandem-sh/tandem/supervisor"
 )
 
-var doneCommand = &cli.Command{
-	Name:  "done",
-	Usage: "announce that the main work is done: write a done file and/or signal sidecar peers",
-	Flags: withGlobals(peerFlags(), []cli.Flag{
-		&cli.StringFlag{Name: "file", EnvVars: envVars("file"), Usage: "done file to write (one JSON line, atomically)"},
-		&cli.IntFlag{Name: "exit-code", EnvVars: envVars("exit-code"), Usage: "the main's exit status to record in the file"},
-		&cli.StringFlag{Name: "name", EnvVars: envVars("name"), Usage: "name recorded in the done file"},
-	}),
-	Action: doneAction,
+// doneCommand builds `tandem done`.
+func doneCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "done",
+		Usage: "announce that the main work is done: write a done file and/or signal sidecar peers",
+		Flags: withGlobals(peerFlags(), []cli.Flag{
+			&cli.StringFlag{Name: "file", EnvVars: envVars("file"), Usage: "done file to write (one JSON line, atomically)"},
+			&cli.IntFlag{Name: "exit-code", EnvVars: envVars("exit-code"), Usage: "the main's exit status to record in the file"},
+			&cli.StringFlag{Name: "name", EnvVars: envVars("name"), Usage: "name recorded in the done file"},
+		}),
+		Action: doneAction,
+	}
 }
 
 func doneAction(cliCtx *cli.Context) error {
@@ -22,7 +25,7 @@ func doneAction(cliCtx *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return supervisor.AnnounceDone(cliCtx.Context, opts)
+	return announceDone(cliCtx.Context, opts)
 }
 
 func doneOptions(cliCtx *cli.Context) (supervisor.DoneOptions, error) {

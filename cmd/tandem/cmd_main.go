@@ -8,22 +8,25 @@ import (
 
 var mainDefaults = supervisor.Defaults(supervisor.ModeMain)
 
-var mainCommand = &cli.Command{
-	Name:      "main",
-	Usage:     "wait for conditions, run CMD, and when it ends for any reason tell the sidecars",
-	ArgsUsage: "-- CMD [ARG...]",
-	Flags: withGlobals(supervisionFlags(mainDefaults), peerFlags(), []cli.Flag{
-		&cli.StringSliceFlag{Name: "wait-for", EnvVars: envVars("wait-for"),
-			Usage: "condition that must hold before CMD starts: file:PATH, tcp:HOST:PORT, http://..., exec:PROG ARG... (repeatable)"},
-		&cli.DurationFlag{Name: "wait-timeout", Value: mainDefaults.Main.WaitTimeout, EnvVars: envVars("wait-timeout"),
-			Usage: "give up waiting after this long: CMD is not started, exit 1, done file still written"},
-		&cli.DurationFlag{Name: "wait-interval", Value: mainDefaults.Main.WaitInterval, EnvVars: envVars("wait-interval"),
-			Usage: "time between two rounds of probes"},
-		&cli.StringFlag{Name: "done-file", EnvVars: envVars("done-file"),
-			Usage: "removed at start, written (one JSON line, atomically) when CMD ends for any reason"},
-		quitURLFlag("POST to this http:// URL when CMD ends, for sidecars that cannot be wrapped (repeatable)"),
-	}),
-	Action: mainAction,
+// mainCommand builds `tandem main`.
+func mainCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "main",
+		Usage:     "wait for conditions, run CMD, and when it ends for any reason tell the sidecars",
+		ArgsUsage: "-- CMD [ARG...]",
+		Flags: withGlobals(supervisionFlags(mainDefaults), peerFlags(), []cli.Flag{
+			&cli.StringSliceFlag{Name: "wait-for", EnvVars: envVars("wait-for"),
+				Usage: "condition that must hold before CMD starts: file:PATH, tcp:HOST:PORT, http://..., exec:PROG ARG... (repeatable)"},
+			&cli.DurationFlag{Name: "wait-timeout", Value: mainDefaults.Main.WaitTimeout, EnvVars: envVars("wait-timeout"),
+				Usage: "give up waiting after this long: CMD is not started, exit 1, done file still written"},
+			&cli.DurationFlag{Name: "wait-interval", Value: mainDefaults.Main.WaitInterval, EnvVars: envVars("wait-interval"),
+				Usage: "time between two rounds of probes"},
+			&cli.StringFlag{Name: "done-file", EnvVars: envVars("done-file"),
+				Usage: "removed at start, written (one JSON line, atomically) when CMD ends for any reason"},
+			quitURLFlag("POST to this http:// URL when CMD ends, for sidecars that cannot be wrapped (repeatable)"),
+		}),
+		Action: mainAction,
+	}
 }
 
 func mainAction(cliCtx *cli.Context) error {
@@ -31,7 +34,7 @@ func mainAction(cliCtx *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return supervisor.Run(cliCtx.Context, cfg)
+	return runSupervisor(cliCtx.Context, cfg)
 }
 
 func mainConfig(cliCtx *cli.Context) (supervisor.Config, error) {

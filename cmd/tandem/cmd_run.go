@@ -6,12 +6,15 @@ import (
 	"github.com/tandem-sh/tandem/supervisor"
 )
 
-var runCommand = &cli.Command{
-	Name:      "run",
-	Usage:     "supervise CMD as PID 1: forward signals, reap every child, exit as CMD exits",
-	ArgsUsage: "-- CMD [ARG...]",
-	Flags:     withGlobals(supervisionFlags(supervisor.Defaults(supervisor.ModeRun))),
-	Action:    runAction,
+// runCommand builds `tandem run`.
+func runCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "run",
+		Usage:     "supervise CMD as PID 1: forward signals, reap every child, exit as CMD exits",
+		ArgsUsage: "-- CMD [ARG...]",
+		Flags:     withGlobals(supervisionFlags(supervisor.Defaults(supervisor.ModeRun))),
+		Action:    runAction,
+	}
 }
 
 func runAction(cliCtx *cli.Context) error {
@@ -19,5 +22,5 @@ func runAction(cliCtx *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return supervisor.Run(cliCtx.Context, cfg)
+	return runSupervisor(cliCtx.Context, cfg)
 }

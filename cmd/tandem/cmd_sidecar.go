@@ -8,38 +8,41 @@ import (
 
 var sidecarDefaults = supervisor.Defaults(supervisor.ModeSidecar)
 
-var sidecarCommand = &cli.Command{
-	Name:      "sidecar",
-	Usage:     "run CMD until the main work is done, then stop it; publish readiness; outlive the main on termination",
-	ArgsUsage: "-- CMD [ARG...]",
-	Flags: withGlobals(supervisionFlags(sidecarDefaults), []cli.Flag{
-		&cli.StringSliceFlag{Name: "done-file", EnvVars: envVars("done-file"),
-			Usage: "stop CMD once every listed file exists (repeatable)"},
-		doneSignalFlag(),
-		&cli.StringFlag{Name: "stop-when", Value: "any", EnvVars: envVars("stop-when"),
-			Usage: "any, or success: ignore a done file that reports a failed main until it is replaced"},
-		quitURLFlag("on done, POST to this http:// URL before the stop signal (repeatable)"),
-		&cli.StringFlag{Name: "termination-signal", Value: signalFlagValue(sidecarDefaults.Sidecar.TerminationSignal),
-			EnvVars: envVars("termination-signal"),
-			Usage:   "the signal the runtime sends this container on pod deletion (the image's STOPSIGNAL, or lifecycle.stopSignal)"},
-		&cli.DurationFlag{Name: "outlive-main", EnvVars: envVars("outlive-main"),
-			Usage: "hold the termination signal until the main is done or this long has passed (0 = off)"},
-		&cli.StringSliceFlag{Name: "ready-when", EnvVars: envVars("ready-when"),
-			Usage: "condition for readiness: file:PATH, tcp:HOST:PORT, http://..., exec:PROG ARG... (repeatable)"},
-		&cli.StringFlag{Name: "ready-file", EnvVars: envVars("ready-file"),
-			Usage: "file written once CMD started and every --ready-when holds; removed when CMD stops"},
-		&cli.StringFlag{Name: "restart", Value: "never", EnvVars: envVars("restart"),
-			Usage: "never, on-failure or always: restart CMD when it exits before the main is done"},
-		&cli.DurationFlag{Name: "poll-interval", Value: sidecarDefaults.Sidecar.PollInterval, EnvVars: envVars("poll-interval"),
-			Usage: "safety-net stat of the done files beside the inotify watch"},
-		&cli.DurationFlag{Name: "stop-delay", EnvVars: envVars("stop-delay"),
-			Usage: "after the main is done, wait this long before stopping CMD, so a shipper can drain (0 = off)"},
-		&cli.StringFlag{Name: "stopped-file", EnvVars: envVars("stopped-file"),
-			Usage: "file written once CMD exited after a requested stop: another sidecar's --done-file, for shutdown order"},
-		&cli.DurationFlag{Name: "main-start-timeout", EnvVars: envVars("main-start-timeout"),
-			Usage: "stop as if done when no main attached and nothing was done within this long (0 = off)"},
-	}),
-	Action: sidecarAction,
+// sidecarCommand builds `tandem sidecar`.
+func sidecarCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "sidecar",
+		Usage:     "run CMD until the main work is done, then stop it; publish readiness; outlive the main on termination",
+		ArgsUsage: "-- CMD [ARG...]",
+		Flags: withGlobals(supervisionFlags(sidecarDefaults), []cli.Flag{
+			&cli.StringSliceFlag{Name: "done-file", EnvVars: envVars("done-file"),
+				Usage: "stop CMD once every listed file exists (repeatable)"},
+			doneSignalFlag(),
+			&cli.StringFlag{Name: "stop-when", Value: "any", EnvVars: envVars("stop-when"),
+				Usage: "any, or success: ignore a done file that reports a failed main until it is replaced"},
+			quitURLFlag("on done, POST to this http:// URL before the stop signal (repeatable)"),
+			&cli.StringFlag{Name: "termination-signal", Value: signalFlagValue(sidecarDefaults.Sidecar.TerminationSignal),
+				EnvVars: envVars("termination-signal"),
+				Usage:   "the signal the runtime sends this container on pod deletion (the image's STOPSIGNAL, or lifecycle.stopSignal)"},
+			&cli.DurationFlag{Name: "outlive-main", EnvVars: envVars("outlive-main"),
+				Usage: "hold the termination signal until the main is done or this long has passed (0 = off)"},
+			&cli.StringSliceFlag{Name: "ready-when", EnvVars: envVars("ready-when"),
+				Usage: "condition for readiness: file:PATH, tcp:HOST:PORT, http://..., exec:PROG ARG... (repeatable)"},
+			&cli.StringFlag{Name: "ready-file", EnvVars: envVars("ready-file"),
+				Usage: "file written once CMD started and every --ready-when holds; removed when CMD stops"},
+			&cli.StringFlag{Name: "restart", Value: "never", EnvVars: envVars("restart"),
+				Usage: "never, on-failure or always: restart CMD when it exits before the main is done"},
+			&cli.DurationFlag{Name: "poll-interval", Value: sidecarDefaults.Sidecar.PollInterval, EnvVars: envVars("poll-interval"),
+				Usage: "safety-net stat of the done files beside the inotify watch"},
+			&cli.DurationFlag{Name: "stop-delay", EnvVars: envVars("stop-delay"),
+				Usage: "after the main is done, wait this long before stopping CMD, so a shipper can drain (0 = off)"},
+			&cli.StringFlag{Name: "stopped-file", EnvVars: envVars("stopped-file"),
+				Usage: "file written once CMD exited after a requested stop: another sidecar's --done-file, for shutdown order"},
+			&cli.DurationFlag{Name: "main-start-timeout", EnvVars: envVars("main-start-timeout"),
+				Usage: "stop as if done when no main attached and nothing was done within this long (0 = off)"},
+		}),
+		Action: sidecarAction,
+	}
 }
 
 func sidecarAction(cliCtx *cli.Context) error {
@@ -47,7 +50,7 @@ func sidecarAction(cliCtx *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return supervisor.Run(cliCtx.Context, cfg)
+	return runSupervisor(cliCtx.Context, cfg)
 }
 
 func sidecarConfig(cliCtx *cli.Context) (supervisor.Config, error) {

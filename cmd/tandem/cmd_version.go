@@ -7,11 +7,14 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-var versionCommand = &cli.Command{
-	Name:  "version",
-	Usage: "print version, commit and Go version",
-	Action: func(cliCtx *cli.Context) error {
-		fmt.Fprintf(cliCtx.App.Writer, "tandem %s\ncommit %s\n%s %s/%s\n", version, commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-		return nil
-	},
+// versionCommand builds `tandem version`.
+func versionCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "version",
+		Usage: "print version, commit and Go version",
+		Action: func(cliCtx *cli.Context) error {
+			fmt.Fprintf(cliCtx.App.Writer, "tandem %s\ncommit %s\n%s %s/%s\n", version, commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			return nil
+		},
+	}
 }

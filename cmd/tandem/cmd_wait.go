@@ -6,17 +6,20 @@ import (
 	"github.com/tandem-sh/tandem/supervisor"
 )
 
-var waitCommand = &cli.Command{
-	Name:  "wait",
-	Usage: "block until every condition holds (an init container, or a line of a script)",
-	Flags: withGlobals([]cli.Flag{
-		&cli.StringSliceFlag{Name: "for", EnvVars: envVars("for"),
-			Usage: "file:PATH, tcp:HOST:PORT, http://HOST:PORT/PATH or exec:PROG ARG... (repeatable)"},
-		&cli.DurationFlag{Name: "timeout", EnvVars: envVars("timeout"), Usage: "give up after this long, exit 1 (0 = wait forever)"},
-		&cli.DurationFlag{Name: "interval", Value: supervisor.DefaultWaitInterval, EnvVars: envVars("interval"),
-			Usage: "time between two rounds of probes"},
-	}),
-	Action: waitAction,
+// waitCommand builds `tandem wait`.
+func waitCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "wait",
+		Usage: "block until every condition holds (an init container, or a line of a script)",
+		Flags: withGlobals([]cli.Flag{
+			&cli.StringSliceFlag{Name: "for", EnvVars: envVars("for"),
+				Usage: "file:PATH, tcp:HOST:PORT, http://HOST:PORT/PATH or exec:PROG ARG... (repeatable)"},
+			&cli.DurationFlag{Name: "timeout", EnvVars: envVars("timeout"), Usage: "give up after this long, exit 1 (0 = wait forever)"},
+			&cli.DurationFlag{Name: "interval", Value: supervisor.DefaultWaitInterval, EnvVars: envVars("interval"),
+				Usage: "time between two rounds of probes"},
+		}),
+		Action: waitAction,
+	}
 }
 
 func waitAction(cliCtx *cli.Context) error {
@@ -24,7 +27,7 @@ func waitAction(cliCtx *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return supervisor.WaitFor(cliCtx.Context, opts)
+	return waitFor(cliCtx.Context, opts)
 }
 
 func waitOptions(cliCtx *cli.Context) (supervisor.WaitOptions, error) {

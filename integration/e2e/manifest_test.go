@@ -43,6 +43,13 @@ func examplePod(t *testing.T, file, name string) *pod {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return manifestPod(t, file, data, name)
+}
+
+// manifestPod is examplePod for a manifest in hand (the output of
+// tandemctl inject); file names it in messages and for markPlayed.
+func manifestPod(t *testing.T, file string, data []byte, name string) *pod {
+	t.Helper()
 	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
 	if slices.Contains(lines, "---") {
 		t.Fatalf("%s: several YAML documents; the e2e tests play one per example", file)
@@ -109,7 +116,9 @@ func (p *pod) annotate(key, value string) {
 
 var imageLine = regexp.MustCompile(`^(\s*)(- )?image:\s*(\S+)\s*$`)
 
-// localImages points every image at a local one, with imagePullPolicy: Never.
+// localImages points every image at a local one, with imagePullPolicy: Never:
+// the tandem image (a release's, or tandemImage itself) at tandemImage, any
+// other at testImage.
 func (p *pod) localImages(t *testing.T) {
 	t.Helper()
 	var out []string
@@ -123,7 +132,7 @@ func (p *pod) localImages(t *testing.T) {
 			continue
 		}
 		image := testImage
-		if strings.HasPrefix(m[3], "ghcr.io/tandem-sh/tandem:") {
+		if strings.HasPrefix(m[3], "ghcr.io/tandem-sh/tandem:") || m[3] == tandemImage {
 			image = tandemImage
 		}
 		indent := m[1]

@@ -58,7 +58,7 @@ func TestParsePeerCmdline(t *testing.T) {
 		{name: "tandem main", argv: []string{"tandem", "main", "--signal-peers", "--", "sidecar"}},
 		{name: "tandem run wrapping a sidecar lookalike", argv: []string{"tandem", "run", "--", "tandem", "sidecar"}},
 		{name: "tandem done", argv: []string{"tandem", "done", "--peer", "sidecar"}},
-		// SPEC: argv[1] must be sidecar, so global flags go after the command.
+		// argv[1] must be sidecar, so global flags go after the command.
 		{name: "global flag before the command", argv: []string{"tandem", "--log-level", "debug", "sidecar", "--", "x"}},
 		{name: "argv[0] alone", argv: []string{"tandem"}},
 		{name: "empty", argv: nil},

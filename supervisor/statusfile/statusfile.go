@@ -122,7 +122,7 @@ func Read(path string) (parsed *File, present bool, err error) {
 
 // mkdirAllReadable is os.MkdirAll whose new directories are 0755 whatever
 // the umask: under umask 077 they would be 0700 and hide the done file from
-// containers running as other users (SPEC, "Files").
+// containers running as other users.
 func mkdirAllReadable(dir string) error {
 	var missing []string
 	for d := dir; ; d = filepath.Dir(d) {

@@ -14,7 +14,7 @@ import (
 
 func TestWriteStatusFileAtomic(t *testing.T) {
 	// A restrictive umask must not make the files unreadable to the other
-	// containers of the pod (SPEC: files 0644, directories 0755).
+	// containers of the pod (files 0644, directories 0755).
 	old := unix.Umask(0o077)
 	defer unix.Umask(old)
 

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+)
+
+// newApp builds the CLI over the given streams, so tests run it in-process.
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	return &cli.App{
+		Name:           "tandemctl",
+		Usage:          "wrap the containers of Kubernetes manifests in tandem",
+		UsageText:      "tandemctl inject [flags] [FILE|DIR|-]...\n   kubectl tandem inject ... (as a kubectl plugin, through a kubectl-tandem link)",
+		Version:        version,
+		HideVersion:    true,
+		Reader:         stdin,
+		Writer:         stdout,
+		ErrWriter:      stderr,
+		Commands:       []*cli.Command{injectCommand(), versionCommand},
+		OnUsageError:   onUsageError,
+		ExitErrHandler: func(*cli.Context, error) {}, // main() alone exits
+		Action:         unknownCommand,
+	}
+}
+
+// unknownCommand runs when the first word is not a command.
+func unknownCommand(cliCtx *cli.Context) error {
+	if cliCtx.NArg() == 0 {
+		return cli.ShowAppHelp(cliCtx)
+	}
+	return usageError{fmt.Errorf("unknown command %q: expected inject or version", cliCtx.Args().First())}
+}
+
+func onUsageError(_ *cli.Context, err error, _ bool) error { return usageError{err} }
+
+// envVars names a flag's environment variable: TANDEMCTL_<FLAG>.
+func envVars(flag string) []string {
+	return []string{"TANDEMCTL_" + upperSnake(flag)}
+}
+
+func upperSnake(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		switch {
+		case c == '-':
+			b[i] = '_'
+		case c >= 'a' && c <= 'z':
+			b[i] = c - 'a' + 'A'
+		}
+	}
+	return string(b)
+}

@@ -1,0 +1,226 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// run runs tandemctl in-process as main() would, and returns its output
+// and exit code; stderr has main()'s error line too.
+func run(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err := newApp(strings.NewReader(stdin), &out, &errOut).Run(append([]string{"tandemctl"}, args...))
+	code = exitCode(err)
+	if err != nil && !isReported(err) {
+		errOut.WriteString("tandemctl: " + err.Error() + "\n")
+	}
+	return out.String(), errOut.String(), code
+}
+
+const plainJob = `# The nightly export.
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: export
+spec:
+  template:
+    metadata:
+      annotations:
+        tandem.sh/sidecars: db-proxy
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: export
+        image: postgres:16
+        command: [pg_dump] # to stdout
+      - name: db-proxy
+        image: proxy:2
+        command: [/cloud-sql-proxy, --port=5432]
+`
+
+const configMap = `apiVersion: v1
+kind: ConfigMap
+metadata: {name: settings}   # kept as written
+data:
+  a: "1"
+`
+
+func TestInjectStdinAndIdempotence(t *testing.T) {
+	in := configMap + "---\n" + plainJob
+	out, stderr, code := run(t, in, "inject", "--resolve", "none")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	wantReport := "configmap/settings: skipped (kind ConfigMap has no pod template)\njob/export: injected (mains: export; sidecars: db-proxy)\n"
+	if stderr != wantReport {
+		t.Errorf("report\n%s\nwant\n%s", stderr, wantReport)
+	}
+	if !strings.HasPrefix(out, configMap+"---\n# The nightly export.\n") || !strings.Contains(out, "  - name: db-proxy\n") ||
+		!strings.Contains(out, "args: [pg_dump] # to stdout\n") {
+		t.Errorf("the untouched document, the comments or the compact lists were not kept:\n%s", out)
+	}
+	again, stderr2, code := run(t, out, "inject", "--resolve", "none", "-")
+	if code != 0 || again != out {
+		t.Errorf("a second injection changed the output (exit %d):\n%s", code, again)
+	}
+	if !strings.Contains(stderr2, "job/export: skipped (already injected: tandem.sh/injected: dev)") {
+		t.Errorf("second report: %s", stderr2)
+	}
+}
+
+func TestInjectFilesAndDirectories(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	write("a/job.yaml", plainJob)
+	write("a/b/cm.yml", configMap)
+	write("a/notes.txt", "not a manifest")
+	js := write("pod.json", `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+  "spec": {"containers": [{"name": "m", "image": "app:1", "command": ["/m"]}, {"name": "s", "image": "app:1", "command": ["/s"]}]}}`)
+	out, stderr, code := run(t, "", "inject", "--resolve", "none", "--sidecar", "s", filepath.Join(dir, "a"), js)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// Lexical order in the directory: a/b/cm.yml before a/job.yaml.
+	wantReport := "configmap/settings: skipped (kind ConfigMap has no pod template)\n" +
+		"job/export: injected (mains: export; sidecars: db-proxy)\npod/p: injected (mains: m; sidecars: s)\n"
+	if stderr != wantReport {
+		t.Errorf("report\n%s\nwant\n%s", stderr, wantReport)
+	}
+	jsonPart := out[strings.LastIndex(out, "\n{")+1:]
+	var pod map[string]any
+	if err := json.Unmarshal([]byte(jsonPart), &pod); err != nil {
+		t.Fatalf("the JSON input did not come out as JSON: %v\n%s", err, jsonPart)
+	}
+	if !strings.Contains(jsonPart, `"command": [`) || !strings.Contains(jsonPart, `"/run/tandem/tandem",`) {
+		t.Errorf("JSON output not indented as its input, or not injected:\n%s", jsonPart)
+	}
+}
+
+// A resource that cannot be injected is written unchanged and the others
+// injected: exit 1, with the reason on stderr.
+func TestInjectPartialFailure(t *testing.T) {
+	broken := strings.Replace(plainJob, "name: export\nspec", "name: broken\nspec", 1)
+	broken = strings.Replace(broken, "        command: [pg_dump] # to stdout\n", "", 1)
+	out, stderr, code := run(t, broken+"---\n"+plainJob, "inject", "--resolve", "none")
+	if code != 1 {
+		t.Errorf("exit %d; want 1", code)
+	}
+	if !strings.HasPrefix(out, broken+"---\n") {
+		t.Errorf("the failed resource was not written unchanged:\n%s", out)
+	}
+	if !strings.Contains(out, "tandem.sh/injected") {
+		t.Errorf("the other resource was not injected:\n%s", out)
+	}
+	want := `job/broken: not injected: container "export" (image "postgres:16"): no command, and image lookups are off (--resolve none): give the container a command:`
+	if !strings.HasPrefix(stderr, want) || !strings.Contains(stderr, "job/export: injected") {
+		t.Errorf("report:\n%s\nwant a line starting %q", stderr, want)
+	}
+}
+
+// Usage errors and input that does not parse: exit 2, nothing on stdout.
+func TestInjectUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("kind: Job\nspec:\n  a: [1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good := filepath.Join(dir, "good.yaml")
+	if err := os.WriteFile(good, []byte(plainJob), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"inject", good, bad}, bad + ":"},
+		{[]string{"inject", filepath.Join(dir, "missing.yaml")}, "missing.yaml: no such file"},
+		{[]string{"inject", "--mode", "sidecars", good}, `--mode: mode "sidecars": expected classic or native`},
+		{[]string{"inject", "--resolve", "maybe", good}, `--resolve "maybe": expected registry or none`},
+		{[]string{"inject", "--platform", "amd64", good}, `platform "amd64": expected os/arch`},
+		{[]string{"inject", "--image", "", good}, "--image: expected an image"},
+		{[]string{"inject", "--no-such-flag", good}, "flag provided but not defined"},
+		{[]string{"injekt"}, `unknown command "injekt"`},
+	}
+	for _, tt := range tests {
+		out, stderr, code := run(t, "", tt.args...)
+		if code != 2 || out != "" || !strings.Contains(stderr, tt.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2, no stdout, %q", tt.args, code, out, stderr, tt.want)
+		}
+	}
+}
+
+// Every flag has its TANDEMCTL_<FLAG> variable.
+func TestInjectEnvironment(t *testing.T) {
+	t.Setenv("TANDEMCTL_MODE", "native")
+	t.Setenv("TANDEMCTL_RESOLVE", "none")
+	t.Setenv("TANDEMCTL_IMAGE", "localhost/tandem:test")
+	src := strings.Replace(plainJob, "        tandem.sh/sidecars: db-proxy\n", "        other: x\n", 1)
+	t.Setenv("TANDEMCTL_SIDECAR", "db-proxy,none")
+	out, stderr, code := run(t, src, "inject")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"image: localhost/tandem:test", "restartPolicy: Always", "- run\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, name := range []string{"sidecar", "mode", "image", "resolve", "platform", "insecure-registry"} {
+		if flagEnv(t, name) != "TANDEMCTL_"+strings.ToUpper(strings.ReplaceAll(name, "-", "_")) {
+			t.Errorf("--%s has no TANDEMCTL_ variable", name)
+		}
+	}
+}
+
+func flagEnv(t *testing.T, name string) string {
+	t.Helper()
+	for _, f := range injectCommand().Flags {
+		if f.Names()[0] == name {
+			if env, ok := f.(interface{ GetEnvVars() []string }); ok && len(env.GetEnvVars()) == 1 {
+				return env.GetEnvVars()[0]
+			}
+		}
+	}
+	return ""
+}
+
+func TestVersion(t *testing.T) {
+	out, _, code := run(t, "", "version")
+	if code != 0 || !strings.HasPrefix(out, "tandemctl dev\ncommit unknown\ngo") {
+		t.Errorf("exit %d: %q", code, out)
+	}
+}
+
+// The items of a kind: List are resources of their own.
+func TestInjectList(t *testing.T) {
+	indent := func(s string) string {
+		return "  - " + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n    ") + "\n"
+	}
+	job := strings.TrimPrefix(plainJob, "# The nightly export.\n")
+	in := "apiVersion: v1\nkind: List\nitems:\n" + indent(configMap) + indent(job)
+	out, stderr, code := run(t, in, "inject", "--resolve", "none")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if want := "configmap/settings: skipped (kind ConfigMap has no pod template)\njob/export: injected (mains: export; sidecars: db-proxy)\n"; stderr != want {
+		t.Errorf("report\n%s\nwant\n%s", stderr, want)
+	}
+	if !strings.HasPrefix(out, "apiVersion: v1\nkind: List\nitems:\n  - apiVersion: v1\n    kind: ConfigMap\n") ||
+		!strings.Contains(out, "        tandem.sh/injected: \"dev\"\n") {
+		t.Errorf("the list was not injected in place:\n%s", out)
+	}
+}

@@ -1,0 +1,19 @@
+// Package inject rewrites Kubernetes pod templates so that their containers
+// run under tandem: the manifest rewriting that `tandemctl inject` and the
+// admission webhook share.
+//
+// It works on a YAML node tree (go.yaml.in/yaml/v3), never on Kubernetes
+// structs: what it does not rewrite keeps its field order, comments and
+// styles, and no defaulted field (creationTimestamp: null, status: {},
+// resources: {}) appears.
+//
+// For one resource, Resource finds the pod template of its kind and plans
+// its rewrite without changing anything: it names the sidecars (--sidecar or
+// the tandem.sh/sidecars annotation), checks for names that collide, and
+// reads the program of each container to wrap (its command and args, else
+// its image's ENTRYPOINT and CMD through an EntrypointResolver, merged as
+// Kubernetes merges them). Everything that can fail fails there. Only then
+// does it apply the plan, which cannot fail: the tandem volume, the install
+// init container, every container wrapped. So a resource is never left
+// half-rewritten. The Report says what happened, per resource.
+package inject

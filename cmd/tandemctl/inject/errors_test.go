@@ -1,0 +1,127 @@
+package inject
+
+import (
+	"strings"
+	"testing"
+)
+
+var notInjectedCases = []struct {
+	name string
+	src  string
+	opts func(*Options)
+	want []string // substrings of the report line
+}{
+	{"no command and no lookups",
+		pod("  containers:\n    - name: main\n      image: app:1\n    - name: side\n      image: app:1\n      command: [/s]\n"),
+		func(o *Options) { o.Resolver = nil },
+		[]string{`pod/p: not injected: container "main" (image "app:1"): no command, and image lookups are off (--resolve none)`, "give the container a command:"}},
+	{"an image that cannot be read",
+		pod("  containers:\n    - name: main\n      image: registry/missing:1\n    - name: side\n      image: app:1\n      command: [/s]\n"), nil,
+		[]string{`container "main" (image "registry/missing:1"): read the image config: MANIFEST_UNKNOWN`, "give the container a command:"}},
+	{"a sidecar's stop signal that cannot be read",
+		pod("  containers:\n    - name: main\n      image: app:1\n      command: [/m]\n    - name: side\n      image: registry/missing:1\n      command: [/s]\n"), nil,
+		[]string{`container "side" (image "registry/missing:1")`, "set the container's lifecycle.stopSignal", "--resolve none"}},
+	{"an image that says nothing to run",
+		pod("  containers:\n    - name: main\n      image: nothing:1\n    - name: side\n      image: app:1\n      command: [/s]\n"), nil,
+		[]string{`container "main" (image "nothing:1"): neither the container nor its image says what to run`}},
+	{"a bad STOPSIGNAL",
+		pod("  containers:\n    - name: main\n      image: app:1\n    - name: side\n      image: badsignal:1\n"), nil,
+		[]string{`container "side" (image "badsignal:1"): stop signal "SIG KILL"`}},
+	{"the annotation names a container the pod does not have",
+		strings.Replace(pod("  containers:\n    - name: main\n      image: app:1\n"), "sidecars: side", "sidecars: side,proxy", 1), nil,
+		[]string{`tandem.sh/sidecars names container "side", which this pod does not have (it has main): fix the annotation`}},
+	{"a volume named tandem",
+		pod("  volumes:\n    - name: tandem\n      emptyDir: {}\n" + sprintf(twoContainers, "app:1")), nil,
+		[]string{`the pod already has a volume named "tandem"`, "rename that volume"}},
+	{"an init container named tandem-install",
+		pod("  initContainers:\n    - name: tandem-install\n      image: app:1\n" + sprintf(twoContainers, "app:1")), nil,
+		[]string{`the pod already has a container named "tandem-install"`, "rename that container"}},
+	{"a main named tandem-install",
+		pod(strings.Replace(sprintf(twoContainers, "app:1"), "name: main", "name: tandem-install", 1)), nil,
+		[]string{`the pod already has a container named "tandem-install"`}},
+	{"something mounted at /run/tandem",
+		pod(sprintf(twoContainers, "app:1") + "      volumeMounts:\n        - name: run\n          mountPath: /run/tandem\n"), nil,
+		[]string{`container "side" already mounts something at /run/tandem`}},
+	{"every container a sidecar",
+		pod("  containers:\n    - name: side\n      image: app:1\n"), nil,
+		[]string{"every container is named a sidecar (side)"}},
+	{"no containers",
+		pod("  restartPolicy: Never\n"), nil,
+		[]string{"pod/p: not injected: the pod template has no containers list"}},
+	{"a command that is not a list of strings",
+		pod("  containers:\n    - name: main\n      image: app:1\n      command: /app --flag\n    - name: side\n      image: app:1\n"), nil,
+		[]string{`container "main" (image "app:1"): command and args: expected lists of strings`}},
+	{"a container that already runs tandem",
+		pod("  containers:\n    - name: main\n      image: app:1\n      command: [/tandem-bin/tandem, main, --]\n      args: [/m]\n    - name: side\n      image: app:1\n      command: [/s]\n"), nil,
+		[]string{`container "main" (image "app:1"): already runs tandem (/tandem-bin/tandem main --)`, "drop the sidecar annotation"}},
+	{"volumes that are not a list",
+		pod("  volumes: tandem\n" + sprintf(twoContainers, "app:1")), nil,
+		[]string{"pod/p: not injected: spec.volumes (line 8): expected a list"}},
+	{"volumeMounts that are not a list",
+		pod(sprintf(twoContainers, "app:1") + "      volumeMounts: {a: b}\n"), nil,
+		[]string{`container "side" volumeMounts (line 15): expected a list`}},
+	{"a Job without a template",
+		"apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\nspec:\n  backoffLimit: 1\n", nil,
+		[]string{"job/j: not injected: spec.template: expected a pod template"}},
+}
+
+// A resource that cannot be injected is left exactly as it was, and the
+// error names the resource, the container, the image and the fix.
+func TestNotInjected(t *testing.T) {
+	for _, tt := range notInjectedCases {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := testOptions()
+			if tt.opts != nil {
+				tt.opts(&opts)
+			}
+			r, out := injectYAML(t, tt.src, opts)
+			if r.Status != Failed {
+				t.Fatalf("status %d (%s); want Failed", r.Status, r)
+			}
+			for _, want := range tt.want {
+				if !strings.Contains(r.String(), want) {
+					t.Errorf("report %q\ndoes not contain %q", r, want)
+				}
+			}
+			unchanged(t, tt.src, out)
+		})
+	}
+}
+
+func TestSkipped(t *testing.T) {
+	tests := []struct{ name, src, reason string }{
+		{"no sidecars named",
+			"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n" + sprintf(twoContainers, "app:1"),
+			"no sidecars named: annotate the pod template tandem.sh/sidecars"},
+		{"opted out",
+			strings.Replace(pod(sprintf(twoContainers, "app:1")), "  annotations:\n", "  annotations:\n    tandem.sh/inject: disabled\n", 1),
+			"tandem.sh/inject: disabled"},
+		{"already injected",
+			strings.Replace(pod(sprintf(twoContainers, "app:1")), "  annotations:\n", "  annotations:\n    tandem.sh/injected: \"v0.9.0\"\n", 1),
+			"already injected: tandem.sh/injected: v0.9.0"},
+		{"not a Kubernetes object", "settings:\n  a: 1\n", "no kind: not a Kubernetes object"},
+		{"--sidecar names nothing in the pod",
+			"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n" + sprintf(twoContainers, "app:1"),
+			"no sidecars named: annotate the pod template tandem.sh/sidecars: \"NAME,...\" or pass --sidecar NAME; --sidecar db-prxy names none of its containers (main, side)"},
+		{"the annotation on the Job instead of its template",
+			"apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\n  annotations:\n    tandem.sh/sidecars: side\nspec:\n  template:\n    spec:\n" +
+				"      containers:\n        - {name: main, image: app:1, command: [/m]}\n        - {name: side, image: app:1, command: [/s]}\n",
+			"the tandem.sh/sidecars annotation is on the Job's metadata: it belongs on its pod template's (spec.template.metadata.annotations)"},
+		{"a kind without a pod template",
+			"apiVersion: v1\nkind: Service\nmetadata:\n  name: db\nspec:\n  ports: [{port: 5432}]\n",
+			"kind Service has no pod template"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := testOptions()
+			if strings.Contains(tt.reason, "--sidecar db-prxy") {
+				opts.Sidecars = []string{"db-prxy"}
+			}
+			r, out := injectYAML(t, tt.src, opts)
+			if r.Status != Skipped || !strings.Contains(r.String(), tt.reason) {
+				t.Errorf("report %q; want skipped (%s...)", r, tt.reason)
+			}
+			unchanged(t, tt.src, out)
+		})
+	}
+}

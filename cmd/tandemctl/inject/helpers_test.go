@@ -1,0 +1,95 @@
+package inject
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// fakeResolver serves image configs from a map and counts lookups.
+type fakeResolver struct {
+	images  map[string]ImageConfig
+	lookups []string
+}
+
+var _ EntrypointResolver = (*fakeResolver)(nil)
+
+func (f *fakeResolver) Resolve(_ context.Context, image string) (ImageConfig, error) {
+	f.lookups = append(f.lookups, image)
+	config, ok := f.images[image]
+	if !ok {
+		return ImageConfig{}, errors.New("MANIFEST_UNKNOWN: manifest unknown")
+	}
+	return config, nil
+}
+
+// testOptions inject in classic mode with the images the tests use.
+func testOptions() Options {
+	return Options{
+		Mode:    Classic,
+		Image:   "ghcr.io/tandem-sh/tandem:v1.2.3",
+		Version: "v1.2.3",
+		Resolver: &fakeResolver{images: map[string]ImageConfig{
+			"postgres:16":  {Entrypoint: []string{"docker-entrypoint.sh"}, Cmd: []string{"postgres"}, StopSignal: "SIGINT"},
+			"proxy:2":      {Entrypoint: []string{"/cloud-sql-proxy"}},
+			"nginx:1":      {Entrypoint: []string{"/docker-entrypoint.sh"}, Cmd: []string{"nginx", "-g", "daemon off;"}, StopSignal: "SIGQUIT"},
+			"busybox:1":    {Cmd: []string{"sh"}},
+			"shipper:1":    {Entrypoint: []string{"/fluent-bit"}, StopSignal: "15"},
+			"app:1":        {Entrypoint: []string{"/app"}},
+			"nothing:1":    {},
+			"badsignal:1":  {Entrypoint: []string{"/x"}, StopSignal: "SIG KILL"},
+			"registry/x:1": {Entrypoint: []string{"/x"}},
+		}},
+	}
+}
+
+// injectYAML parses one resource, injects it, and returns the report and
+// the resource encoded again (two-space indents).
+func injectYAML(t *testing.T, src string, opts Options) (Report, string) {
+	t.Helper()
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+		t.Fatalf("test input does not parse: %v", err)
+	}
+	r := Resource(context.Background(), doc.Content[0], opts)
+	return r, encode(t, &doc)
+}
+
+func encode(t *testing.T, n *yaml.Node) string {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(n); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+// dedent lets expected YAML be indented with the test code: it drops the
+// first line break and the tabs that start every line.
+func dedent(s string) string {
+	s = strings.TrimPrefix(s, "\n")
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimLeft(l, "\t")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// unchanged asserts that a resource that was not injected encodes exactly
+// as its input did.
+func unchanged(t *testing.T, src, got string) {
+	t.Helper()
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if want := encode(t, &doc); got != want {
+		t.Errorf("the resource changed although it was not injected:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -1,0 +1,192 @@
+package inject
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// errSkip carries the reason a pod template is left alone.
+type errSkip struct{ reason string }
+
+func (e errSkip) Error() string { return e.reason }
+
+// container is one container to wrap, with everything that may fail
+// already worked out, so that applying the plan cannot fail.
+type container struct {
+	node    *yaml.Node
+	name    string
+	sidecar bool
+	program *yaml.Node
+	// terminationSignal is the signal the runtime sends on pod deletion,
+	// "" for SIGTERM.
+	terminationSignal string
+}
+
+// plan is what injecting one pod template will do.
+type plan struct {
+	spec, meta *yaml.Node
+	mains      []*container
+	sidecars   []*container
+	warnings   []string
+}
+
+// makePlan checks the pod template and reads every program it needs. It
+// changes nothing.
+func makePlan(ctx context.Context, template *yaml.Node, opts Options) (*plan, error) {
+	meta, spec := lookup(template, "metadata"), lookup(template, "spec")
+	annotations := lookup(meta, "annotations")
+	if v := scalarAt(annotations, InjectKey); v == "disabled" {
+		return nil, errSkip{InjectKey + ": disabled"}
+	}
+	if v := scalarAt(annotations, InjectedKey); v != "" {
+		return nil, errSkip{"already injected: " + InjectedKey + ": " + v}
+	}
+	ctrs := lookup(spec, "containers")
+	if ctrs == nil || ctrs.Kind != yaml.SequenceNode || len(ctrs.Content) == 0 {
+		return nil, errors.New("the pod template has no containers list")
+	}
+	names, err := sidecarNames(ctrs, scalarAt(annotations, SidecarsKey), opts.Sidecars)
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		return nil, errSkip{noSidecars(ctrs, opts.Sidecars)}
+	}
+	if err := checkCollisions(spec); err != nil {
+		return nil, err
+	}
+	if err := checkShapes(meta, spec, ctrs); err != nil {
+		return nil, err
+	}
+	p := &plan{spec: spec, meta: meta}
+	for _, n := range ctrs.Content {
+		c := &container{node: n, name: scalarAt(n, "name"), sidecar: slices.Contains(names, scalarAt(n, "name"))}
+		if c.sidecar {
+			p.sidecars = append(p.sidecars, c)
+		} else {
+			p.mains = append(p.mains, c)
+		}
+	}
+	if len(p.mains) == 0 {
+		return nil, fmt.Errorf("every container is named a sidecar (%s): a pod needs a main container whose end stops them", strings.Join(names, ", "))
+	}
+	for _, c := range p.toWrap(opts.Mode) {
+		if err := c.read(ctx, opts); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// toWrap lists the containers whose command changes: all in classic mode,
+// the sidecars alone in native mode.
+func (p *plan) toWrap(mode Mode) []*container {
+	if mode == Native {
+		return p.sidecars
+	}
+	return append(append([]*container{}, p.mains...), p.sidecars...)
+}
+
+// sidecarNames are the containers named by the annotation (each must
+// exist) and those of --sidecar that this pod has, in the pod's order.
+func sidecarNames(ctrs *yaml.Node, annotation string, flagged []string) ([]string, error) {
+	var have []string
+	for _, n := range ctrs.Content {
+		if n.Kind != yaml.MappingNode || scalarAt(n, "name") == "" {
+			return nil, fmt.Errorf("containers: expected every item to be a mapping with a name (line %d)", n.Line)
+		}
+		have = append(have, scalarAt(n, "name"))
+	}
+	wanted := map[string]bool{}
+	for _, name := range strings.Split(annotation, ",") {
+		if name = strings.TrimSpace(name); name == "" {
+			continue
+		}
+		if !slices.Contains(have, name) {
+			return nil, fmt.Errorf("%s names container %q, which this pod does not have (it has %s): fix the annotation", SidecarsKey, name, strings.Join(have, ", "))
+		}
+		wanted[name] = true
+	}
+	for _, name := range flagged {
+		wanted[name] = true
+	}
+	var names []string
+	for _, name := range have {
+		if wanted[name] {
+			names = append(names, name)
+		}
+	}
+	return names, nil
+}
+
+// noSidecars says why a pod names no sidecars, and how to name them.
+func noSidecars(ctrs *yaml.Node, flagged []string) string {
+	reason := fmt.Sprintf("no sidecars named: annotate the pod template %s: \"NAME,...\" or pass --sidecar NAME", SidecarsKey)
+	if len(flagged) == 0 {
+		return reason
+	}
+	var have []string
+	for _, n := range ctrs.Content {
+		have = append(have, scalarAt(n, "name"))
+	}
+	return fmt.Sprintf("%s; --sidecar %s names none of its containers (%s)", reason, strings.Join(flagged, ", "), strings.Join(have, ", "))
+}
+
+// checkCollisions refuses a pod that already uses the names tandem adds.
+func checkCollisions(spec *yaml.Node) error {
+	for _, v := range contentOf(lookup(spec, "volumes")) {
+		if scalarAt(v, "name") == VolumeName {
+			return fmt.Errorf("the pod already has a volume named %q, which tandem adds: rename that volume", VolumeName)
+		}
+	}
+	for _, list := range []string{"initContainers", "containers"} {
+		for _, c := range contentOf(lookup(spec, list)) {
+			if scalarAt(c, "name") == InstallContainer {
+				return fmt.Errorf("the pod already has a container named %q, which tandem adds: rename that container", InstallContainer)
+			}
+			for _, m := range contentOf(lookup(c, "volumeMounts")) {
+				if scalarAt(m, "mountPath") == MountPath {
+					return fmt.Errorf("container %q already mounts something at %s, where tandem mounts its volume: move that mount", scalarAt(c, "name"), MountPath)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// checkShapes refuses fields that inject adds to but that are not what
+// Kubernetes takes there, rather than replacing them.
+func checkShapes(meta, spec, ctrs *yaml.Node) error {
+	want := func(n *yaml.Node, kind yaml.Kind, field string) error {
+		if n == nil || n.Kind == kind || (n.Kind == yaml.ScalarNode && n.Tag == "!!null") {
+			return nil
+		}
+		what := map[yaml.Kind]string{yaml.SequenceNode: "a list", yaml.MappingNode: "a mapping"}[kind]
+		return fmt.Errorf("%s (line %d): expected %s", field, n.Line, what)
+	}
+	errs := []error{
+		want(lookup(meta, "annotations"), yaml.MappingNode, "metadata.annotations"),
+		want(lookup(spec, "volumes"), yaml.SequenceNode, "spec.volumes"),
+		want(lookup(spec, "initContainers"), yaml.SequenceNode, "spec.initContainers"),
+	}
+	for _, c := range ctrs.Content {
+		name := "container " + strconv.Quote(scalarAt(c, "name"))
+		errs = append(errs,
+			want(lookup(c, "volumeMounts"), yaml.SequenceNode, name+" volumeMounts"),
+			want(lookup(c, "lifecycle"), yaml.MappingNode, name+" lifecycle"))
+	}
+	return errors.Join(errs...)
+}
+
+func contentOf(n *yaml.Node) []*yaml.Node {
+	if n == nil || n.Kind != yaml.SequenceNode {
+		return nil
+	}
+	return n.Content
+}

@@ -1,0 +1,68 @@
+package inject
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Status is what happened to one resource.
+type Status int
+
+const (
+	// Injected: the pod template was rewritten.
+	Injected Status = iota
+	// Skipped: nothing to do (no sidecars named, opted out, already
+	// injected, or a kind without a pod template); written unchanged.
+	Skipped
+	// Failed: the resource could not be injected and was written unchanged.
+	Failed
+)
+
+// Report is the outcome for one resource: one line of `tandemctl inject`'s
+// stderr, and what the webhook answers.
+type Report struct {
+	// Resource is kind/name in lower case, as kubectl prints it.
+	Resource string
+	Status   Status
+	Mains    []string
+	Sidecars []string
+	// Reason says why a resource was skipped.
+	Reason string
+	// Warnings are things injected without the start order they asked
+	// for (a probe that tandem cannot check, an existing postStart hook).
+	Warnings []string
+	Err      error
+}
+
+func (r Report) String() string {
+	switch r.Status {
+	case Injected:
+		line := fmt.Sprintf("%s: injected (mains: %s; sidecars: %s)", r.Resource,
+			strings.Join(r.Mains, ", "), strings.Join(r.Sidecars, ", "))
+		for _, w := range r.Warnings {
+			line += "; warning: " + w
+		}
+		return line
+	case Skipped:
+		return fmt.Sprintf("%s: skipped (%s)", r.Resource, r.Reason)
+	default:
+		return fmt.Sprintf("%s: not injected: %v", r.Resource, r.Err)
+	}
+}
+
+// ContainerError is why one container cannot be wrapped, with the fix.
+type ContainerError struct {
+	Container, Image string
+	Err              error
+	Fix              string
+}
+
+func (e *ContainerError) Error() string {
+	msg := fmt.Sprintf("container %q (image %q): %v", e.Container, e.Image, e.Err)
+	if e.Fix != "" {
+		msg += ": " + e.Fix
+	}
+	return msg
+}
+
+func (e *ContainerError) Unwrap() error { return e.Err }

@@ -1,0 +1,87 @@
+package inject
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// templatePaths says where each kind keeps its pod template: the Pod is
+// its own.
+var templatePaths = map[string][]string{
+	"Pod":         {},
+	"Job":         {"spec", "template"},
+	"Deployment":  {"spec", "template"},
+	"StatefulSet": {"spec", "template"},
+	"DaemonSet":   {"spec", "template"},
+	"ReplicaSet":  {"spec", "template"},
+	"CronJob":     {"spec", "jobTemplate", "spec", "template"},
+}
+
+// Injectable says whether kind has a pod template that inject rewrites.
+func Injectable(kind string) bool {
+	_, ok := templatePaths[kind]
+	return ok
+}
+
+// Name is a resource's kind/name in lower case, as kubectl prints it.
+func Name(resource *yaml.Node) string {
+	meta := lookup(resource, "metadata")
+	name := scalarAt(meta, "name")
+	if name == "" && scalarAt(meta, "generateName") != "" {
+		name = scalarAt(meta, "generateName") + "*"
+	}
+	if name == "" {
+		name = "(no name)"
+	}
+	return strings.ToLower(scalarAt(resource, "kind")) + "/" + name
+}
+
+// Resource injects one resource (a mapping node) in place. The node is
+// changed only when the report says Injected; on a skip or a failure it is
+// exactly as it was.
+func Resource(ctx context.Context, resource *yaml.Node, opts Options) Report {
+	r := Report{Resource: Name(resource)}
+	kind := scalarAt(resource, "kind")
+	keys, ok := templatePaths[kind]
+	if kind == "" {
+		r.Status, r.Reason = Skipped, "no kind: not a Kubernetes object"
+		return r
+	}
+	if !ok {
+		r.Status, r.Reason = Skipped, "kind "+kind+" has no pod template"
+		return r
+	}
+	template := path(resource, keys...)
+	if template == nil || template.Kind != yaml.MappingNode {
+		r.Status, r.Err = Failed, errors.New(strings.Join(keys, ".")+": expected a pod template")
+		return r
+	}
+	// makePlan changes nothing and apply cannot fail: a resource is either
+	// rewritten whole or left exactly as it was.
+	p, err := makePlan(ctx, template, opts)
+	var skip errSkip
+	switch {
+	case errors.As(err, &skip):
+		r.Status, r.Reason = Skipped, skip.reason
+		if len(keys) > 0 && scalarAt(path(resource, "metadata", "annotations"), SidecarsKey) != "" &&
+			scalarAt(path(template, "metadata", "annotations"), SidecarsKey) == "" {
+			r.Reason += "; the " + SidecarsKey + " annotation is on the " + kind + "'s metadata: it belongs on its pod template's (" + strings.Join(keys, ".") + ".metadata.annotations)"
+		}
+		return r
+	case err != nil:
+		r.Status, r.Err = Failed, err
+		return r
+	}
+	p.apply(template, opts)
+	r.Status, r.Warnings = Injected, p.warnings
+	for _, c := range p.mains {
+		r.Mains = append(r.Mains, c.name)
+	}
+	for _, c := range p.sidecars {
+		r.Sidecars = append(r.Sidecars, c.name)
+	}
+	return r
+}

@@ -1,0 +1,123 @@
+package inject
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// pod is a Pod whose container `side` is named a sidecar; spec is the
+// pod's spec, indented by two spaces.
+func pod(spec string) string {
+	return "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations:\n    tandem.sh/sidecars: side\nspec:\n" + spec
+}
+
+// listOf reads a string list at keys below container name of the injected
+// output, from initContainers or containers.
+func listOf(t *testing.T, out, name string, keys ...string) []string {
+	t.Helper()
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	spec := lookup(doc.Content[0], "spec")
+	for _, list := range []string{"initContainers", "containers"} {
+		for _, c := range contentOf(lookup(spec, list)) {
+			if scalarAt(c, "name") == name {
+				items, _ := stringsOf(path(c, keys...))
+				return items
+			}
+		}
+	}
+	t.Fatalf("no container %q in:\n%s", name, out)
+	return nil
+}
+
+const twoContainers = `  containers:
+    - name: main
+      image: app:1
+      command: [/app]
+    - name: side
+      image: %s
+      command: [/side]
+`
+
+var sidecarCommandCases = []struct {
+	name string
+	spec string
+	opts func(*Options)
+	want []string // the sidecar's flags between --name side and --
+}{
+	{"defaults: the main's done file, 30s of outliving",
+		sprintf(twoContainers, "app:1"), nil,
+		[]string{"--done-file", "/run/tandem/main.done", "--outlive-main", "30s"}},
+	{"OnFailure keeps the sidecar for the main's retry",
+		"  restartPolicy: OnFailure\n" + sprintf(twoContainers, "app:1"), nil,
+		[]string{"--done-file", "/run/tandem/main.done", "--stop-when", "success", "--outlive-main", "30s"}},
+	{"the grace period is the time to outlive the main",
+		"  terminationGracePeriodSeconds: 90\n" + sprintf(twoContainers, "app:1"), nil,
+		[]string{"--done-file", "/run/tandem/main.done", "--outlive-main", "90s"}},
+	{"no grace period, nothing to outlive",
+		"  terminationGracePeriodSeconds: 0\n" + sprintf(twoContainers, "app:1"), nil,
+		[]string{"--done-file", "/run/tandem/main.done"}},
+	{"the image's STOPSIGNAL is the termination signal",
+		sprintf(twoContainers, "nginx:1"), nil,
+		[]string{"--done-file", "/run/tandem/main.done", "--outlive-main", "30s", "--termination-signal", "QUIT"}},
+	{"STOPSIGNAL 15 is SIGTERM",
+		sprintf(twoContainers, "shipper:1"), nil,
+		[]string{"--done-file", "/run/tandem/main.done", "--outlive-main", "30s"}},
+	{"lifecycle.stopSignal wins over the image",
+		sprintf(twoContainers, "nginx:1") + "      lifecycle:\n        stopSignal: SIGINT\n", nil,
+		[]string{"--done-file", "/run/tandem/main.done", "--outlive-main", "30s", "--termination-signal", "INT"}},
+	{"lifecycle.stopSignal needs no lookup",
+		sprintf(twoContainers, "unknown:1") + "      lifecycle:\n        stopSignal: SIGUSR1\n", nil,
+		[]string{"--done-file", "/run/tandem/main.done", "--outlive-main", "30s", "--termination-signal", "USR1"}},
+	{"without lookups, SIGTERM is assumed",
+		sprintf(twoContainers, "nginx:1"), func(o *Options) { o.Resolver = nil },
+		[]string{"--done-file", "/run/tandem/main.done", "--outlive-main", "30s"}},
+	{"one done file per main",
+		sprintf(twoContainers, "app:1") + "    - name: second\n      image: app:1\n      command: [/app]\n", nil,
+		[]string{"--done-file", "/run/tandem/main.done", "--done-file", "/run/tandem/second.done", "--outlive-main", "30s"}},
+}
+
+func TestSidecarCommandLine(t *testing.T) {
+	for _, tt := range sidecarCommandCases {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := testOptions()
+			if tt.opts != nil {
+				tt.opts(&opts)
+			}
+			r, out := injectYAML(t, pod(tt.spec), opts)
+			if r.Status != Injected {
+				t.Fatalf("%s", r)
+			}
+			want := append(append([]string{binary, "sidecar", "--name", "side"}, tt.want...), "--")
+			if got := listOf(t, out, "side", "command"); !slices.Equal(got, want) {
+				t.Errorf("sidecar command %q; want %q", got, want)
+			}
+			if got := listOf(t, out, "side", "args"); !slices.Equal(got, []string{"/side"}) {
+				t.Errorf("sidecar args %q; want [/side]", got)
+			}
+			wantMain := []string{binary, "main", "--name", "main", "--done-file", "/run/tandem/main.done", "--"}
+			if got := listOf(t, out, "main", "command"); !slices.Equal(got, wantMain) {
+				t.Errorf("main command %q; want %q", got, wantMain)
+			}
+		})
+	}
+}
+
+func sprintf(format, image string) string { return strings.Replace(format, "%s", image, 1) }
+
+// --sidecar names a sidecar in every pod that has it; a pod without it is
+// not an error.
+func TestSidecarFlag(t *testing.T) {
+	opts := testOptions()
+	opts.Sidecars = []string{"side", "not-in-this-pod"}
+	src := "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n" + sprintf(twoContainers, "app:1")
+	r, _ := injectYAML(t, src, opts)
+	if r.Status != Injected || !slices.Equal(r.Sidecars, []string{"side"}) || !slices.Equal(r.Mains, []string{"main"}) {
+		t.Errorf("%s; want side a sidecar, main a main", r)
+	}
+}

@@ -1,0 +1,28 @@
+// Command tandemctl is for the people who run clusters: `tandemctl inject`
+// wraps the containers of Kubernetes manifests in tandem. It never runs in a
+// workload's container, so unlike tandem its size and dependencies are free.
+// See README.md, "Wrap an existing Job in one command".
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+// Set by the Makefile with -ldflags -X.
+var (
+	version = "dev"
+	commit  = "unknown"
+)
+
+func main() {
+	err := newApp(os.Stdin, os.Stdout, os.Stderr).Run(os.Args)
+	code := exitCode(err)
+	if err != nil && !isReported(err) {
+		fmt.Fprintf(os.Stderr, "tandemctl: %v\n", err)
+		if code == exitUsage {
+			fmt.Fprintln(os.Stderr, "tandemctl: see `tandemctl --help` or `tandemctl COMMAND --help`")
+		}
+	}
+	os.Exit(code)
+}

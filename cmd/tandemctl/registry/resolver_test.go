@@ -1,0 +1,124 @@
+package registry
+
+import (
+	"context"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-containerregistry/pkg/name"
+	ggcrregistry "github.com/google/go-containerregistry/pkg/registry"
+	v1 "github.com/google/go-containerregistry/pkg/v1"
+	"github.com/google/go-containerregistry/pkg/v1/empty"
+	"github.com/google/go-containerregistry/pkg/v1/mutate"
+	"github.com/google/go-containerregistry/pkg/v1/random"
+	"github.com/google/go-containerregistry/pkg/v1/remote"
+)
+
+// testRegistry serves go-containerregistry's in-memory registry on
+// loopback and counts the requests it gets.
+func testRegistry(t *testing.T) (host string, requests *atomic.Int64) {
+	t.Helper()
+	requests = &atomic.Int64{}
+	handler := ggcrregistry.New(ggcrregistry.Logger(log.New(io.Discard, "", 0)))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		handler.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return strings.TrimPrefix(srv.URL, "http://"), requests
+}
+
+func image(t *testing.T, platform v1.Platform, entrypoint, cmd []string, stop string) v1.Image {
+	t.Helper()
+	img, err := random.Image(64, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cf, err := img.ConfigFile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cf = cf.DeepCopy()
+	cf.OS, cf.Architecture, cf.Variant = platform.OS, platform.Architecture, platform.Variant
+	cf.Config.Entrypoint, cf.Config.Cmd, cf.Config.StopSignal = entrypoint, cmd, stop
+	if img, err = mutate.ConfigFile(img, cf); err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
+
+func push(t *testing.T, ref string, write func(name.Reference) error) {
+	t.Helper()
+	r, err := name.ParseReference(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := write(r); err != nil {
+		t.Fatalf("push %s: %v", ref, err)
+	}
+}
+
+func TestResolve(t *testing.T) {
+	host, requests := testRegistry(t)
+	amd64 := v1.Platform{OS: "linux", Architecture: "amd64"}
+	arm64 := v1.Platform{OS: "linux", Architecture: "arm64", Variant: "v8"}
+	idx := mutate.AppendManifests(empty.Index,
+		mutate.IndexAddendum{Add: image(t, amd64, []string{"/amd64"}, []string{"serve"}, "SIGQUIT"), Descriptor: v1.Descriptor{Platform: &amd64}},
+		mutate.IndexAddendum{Add: image(t, arm64, []string{"/arm64"}, nil, ""), Descriptor: v1.Descriptor{Platform: &arm64}})
+	push(t, host+"/multi:1", func(r name.Reference) error { return remote.WriteIndex(r, idx) })
+	push(t, host+"/single:1", func(r name.Reference) error { return remote.Write(r, image(t, arm64, nil, []string{"sh"}, "")) })
+
+	tests := []struct {
+		platform, image string
+		entrypoint, cmd []string
+		stop, err       string
+	}{
+		{"linux/amd64", host + "/multi:1", []string{"/amd64"}, []string{"serve"}, "SIGQUIT", ""},
+		{"linux/arm64", host + "/multi:1", []string{"/arm64"}, nil, "", ""},
+		{"linux/s390x", host + "/multi:1", nil, nil, "", "no image for platform linux/s390x (the index has linux/amd64, linux/arm64/v8): set --platform"},
+		{"linux/arm64", host + "/single:1", nil, []string{"sh"}, "", ""},
+		{"linux/amd64", host + "/single:1", nil, nil, "", "is for linux/arm64/v8, not linux/amd64: set --platform"},
+		{"linux/amd64", host + "/missing:1", nil, nil, "", "read " + host + "/missing:1 from its registry"},
+		{"linux/amd64", "Not A Reference", nil, nil, "", `image reference "Not A Reference"`},
+	}
+	for _, tt := range tests {
+		r, err := New(tt.platform, []string{host})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := r.Resolve(context.Background(), tt.image)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s on %s: error %v; want one containing %q", tt.image, tt.platform, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(got.Entrypoint, tt.entrypoint) || !slices.Equal(got.Cmd, tt.cmd) || got.StopSignal != tt.stop {
+			t.Errorf("%s on %s: %+v, %v; want %q %q %q", tt.image, tt.platform, got, err, tt.entrypoint, tt.cmd, tt.stop)
+		}
+	}
+
+	// An image is read once per run.
+	r, _ := New("linux/amd64", nil)
+	if _, err := r.Resolve(context.Background(), host+"/multi:1"); err != nil {
+		t.Fatal(err)
+	}
+	before := requests.Load()
+	if _, err := r.Resolve(context.Background(), host+"/multi:1"); err != nil || requests.Load() != before {
+		t.Errorf("a second lookup of the same image made %d requests (%v); want none", requests.Load()-before, err)
+	}
+}
+
+func TestNewRejectsBadPlatforms(t *testing.T) {
+	for _, p := range []string{"", "amd64", "linux/"} {
+		if _, err := New(p, nil); err == nil || !strings.Contains(err.Error(), "expected os/arch[/variant]") {
+			t.Errorf("New(%q): %v; want an error", p, err)
+		}
+	}
+}

@@ -1,0 +1,188 @@
+package supervisor
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/tandem-sh/tandem/supervisor/probe"
+)
+
+// validConfig is a config of mode m that Validate accepts: the defaults and a
+// CMD.
+func validConfig(m Mode) Config {
+	cfg := Defaults(m)
+	cfg.Command = []string{"/bin/true"}
+	return cfg
+}
+
+func mustConditions(t *testing.T, raw ...string) []probe.Condition {
+	t.Helper()
+	conds, err := probe.ParseAll(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return conds
+}
+
+func TestValidateRejectsAndNamesTheValue(t *testing.T) {
+	tests := []struct {
+		name   string
+		mode   Mode
+		change func(*Config)
+		want   []string // substrings of the error: the flag and the value
+	}{
+		{"missing CMD", ModeSidecar, func(c *Config) { c.Command = nil }, []string{"missing CMD", "tandem sidecar"}},
+		{"missing CMD run", ModeRun, func(c *Config) { c.Command = []string{} }, []string{"missing CMD", "tandem run"}},
+		{"negative grace", ModeRun, func(c *Config) { c.Grace = -time.Second }, []string{"--grace", "-1s"}},
+		{"no stop signal", ModeRun, func(c *Config) { c.StopSignal = 0 }, []string{"--stop-signal", "0"}},
+		{"success code too big", ModeRun, func(c *Config) { c.SuccessCodes = []int{0, 256} }, []string{"--success-code", "256"}},
+		{"success code negative", ModeMain, func(c *Config) { c.SuccessCodes = []int{-1} }, []string{"--success-code", "-1"}},
+		{"poll interval zero", ModeSidecar, func(c *Config) { c.Sidecar.PollInterval = 0 }, []string{"--poll-interval", "0s"}},
+		{"outlive negative", ModeSidecar, func(c *Config) { c.Sidecar.OutliveMain = -time.Minute }, []string{"--outlive-main", "-1m0s"}},
+		{"stop delay negative", ModeSidecar, func(c *Config) { c.Sidecar.StopDelay = -time.Second }, []string{"--stop-delay", "-1s"}},
+		{"main start timeout negative", ModeSidecar, func(c *Config) { c.Sidecar.MainStartTimeout = -time.Second },
+			[]string{"--main-start-timeout", "-1s"}},
+		{"ready-when without ready-file", ModeSidecar, func(c *Config) {
+			c.Sidecar.ReadyWhen = mustConditions(t, "file:/x")
+		}, []string{"--ready-when", "--ready-file"}},
+		{"termination signal KILL", ModeSidecar, func(c *Config) { c.Sidecar.TerminationSignal = unix.SIGKILL },
+			[]string{"--termination-signal", "SIGKILL"}},
+		{"done signal TERM", ModeSidecar, func(c *Config) { c.Sidecar.DoneSignal = unix.SIGTERM }, []string{"--done-signal", "SIGTERM"}},
+		{"done signal KILL", ModeSidecar, func(c *Config) { c.Sidecar.DoneSignal = unix.SIGKILL }, []string{"--done-signal", "SIGKILL"}},
+		{"done signal CHLD", ModeSidecar, func(c *Config) { c.Sidecar.DoneSignal = unix.SIGCHLD }, []string{"--done-signal", "SIGCHLD"}},
+		{"done signal is the termination signal", ModeSidecar, func(c *Config) {
+			c.Sidecar.TerminationSignal, c.Sidecar.DoneSignal = unix.SIGQUIT, unix.SIGQUIT
+		}, []string{"--done-signal", "SIGQUIT"}},
+		{"wait timeout zero", ModeMain, func(c *Config) { c.Main.WaitTimeout = 0 }, []string{"--wait-timeout", "0s"}},
+		{"wait interval negative", ModeMain, func(c *Config) { c.Main.WaitInterval = -time.Millisecond }, []string{"--wait-interval", "-1ms"}},
+		{"peer timeout zero", ModeMain, func(c *Config) { c.Main.Peers.Timeout = 0 }, []string{"--peer-timeout", "0s"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := validConfig(tt.mode)
+			tt.change(&cfg)
+			err := cfg.Validate()
+			if err == nil {
+				t.Fatal("Validate accepted it")
+			}
+			// Validate is pure: the exit code is Run's business.
+			if code := ExitCode(err); code != ExitInternal {
+				t.Errorf("Validate's error carries exit code %d; want a plain error (125 unwrapped)", code)
+			}
+			for _, want := range tt.want {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q does not name %q", err, want)
+				}
+			}
+		})
+	}
+}
+
+func TestValidateAcceptsEdges(t *testing.T) {
+	for _, m := range []Mode{ModeRun, ModeSidecar, ModeMain} {
+		cfg := validConfig(m)
+		cfg.Grace = 0 // stop at once: allowed
+		cfg.SuccessCodes = []int{0, 255}
+		cfg.Sidecar.ReadyWhen = mustConditions(t, "file:/x")
+		cfg.Sidecar.ReadyFile = "/ready"
+		if err := cfg.Validate(); err != nil {
+			t.Errorf("%s: %v", m, err)
+		}
+	}
+	// Settings of other modes are not checked: run ignores the sidecar's
+	// and the main's.
+	cfg := validConfig(ModeRun)
+	cfg.Sidecar.PollInterval, cfg.Main.WaitTimeout, cfg.Sidecar.DoneSignal = 0, 0, unix.SIGTERM
+	if err := cfg.Validate(); err != nil {
+		t.Errorf("run with sidecar and main settings broken: %v", err)
+	}
+	cfg = validConfig(ModeSidecar)
+	cfg.Main.WaitTimeout = 0
+	if err := cfg.Validate(); err != nil {
+		t.Errorf("sidecar with a main setting broken: %v", err)
+	}
+}
+
+// TestValidateIsPure: Validate neither fills defaults nor changes anything,
+// accepted or not.
+func TestValidateIsPure(t *testing.T) {
+	build := func(m Mode) Config {
+		cfg := validConfig(m)
+		cfg.Rewrite = map[unix.Signal]unix.Signal{unix.SIGHUP: 0, unix.SIGTERM: unix.SIGQUIT}
+		cfg.SuccessCodes = []int{3, 4}
+		cfg.Sidecar.DoneFiles = []string{"/a", "/b"}
+		return cfg
+	}
+	for _, m := range []Mode{ModeRun, ModeSidecar, ModeMain} {
+		cfg := build(m)
+		if err := cfg.Validate(); err != nil {
+			t.Fatalf("%s: %v", m, err)
+		}
+		if !reflect.DeepEqual(cfg, build(m)) {
+			t.Errorf("%s: Validate changed the config:\n%+v\nwant\n%+v", m, cfg, build(m))
+		}
+	}
+	// A zero config is not given defaults: it is refused as it is.
+	bare := Config{Mode: ModeRun, Command: []string{"/bin/true"}}
+	if err := bare.Validate(); err == nil || !strings.Contains(err.Error(), "--stop-signal") {
+		t.Errorf("a config without a stop signal: %v, want an error naming --stop-signal", err)
+	}
+	if bare.StopSignal != 0 || bare.Grace != 0 {
+		t.Errorf("Validate filled defaults into the config: stop %v grace %s", bare.StopSignal, bare.Grace)
+	}
+}
+
+func TestDefaults(t *testing.T) {
+	for _, m := range []Mode{ModeRun, ModeSidecar, ModeMain} {
+		d := Defaults(m)
+		if d.Mode != m || d.Grace != 10*time.Second || d.StopSignal != unix.SIGTERM {
+			t.Errorf("Defaults(%s): mode %s grace %s stop %v; want %s, 10s, SIGTERM", m, d.Mode, d.Grace, d.StopSignal, m)
+		}
+		if d.Sidecar.DoneSignal != unix.SIGUSR2 || d.Main.DoneSignal != unix.SIGUSR2 || d.Sidecar.TerminationSignal != unix.SIGTERM {
+			t.Errorf("Defaults(%s): done signals %v/%v, termination %v; want SIGUSR2 and SIGTERM",
+				m, d.Sidecar.DoneSignal, d.Main.DoneSignal, d.Sidecar.TerminationSignal)
+		}
+		if d.Sidecar.PollInterval != time.Second || d.Main.WaitTimeout != 5*time.Minute ||
+			d.Main.WaitInterval != DefaultWaitInterval || d.Main.Peers.Timeout != DefaultPeerTimeout {
+			t.Errorf("Defaults(%s): poll %s wait-timeout %s wait-interval %s peer-timeout %s",
+				m, d.Sidecar.PollInterval, d.Main.WaitTimeout, d.Main.WaitInterval, d.Main.Peers.Timeout)
+		}
+		if d.Main.Peers.Enabled || d.Sidecar.Restart != RestartNever || d.Sidecar.StopWhen != StopWhenAny {
+			t.Errorf("Defaults(%s): peers %v restart %v stop-when %v; want off, never, any",
+				m, d.Main.Peers.Enabled, d.Sidecar.Restart, d.Sidecar.StopWhen)
+		}
+	}
+}
+
+func TestModeString(t *testing.T) {
+	for m, want := range map[Mode]string{ModeRun: "run", ModeSidecar: "sidecar", ModeMain: "main"} {
+		if m.String() != want {
+			t.Errorf("Mode(%d) = %q, want %q", m, m.String(), want)
+		}
+	}
+}
+
+func TestParseStopWhenAndRestart(t *testing.T) {
+	for in, want := range map[string]StopWhen{"any": StopWhenAny, "success": StopWhenSuccess} {
+		if got, err := ParseStopWhen(in); err != nil || got != want {
+			t.Errorf("ParseStopWhen(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for in, want := range map[string]RestartPolicy{"never": RestartNever, "on-failure": RestartOnFailure, "always": RestartAlways} {
+		if got, err := ParseRestart(in); err != nil || got != want {
+			t.Errorf("ParseRestart(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "Any", "failure"} {
+		if _, err := ParseStopWhen(bad); err == nil || !strings.Contains(err.Error(), "--stop-when") {
+			t.Errorf("ParseStopWhen(%q): %v, want an error naming --stop-when", bad, err)
+		}
+		if _, err := ParseRestart(bad); err == nil || !strings.Contains(err.Error(), "--restart") {
+			t.Errorf("ParseRestart(%q): %v, want an error naming --restart", bad, err)
+		}
+	}
+}
