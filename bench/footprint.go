@@ -2,11 +2,7 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // benchFootprint: binary size, then memory and CPU of every init idling
@@ -29,78 +25,11 @@ func (b *bench) benchFootprint() {
 		b.rows = append(b.rows, r)
 	}
 
-	type idler struct {
-		name        string
-		argv        []string
-		p           *proc
-		start, end  taskTotals
-		stat0, stat procStat
-		status      procStatus
-		err         error
-	}
-	dir, err := os.MkdirTemp(b.work, "idle-")
+	idlers, err := b.measureIdle()
 	if err != nil {
 		b.note("footprint: " + err.Error())
 		return
 	}
-	sleep := []string{"sleep", "1000"}
-	idlers := []*idler{
-		{name: "tandem run", argv: b.tandem.argv(sleep...)},
-		{name: "tandem sidecar --done-file (1 s poll)", argv: append([]string{b.tandem.path, "sidecar",
-			"--name", fmt.Sprintf("bench-idle-%d", os.Getpid()), "--done-file", filepath.Join(dir, "done"), "--"}, sleep...)},
-	}
-	for _, in := range b.peers {
-		idlers = append(idlers, &idler{name: in.name, argv: in.argv(sleep...)})
-	}
-	for _, id := range idlers {
-		id.p, id.err = startProc(id.argv, procOptions{dir: dir})
-	}
-	// Ready once the init has its child; then a second for start-up work
-	// (the Go runtime's first GC, scavenger) to be over.
-	deadline := time.Now().Add(10 * time.Second)
-	for _, id := range idlers {
-		for id.err == nil {
-			kids, err := children(id.p.pid())
-			if err == nil && len(kids) > 0 {
-				break
-			}
-			if time.Now().After(deadline) {
-				id.err = fmt.Errorf("no child after 10 s: %v", err)
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
-	time.Sleep(time.Second)
-	sample := func(id *idler) (taskTotals, procStat) {
-		if id.err != nil {
-			return taskTotals{}, procStat{}
-		}
-		t, err := readTaskTotals(id.p.pid())
-		if err != nil {
-			id.err = err
-		}
-		st, err := readStat(id.p.pid())
-		if err != nil {
-			id.err = err
-		}
-		return t, st
-	}
-	for _, id := range idlers {
-		id.start, id.stat0 = sample(id)
-	}
-	time.Sleep(b.cfg.idle)
-	for _, id := range idlers {
-		id.end, id.stat = sample(id)
-		if id.err == nil {
-			id.status, id.err = readStatus(id.p.pid())
-		}
-	}
-	for _, id := range idlers {
-		if id.p != nil {
-			id.p.stop(unix.SIGTERM, 5*time.Second)
-		}
-	}
-
 	secMem := "4b. idle memory while supervising `sleep` (RssAnon; VmRSS and threads in notes; tandem = tandem run)"
 	secCPU := fmt.Sprintf("4c. CPU used while idle for %.0f s (schedstat, all threads; tandem = tandem run)", b.cfg.idle.Seconds())
 	ref := idlers[0]
@@ -135,5 +64,31 @@ func (b *bench) benchFootprint() {
 			}
 		}
 		b.rows = append(b.rows, r)
+	}
+	b.wakeupRows(idlers)
+}
+
+// wakeupRows: the two sidecars side by side, in wake-ups over the same idle
+// window (context switches summed over every thread).
+func (b *bench) wakeupRows(idlers []*idler) {
+	sec := fmt.Sprintf("4d. idle sidecar: wake-ups in %.0f s (context switches, all threads)", b.cfg.idle.Seconds())
+	notes := map[string]string{
+		idleAttached:    "goal 0: a read blocked on the lifeline, no watch, no timer",
+		idleNotAttached: "inotify watch and the 1 s poll: what every sidecar did before the lifeline",
+	}
+	for _, name := range []string{idleAttached, idleNotAttached} {
+		for _, id := range idlers {
+			if id.name != name {
+				continue
+			}
+			r := row{section: sec, subject: id.name, runs: "1", p95: "—", ratio: "—", note: notes[name]}
+			if id.err != nil {
+				r.median, r.note = "?", id.err.Error()
+			} else {
+				r.median = fmt.Sprintf("%d", id.end.switches-id.start.switches)
+				r.note += fmt.Sprintf("; CPU %s", fmtDur(time.Duration(id.end.cpuNS-id.start.cpuNS)))
+			}
+			b.rows = append(b.rows, r)
+		}
 	}
 }

@@ -34,8 +34,20 @@ func runHelper(args []string) int {
 		return helperFloorInotify(args[1:])
 	case "floor-inotify-kill":
 		return helperFloorInotifyKill(args[1:])
+	case "floor-lifeline-kill":
+		return helperFloorLifelineKill(args[1:])
 	case "floor-signal":
 		return helperFloorSignal()
+	case "lifeline-main":
+		if len(args) != 2 {
+			fmt.Fprintln(os.Stderr, "lifeline-main DONEFILE")
+			return 2
+		}
+		if err := lifelineMain(args[1], os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "lifeline-main:", err)
+			return 1
+		}
+		return 0
 	case "orphans":
 		return helperOrphans(args[1:])
 	case "orphan-parent":

@@ -98,6 +98,8 @@ type bench struct {
 	work   string // scratch directory, removed at the end
 	rows   []row
 	notes  []string
+	// mainIsPID1: 1d's killed main is PID 1 of its own PID namespace.
+	mainIsPID1 bool
 }
 
 func (b *bench) progress(format string, args ...any) {

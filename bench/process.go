@@ -28,6 +28,7 @@ type procOptions struct {
 	stdinPipe bool // give the child a pipe as stdin; closing p.in is its EOF
 	sys       *syscall.SysProcAttr
 	dir       string
+	stderr    *os.File // nil: /dev/null
 }
 
 func startProc(argv []string, opts procOptions) (*proc, error) {
@@ -38,6 +39,9 @@ func startProc(argv []string, opts procOptions) (*proc, error) {
 	w := os.NewFile(uintptr(pipe[1]), "stdout")
 	p := &proc{out: pipe[0], pidfd: -1}
 	cmd := &exec.Cmd{Path: argv[0], Args: argv, Env: cleanEnv(), Stdout: w, Dir: opts.dir, SysProcAttr: opts.sys}
+	if opts.stderr != nil {
+		cmd.Stderr = opts.stderr
+	}
 	var stdinR *os.File
 	if opts.stdinPipe {
 		r, in, err := os.Pipe()
@@ -106,6 +110,18 @@ func (p *proc) stop(sig unix.Signal, timeout time.Duration) {
 		_ = p.cmd.Process.Signal(unix.SIGKILL)
 	}
 	p.wait()
+}
+
+// pidNamespace is what starts a process as PID 1 of a new PID namespace,
+// as in a container; an error when the bench may not (not root).
+func pidNamespace() (*syscall.SysProcAttr, error) {
+	sys := &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWPID}
+	probe := exec.Command("/bin/true")
+	probe.SysProcAttr = sys
+	if err := probe.Run(); err != nil {
+		return nil, err
+	}
+	return sys, nil
 }
 
 var errTimeout = errors.New("timed out")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os/exec"
 	"strings"
 	"syscall"
 	"time"
@@ -18,11 +17,8 @@ import (
 // as a child subreaper (tandem by itself, `tini -s`, catatonit by itself);
 // dumb-init cannot be one and is skipped.
 func (b *bench) benchReap() {
-	sys, nsMode := &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWPID}, true
-	probe := exec.Command("/bin/true")
-	probe.SysProcAttr = sys
-	if err := probe.Run(); err != nil {
-		sys, nsMode = nil, false
+	sys, err := pidNamespace()
+	if err != nil {
 		b.note(fmt.Sprintf("reaping: cannot create a PID namespace (%v); inits run as child subreapers instead", err))
 	}
 	var inits []initProg
@@ -30,7 +26,7 @@ func (b *bench) benchReap() {
 		if in.name == "tini-static" {
 			continue // tini's code again; one column is enough here
 		}
-		if !nsMode {
+		if sys == nil {
 			if in.noSubreaper {
 				b.note(in.name + ": cannot be a subreaper outside PID 1; skipped from reaping")
 				continue
@@ -61,7 +57,7 @@ func (b *bench) benchReap() {
 		}
 	}
 	how := "each init as PID 1 of a new PID namespace"
-	if !nsMode {
+	if sys == nil {
 		how = "each init as a child subreaper"
 	}
 	sec := fmt.Sprintf("5. reaping: %d zombies reparented at once → all reaped (%s)", b.cfg.orphans, how)

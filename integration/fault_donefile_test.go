@@ -76,7 +76,7 @@ func TestFaultOddDoneFileWhileRunning(t *testing.T) {
 			if odd.asNobody {
 				opts = bins.asNobody(t)
 				cmd = bins.helperArgv("record-signals")
-				dir = faultSharedDir(t)
+				dir = worldWritableDir(t)
 			} else {
 				dir = tempDir(t)
 			}
@@ -116,7 +116,7 @@ func TestFaultOddDoneFileAtStart(t *testing.T) {
 			opts, dir := procOptions{}, tempDir(t)
 			if odd.asNobody {
 				bins := faultUserBinaries(t)
-				opts, dir = bins.asNobody(t), faultSharedDir(t)
+				opts, dir = bins.asNobody(t), worldWritableDir(t)
 			}
 			done := filepath.Join(dir, "done")
 			odd.make(t, done)

@@ -31,8 +31,12 @@ func TestFaultSetsidEscapee(t *testing.T) {
 		if sid != escapee {
 			t.Errorf("escapee's session %d, want its own (%d): setsid did not happen", sid, escapee)
 		}
-		if ppid := parentOf(t, escapee); ppid == os.Getpid() {
-			t.Errorf("escapee's parent is the test itself (%d); expected init or a subreaper", ppid)
+		st, ok := readProcStat(escapee)
+		if !ok {
+			t.Fatalf("escapee %d has no /proc/%d/stat", escapee, escapee)
+		}
+		if st.ppid == os.Getpid() {
+			t.Errorf("escapee's parent is the test itself (%d); expected init or a subreaper", st.ppid)
 		}
 	})
 	t.Run("PID 1: dies with the namespace", func(t *testing.T) {
@@ -73,16 +77,4 @@ func runEscape(t *testing.T, opts procOptions) (pid, sid int) {
 	pid, _ = strconv.Atoi(fields[1])
 	sid, _ = strconv.Atoi(fields[2])
 	return pid, sid
-}
-
-func parentOf(t *testing.T, pid int) int {
-	t.Helper()
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// pid (comm) state ppid ...: comm may hold spaces, so cut at the last ')'.
-	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-	ppid, _ := strconv.Atoi(fields[1])
-	return ppid
 }

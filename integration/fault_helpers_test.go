@@ -4,15 +4,12 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -159,14 +156,12 @@ type faultBinaries struct {
 
 func faultUserBinaries(t *testing.T) faultBinaries {
 	t.Helper()
-	dir := faultSharedDir(t)
-	b := faultBinaries{dir: dir, tandem: filepath.Join(dir, "tandem"), helper: filepath.Join(dir, "helper")}
-	for src, dst := range map[string]string{tandemBin: b.tandem, helperBin: b.helper} {
-		if err := copyExecutable(src, dst); err != nil {
-			t.Fatal(err)
-		}
+	dir := worldWritableDir(t)
+	return faultBinaries{
+		dir:    dir,
+		tandem: copyExecutable(t, tandemBin, filepath.Join(dir, "tandem")),
+		helper: copyExecutable(t, helperBin, filepath.Join(dir, "helper")),
 	}
-	return b
 }
 
 // helperArgv is helper() for the copied test binary.
@@ -186,91 +181,12 @@ func (b faultBinaries) asNobody(t *testing.T) procOptions {
 	}
 }
 
-// faultSharedDir is a directory that every uid can enter and write, removed
-// when the test ends, like an emptyDir.
-func faultSharedDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "tandem-fault-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chmod(dir, 0o777); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
-func copyExecutable(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
-}
-
-// pidfd is a handle on a process that survives pid reuse: the test watches
-// processes that are not its children (CMD, escapees, probes).
-type pidfd int
-
-func openPidfd(t *testing.T, pid int) pidfd {
-	t.Helper()
-	fd, err := unix.PidfdOpen(pid, 0)
-	if err != nil {
-		t.Fatalf("pidfd_open %d: %v", pid, err)
-	}
-	t.Cleanup(func() { unix.Close(fd) })
-	return pidfd(fd)
-}
-
-// exited reports whether the process has exited, waiting up to d.
-func (fd pidfd) exited(d time.Duration) bool {
-	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
-	for {
-		n, err := unix.Poll(fds, int(d.Milliseconds()))
-		if errors.Is(err, unix.EINTR) {
-			continue
-		}
-		return err == nil && n > 0
-	}
-}
-
 // killCMDOnCleanup kills CMD (pid, from record-signals' "ready PID") when
 // the test ends: CMD holds tandem's stderr, so after a failure that left it
 // running the harness would wait for the end of tandem's log forever.
 func killCMDOnCleanup(t *testing.T, signalsFile string) int {
 	t.Helper()
-	pid := fieldAfter(t, waitLines(t, signalsFile, 1), "ready ")
+	pid := waitReadyPID(t, signalsFile)
 	t.Cleanup(openPidfd(t, pid).kill)
 	return pid
-}
-
-// kill sends SIGKILL through the pidfd (cleanup of deliberate escapees).
-func (fd pidfd) kill() {
-	_ = unix.PidfdSendSignal(int(fd), unix.SIGKILL, nil, 0)
-}
-
-// fieldAfter returns the integer after prefix on the first line that has it.
-func fieldAfter(t *testing.T, lines []string, prefix string) int {
-	t.Helper()
-	for _, l := range lines {
-		if rest, ok := strings.CutPrefix(l, prefix); ok {
-			n, err := strconv.Atoi(strings.Fields(rest)[0])
-			if err != nil {
-				t.Fatalf("line %q: %v", l, err)
-			}
-			return n
-		}
-	}
-	t.Fatalf("no line starting with %q in %q", prefix, lines)
-	return 0
 }

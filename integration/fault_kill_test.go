@@ -24,7 +24,12 @@ func TestFaultSIGKILLAsPID1(t *testing.T) {
 	p := startTandem(t, procOptions{attr: newPIDNamespace(t)},
 		cmdArgs([]string{"run"}, helper("fault-hostpid-record", pids, signals))...)
 	waitLines(t, signals, 1)
-	cmd := openPidfd(t, fieldAfter(t, waitLines(t, pids, 1), "host "))
+	hostLine := waitLines(t, pids, 1)[0]
+	hostCMD, ok := parsePIDLine(hostLine, "host")
+	if !ok {
+		t.Fatalf("%s: first line %q, want \"host PID\"", pids, hostLine)
+	}
+	cmd := openPidfd(t, hostCMD)
 
 	mustDo(t, p.cmd.Process.Kill())
 	if code := p.wait(); code != 128+int(syscall.SIGKILL) {
@@ -95,7 +100,7 @@ func TestFaultSIGKILLNotPID1(t *testing.T) {
 			}
 			// The CMD running now: the last one started.
 			hostPIDs := waitLines(t, pids, 1)
-			last, _ := strconv.Atoi(strings.Fields(hostPIDs[len(hostPIDs)-1])[1])
+			last, _ := parsePIDLine(hostPIDs[len(hostPIDs)-1], "host")
 			cmd := openPidfd(t, last)
 			t.Cleanup(cmd.kill) // only if the test failed
 			recordedBefore := len(readLines(signals))

@@ -10,14 +10,11 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/fsnotify/fsnotify"
 )
 
 // testTimeout bounds every wait in a test: a hang fails the test with what
@@ -159,9 +156,13 @@ func (p *tandemProc) readLogs(stderr io.Reader) {
 // Only when tandem ran in this PID namespace: there, the pids it logs are
 // ours. In a fresh namespace the kernel ends every process with its PID 1.
 func (p *tandemProc) killChildren() {
-	if !p.hostPIDs {
-		return
+	if p.hostPIDs {
+		p.killCMDGroups()
 	}
+}
+
+// killCMDGroups SIGKILLs the process group of every CMD logged as started.
+func (p *tandemProc) killCMDGroups() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, l := range p.lines {
@@ -205,34 +206,35 @@ func (p *tandemProc) waitFor(what string, match func(logLine) bool) logLine {
 	deadline := time.After(testTimeout)
 	seen := 0
 	for {
-		p.mu.Lock()
-		for ; seen < len(p.lines); seen++ {
-			if match(p.lines[seen]) {
-				line := p.lines[seen]
-				p.mu.Unlock()
-				return line
-			}
+		line, found, changed := p.scanLines(&seen, match)
+		if found {
+			return line
 		}
-		changed := p.changed
-		p.mu.Unlock()
 		select {
 		case <-changed:
 		case <-p.exited:
 			// Lines may have arrived with the exit; look once more.
-			p.mu.Lock()
-			for ; seen < len(p.lines); seen++ {
-				if match(p.lines[seen]) {
-					line := p.lines[seen]
-					p.mu.Unlock()
-					return line
-				}
+			if line, found, _ := p.scanLines(&seen, match); found {
+				return line
 			}
-			p.mu.Unlock()
 			p.t.Fatalf("tandem exited (code %d) before logging %s", p.code, what)
 		case <-deadline:
 			p.t.Fatalf("no log line %s within %s", what, testTimeout)
 		}
 	}
+}
+
+// scanLines looks through the lines logged since *seen for one that match
+// accepts; changed is closed when the next line arrives.
+func (p *tandemProc) scanLines(seen *int, match func(logLine) bool) (line logLine, found bool, changed <-chan struct{}) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for ; *seen < len(p.lines); *seen++ {
+		if match(p.lines[*seen]) {
+			return p.lines[*seen], true, nil
+		}
+	}
+	return nil, false, p.changed
 }
 
 // waitEvent waits for a log line with this event.
@@ -299,79 +301,3 @@ func cmdArgs(tandemArgs []string, argv []string) []string {
 	out = append(out, "--")
 	return append(out, argv...)
 }
-
-// waitFile blocks until path exists with a complete last line, and returns
-// its content.
-func waitFile(t testing.TB, path string) string {
-	t.Helper()
-	var data []byte
-	waitInDir(t, path, "a complete line", func() bool {
-		var err error
-		data, err = os.ReadFile(path)
-		return err == nil && bytes.HasSuffix(data, []byte("\n"))
-	})
-	return string(data)
-}
-
-// waitLines blocks until the file at path has at least n complete lines.
-func waitLines(t testing.TB, path string, n int) []string {
-	t.Helper()
-	var lines []string
-	waitInDir(t, path, fmt.Sprintf("%d lines", n), func() bool {
-		lines = readLines(path)
-		return len(lines) >= n
-	})
-	return lines
-}
-
-// waitInDir re-checks ready whenever inotify reports a change in path's
-// directory, until it holds or testTimeout passes.
-func waitInDir(t testing.TB, path, what string, ready func() bool) {
-	t.Helper()
-	watcher, err := fsnotify.NewWatcher()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer watcher.Close()
-	if err := watcher.Add(filepath.Dir(path)); err != nil {
-		t.Fatalf("watch %s: %v", filepath.Dir(path), err)
-	}
-	deadline := time.After(testTimeout)
-	for !ready() {
-		select {
-		case <-watcher.Events:
-		case err := <-watcher.Errors:
-			t.Fatalf("watch %s: %v", path, err)
-		case <-deadline:
-			t.Fatalf("%s: no %s within %s; content %q", path, what, testTimeout, readLines(path))
-		}
-	}
-}
-
-// readLines returns the non-empty lines of a file, or nil when missing.
-func readLines(path string) []string {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil
-	}
-	var lines []string
-	for _, l := range strings.Split(string(data), "\n") {
-		if l != "" {
-			lines = append(lines, l)
-		}
-	}
-	return lines
-}
-
-// tempDir is a per-test directory (t.TempDir, made world-writable like an
-// emptyDir so helpers running as other uids can use it).
-func tempDir(t testing.TB) string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.Chmod(dir, 0o777); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
-func inDir(dir, name string) string { return filepath.Join(dir, name) }

@@ -6,9 +6,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // helperArg makes the test binary run a helper program instead of tests:
@@ -24,6 +28,8 @@ var helpers = map[string]func(args []string) int{
 	"sleep":          helperSleep,
 	"report-status":  helperReportStatus,
 	"cat":            helperCat,
+	"die-of":         helperDieOf,
+	"mark":           helperMark,
 }
 
 func runHelper(name string, args []string) int {
@@ -39,6 +45,51 @@ func runHelper(name string, args []string) int {
 func helperExit(args []string) int {
 	n, _ := strconv.Atoi(args[0])
 	return n
+}
+
+// mark PATH [CODE]: write "ran" to PATH, exit CODE (0). It proves whether
+// CMD was started at all.
+func helperMark(args []string) int {
+	appendLine(args[0], "ran")
+	code := 0
+	if len(args) > 1 {
+		code, _ = strconv.Atoi(args[1])
+	}
+	return code
+}
+
+// die-of N: die of signal N, as a C program without handlers would.
+func helperDieOf(args []string) int {
+	n, _ := strconv.Atoi(args[0])
+	sig := unix.Signal(n)
+	// The runtime's handler would ignore a SIGSEGV sent by kill, for one.
+	// SIGKILL's action is fixed already.
+	if sig != unix.SIGKILL {
+		if err := setDefaultAction(sig); err != nil {
+			fmt.Fprintln(os.Stderr, "die-of:", err)
+			return 95
+		}
+	}
+	// No core file for SIGQUIT, SIGSEGV and friends.
+	_ = unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
+	runtime.LockOSThread()
+	var set unix.Sigset_t
+	set.Val[(sig-1)/64] |= 1 << ((sig - 1) % 64)
+	_ = unix.PthreadSigmask(unix.SIG_UNBLOCK, &set, nil)
+	_ = unix.Tgkill(unix.Getpid(), unix.Gettid(), sig)
+	select {} // the signal is pending on this very thread; death follows
+}
+
+// setDefaultAction puts back sig's default action with the raw system call:
+// the Go runtime has a handler for nearly every signal (and signal.Reset
+// restores an inherited SIG_IGN). An all-zero struct sigaction is SIG_DFL,
+// no flags, empty mask.
+func setDefaultAction(sig unix.Signal) error {
+	var act [4]uint64
+	if _, _, errno := unix.RawSyscall6(unix.SYS_RT_SIGACTION, uintptr(sig), uintptr(unsafe.Pointer(&act)), 0, 8, 0, 0); errno != 0 {
+		return fmt.Errorf("sigaction %d: %w", sig, errno)
+	}
+	return nil
 }
 
 // appendLine appends one line to path with a single write (O_APPEND), so a

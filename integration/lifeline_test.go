@@ -51,7 +51,7 @@ func TestLifelineMainKilled(t *testing.T) {
 	sidecar.waitEvent("main-attached")
 	killOutright(t, main)
 	wantLost(t, sidecar, done)
-	if !scProcessGone(sidecarCMD) {
+	if !processGone(sidecarCMD) {
 		t.Fatal("the sidecar's CMD outlived it")
 	}
 	if _, err := os.Stat(done); err == nil {

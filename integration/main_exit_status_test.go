@@ -20,7 +20,7 @@ func TestMain_DoneFileRecordsHowCMDEnded(t *testing.T) {
 	}{
 		{name: "exit 0", argv: helper("exit", "0"), code: 0, reason: "exited"},
 		{name: "exit 3", argv: helper("exit", "3"), code: 3, reason: "exited"},
-		{name: "killed by SIGKILL", argv: helper("sc-kill-self", "9"), code: 137, signal: "SIGKILL", reason: "signaled"},
+		{name: "killed by SIGKILL", argv: helper("die-of", "9"), code: 137, signal: "SIGKILL", reason: "signaled"},
 		// A pod deletion: SIGTERM reaches tandem, is forwarded, CMD dies of it.
 		{name: "SIGTERM forwarded", argv: helper("sleep"), code: 143, signal: "SIGTERM", reason: "signaled", byTandem: syscall.SIGTERM},
 		// --success-code rewrites the recorded code too: it is what the

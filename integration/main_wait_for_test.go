@@ -17,7 +17,7 @@ func TestMain_WaitFor(t *testing.T) {
 		gate, done, marker := inDir(dir, "gate"), inDir(dir, "done"), inDir(dir, "marker")
 		p := startTandem(t, procOptions{},
 			cmdArgs([]string{"main", "--wait-for", "file:" + gate, "--wait-interval", "10ms", "--done-file", done},
-				helper("sc-mark", marker))...)
+				helper("mark", marker))...)
 		p.waitEvent("waiting")
 		if _, err := os.Stat(marker); err == nil {
 			t.Fatal("CMD ran before its condition held")
@@ -34,7 +34,7 @@ func TestMain_WaitFor(t *testing.T) {
 		done, marker := inDir(dir, "done"), inDir(dir, "marker")
 		p := startTandem(t, procOptions{},
 			cmdArgs([]string{"main", "--wait-for", "file:" + inDir(dir, "never"), "--wait-timeout", "200ms",
-				"--wait-interval", "20ms", "--done-file", done}, helper("sc-mark", marker))...)
+				"--wait-interval", "20ms", "--done-file", done}, helper("mark", marker))...)
 		p.scWantExit(1, "wait-timeout")
 		if p.hasEvent("cmd-started") {
 			t.Fatal("CMD started after the wait timed out")
@@ -51,7 +51,7 @@ func TestMain_WaitFor(t *testing.T) {
 		done, marker := inDir(dir, "done"), inDir(dir, "marker")
 		p := startTandem(t, procOptions{},
 			cmdArgs([]string{"main", "--wait-for", "file:" + inDir(dir, "never"), "--wait-timeout", "1h",
-				"--done-file", done}, helper("sc-mark", marker))...)
+				"--done-file", done}, helper("mark", marker))...)
 		p.waitEvent("waiting")
 		p.signal(syscall.SIGTERM)
 		p.scWantExit(143, "interrupted")

@@ -42,11 +42,11 @@ func TestPeersDecoysUntouched(t *testing.T) {
 	// A real tandem that is not a sidecar: it would forward the signal.
 	outRun := inDir(dir, "run-signals")
 	p.start("tandem run", append([]string{tandemBin, "run", "--"}, helper("record-signals", outRun, "15")...)...)
-	readyPID(t, outRun)
+	waitReadyPID(t, outRun)
 
 	outSidecar := inDir(dir, "sidecar-signals")
 	sidecarPID := p.start("sidecar", sidecarArgv(nil, helper("record-signals", outSidecar, "15")...)...)
-	readyPID(t, outSidecar)
+	waitReadyPID(t, outSidecar)
 
 	p.start("done", tandemBin, "done", "--signal-peers")
 	if code := p.exitCode("done"); code != 0 {

@@ -50,7 +50,7 @@ func TestPeersSignalStopsSidecar(t *testing.T) {
 		{
 			name: "main --signal-peers, CMD killed by SIGKILL",
 			announce: func(t *testing.T, p *pod) (string, string) {
-				p.start("main", append([]string{tandemBin, "main", "--signal-peers", "--"}, helper("peers-die", "9")...)...)
+				p.start("main", append([]string{tandemBin, "main", "--signal-peers", "--"}, helper("die-of", "9")...)...)
 				return "main", "main"
 			},
 			wantCode: 128 + 9,
@@ -78,7 +78,7 @@ func TestPeersSignalStopsSidecar(t *testing.T) {
 			sidecarPID := p.start("sidecar", sidecarArgv(nil, helper("record-signals", out, "15")...)...)
 			// CMD runs, so the sidecar tandem is past registering its
 			// signals: the done signal cannot be lost (see peers_race_test.go).
-			readyPID(t, out)
+			waitReadyPID(t, out)
 
 			id, mode := tc.announce(t, p)
 			if tc.end != nil {

@@ -17,8 +17,8 @@ func TestPeersDonePeerPicksOne(t *testing.T) {
 	outProxy, outLogs := inDir(dir, "proxy"), inDir(dir, "logs")
 	pidProxy := p.start("proxy", sidecarArgv([]string{"--name", "proxy"}, helper("record-signals", outProxy, "15")...)...)
 	pidLogs := p.start("logs", sidecarArgv([]string{"--name=logs"}, helper("record-signals", outLogs, "15")...)...)
-	readyPID(t, outProxy)
-	readyPID(t, outLogs)
+	waitReadyPID(t, outProxy)
+	waitReadyPID(t, outLogs)
 
 	p.start("done-logs", tandemBin, "done", "--peer", "logs")
 	if code := p.exitCode("done-logs"); code != 0 {
@@ -41,7 +41,7 @@ func TestPeersDoneMissingPeer(t *testing.T) {
 	p := startPod(t)
 	outProxy := inDir(tempDir(t), "proxy")
 	p.start("proxy", sidecarArgv([]string{"--name", "proxy"}, helper("record-signals", outProxy, "15")...)...)
-	readyPID(t, outProxy)
+	waitReadyPID(t, outProxy)
 
 	p.start("done", tandemBin, "done", "--peer", "missing", "--peer-timeout", "300ms")
 	if code := p.exitCode("done"); code != 1 {

@@ -32,7 +32,6 @@ import (
 
 func init() {
 	helpers["peers-pod"] = helperPeersPod
-	helpers["peers-die"] = helperPeersDie
 	helpers["peers-orphaner"] = helperPeersOrphaner
 	helpers["peers-middle"] = helperPeersMiddle
 }
@@ -204,13 +203,6 @@ func killAndWaitExit(pid int, sig syscall.Signal) error {
 	}
 }
 
-// peers-die SIG: kill itself with SIG (a CMD that dies of a signal).
-func helperPeersDie(args []string) int {
-	n, _ := strconv.Atoi(args[0])
-	_ = syscall.Kill(os.Getpid(), syscall.Signal(n))
-	select {}
-}
-
 // peers-orphaner OUT: start peers-middle, which starts a grandchild and exits
 // at once, orphaning it; once the middle is reaped, write "middle-exited" and
 // run until killed (default dispositions).
@@ -380,17 +372,6 @@ func (p *pod) signaledPeers(mode, name string) []int {
 		pids = append(pids, l.num("peer_pid"))
 	}
 	return pids
-}
-
-// readyPID waits for a record-signals helper's "ready PID" line.
-func readyPID(t testing.TB, out string) int {
-	t.Helper()
-	first := waitLines(t, out, 1)[0]
-	pid, err := strconv.Atoi(strings.TrimPrefix(first, "ready "))
-	if err != nil {
-		t.Fatalf("%s: first line %q, want \"ready PID\"", out, first)
-	}
-	return pid
 }
 
 // sidecarArgv is `tandem sidecar [flags] -- CMD` with tandem's full path, as a

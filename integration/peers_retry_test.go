@@ -29,7 +29,7 @@ func TestPeersMainEndsBeforeSidecarStarts(t *testing.T) {
 
 		out := inDir(tempDir(t), "signals")
 		sidecarPID := p.start("sidecar", sidecarArgv(nil, helper("record-signals", out, "15")...)...)
-		readyPID(t, out)
+		waitReadyPID(t, out)
 		p.do(podCommand{Op: "cont", ID: "main"})
 
 		if code := p.exitCode("main"); code != 0 {
@@ -55,7 +55,7 @@ func TestPeersMainEndsBeforeSidecarStarts(t *testing.T) {
 		dir := tempDir(t)
 		outA, outB := inDir(dir, "a"), inDir(dir, "b")
 		pidA := p.start("a", sidecarArgv([]string{"--name", "a"}, helper("record-signals", outA, "15")...)...)
-		readyPID(t, outA)
+		waitReadyPID(t, outA)
 
 		mainArgv := append([]string{tandemBin, "main", "--peer", "a", "--peer", "b", "--peer-timeout", "60s", "--"}, helper("exit", "0")...)
 		p.start("main", mainArgv...)
@@ -64,7 +64,7 @@ func TestPeersMainEndsBeforeSidecarStarts(t *testing.T) {
 		}
 		p.do(podCommand{Op: "stop", ID: "main"})
 		pidB := p.start("b", sidecarArgv([]string{"--name", "b"}, helper("record-signals", outB, "15")...)...)
-		readyPID(t, outB)
+		waitReadyPID(t, outB)
 		p.do(podCommand{Op: "cont", ID: "main"})
 
 		if code := p.exitCode("main"); code != 0 {

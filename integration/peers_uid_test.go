@@ -2,9 +2,6 @@ package integration
 
 import (
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -17,7 +14,8 @@ func TestPeersOtherUID(t *testing.T) {
 	t.Parallel()
 	const sidecarUID, otherUID = 61001, 61002
 	p := startPod(t)
-	tandem := worldReadableTandem(t)
+	// The test's own temporary directories are private to root.
+	tandem := copyExecutable(t, tandemBin, inDir(worldWritableDir(t), "tandem"))
 
 	sidecarPID := p.startAs(podCommand{ID: "sidecar", UID: sidecarUID,
 		Argv: []string{tandem, "sidecar", "--", "sleep", "300"}})
@@ -60,35 +58,4 @@ func TestPeersOtherUID(t *testing.T) {
 	if src := p.tandemLine("sidecar", "", "done-seen").str("source"); src != "done-signal" {
 		t.Fatalf("sidecar saw the main done from %q, want done-signal", src)
 	}
-}
-
-// worldReadableTandem copies the tandem under test where any uid can run it:
-// the test's own temporary directories are private to root.
-func worldReadableTandem(t testing.TB) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "tandem-peers-uid-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.Open(tandemBin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	path := filepath.Join(dir, "tandem")
-	dst, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(dst, src); err != nil {
-		t.Fatal(err)
-	}
-	if err := dst.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }

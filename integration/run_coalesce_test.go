@@ -50,7 +50,7 @@ func TestRunCoalescedExit(t *testing.T) {
 				if len(cats) != orphans {
 					t.Fatalf("round %d: %d cats are tandem's children, want %d", round, len(cats), orphans)
 				}
-				pidfds := runPidfds(t, cats)
+				pidfds := openPidfds(t, cats)
 				hangUp.Close()
 				if code := p.wait(); code != 5 {
 					t.Fatalf("round %d: tandem exited %d, want CMD's 5", round, code)
@@ -58,7 +58,7 @@ func TestRunCoalescedExit(t *testing.T) {
 				// Every orphan was in CMD's group, which tandem empties
 				// before it exits.
 				for _, fd := range pidfds {
-					if !runExited(t, fd) {
+					if !fd.exited(0) {
 						t.Fatalf("round %d: an orphan in CMD's group outlived tandem", round)
 					}
 				}

@@ -32,7 +32,7 @@ func TestRunSignalDeaths(t *testing.T) {
 	for _, sig := range []unix.Signal{unix.SIGHUP, unix.SIGINT, unix.SIGQUIT, unix.SIGABRT, unix.SIGKILL,
 		unix.SIGUSR1, unix.SIGSEGV, unix.SIGPIPE, unix.SIGTERM, 36, 64} {
 		t.Run(signals.Name(sig), func(t *testing.T) {
-			p := startTandem(t, procOptions{}, cmdArgs([]string{"run"}, helper("run-die-of", strconv.Itoa(int(sig))))...)
+			p := startTandem(t, procOptions{}, cmdArgs([]string{"run"}, helper("die-of", strconv.Itoa(int(sig))))...)
 			if got, want := p.wait(), 128+int(sig); got != want {
 				t.Fatalf("CMD died of %s: tandem exited %d, want %d", signals.Name(sig), got, want)
 			}

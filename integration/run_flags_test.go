@@ -41,7 +41,7 @@ func TestRunUsageErrors(t *testing.T) {
 			marker := inDir(tempDir(t), "ran")
 			args := tt.args
 			if !tt.noCMD {
-				args = cmdArgs(tt.args, helper("run-touch", marker))
+				args = cmdArgs(tt.args, helper("mark", marker))
 			}
 			code, stdout, stderr := runTandem(t, procOptions{env: tt.env}, args...)
 			if code != 2 {

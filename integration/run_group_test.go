@@ -58,7 +58,7 @@ func TestRunChildOnly(t *testing.T) {
 	p := startTandem(t, procOptions{}, cmdArgs([]string{"run", "--child-only"}, helper("run-group", cmdOut, childOut))...)
 	runKillGroupOnFailure(t, p, false)
 	waitLines(t, cmdOut, 1)
-	childPID := runReadyPID(t, waitLines(t, childOut, 1)[0])
+	childPID := waitReadyPID(t, childOut)
 	p.signal(syscall.SIGUSR1)
 	if got := waitLines(t, cmdOut, 2)[1]; got != "10" {
 		t.Fatalf("CMD recorded %q, want 10 (SIGUSR1)", got)

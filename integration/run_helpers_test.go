@@ -14,8 +14,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 
@@ -25,8 +23,6 @@ import (
 // Helper programs and process tools shared by the run_*_test.go files.
 func init() {
 	helpers["run-exec"] = helperRunExec
-	helpers["run-die-of"] = helperRunDieOf
-	helpers["run-touch"] = helperRunTouch
 	helpers["run-leave"] = helperRunLeave
 	helpers["run-on-signal"] = helperRunOnSignal
 	helpers["run-hold"] = helperRunHold
@@ -69,7 +65,7 @@ func helperRunExec(args []string) int {
 	}
 	argv := args[1:]
 	for _, sig := range dfl {
-		if err := runSetDefault(sig); err != nil {
+		if err := setDefaultAction(sig); err != nil {
 			fmt.Fprintln(os.Stderr, "run-exec:", err)
 			return 96
 		}
@@ -106,46 +102,6 @@ func runParseSignals(list string) ([]unix.Signal, error) {
 		sigs = append(sigs, sig)
 	}
 	return sigs, nil
-}
-
-// runSetDefault puts back sig's default action with the raw system call:
-// the Go runtime has a handler for nearly every signal (and signal.Reset
-// restores an inherited SIG_IGN). An all-zero struct sigaction is SIG_DFL,
-// no flags, empty mask.
-func runSetDefault(sig unix.Signal) error {
-	var act [4]uint64
-	if _, _, errno := unix.RawSyscall6(unix.SYS_RT_SIGACTION, uintptr(sig), uintptr(unsafe.Pointer(&act)), 0, 8, 0, 0); errno != 0 {
-		return fmt.Errorf("sigaction %d: %w", sig, errno)
-	}
-	return nil
-}
-
-// run-die-of N: die of signal N, as a C program without handlers would.
-func helperRunDieOf(args []string) int {
-	n, _ := strconv.Atoi(args[0])
-	sig := unix.Signal(n)
-	// The runtime's handler would ignore a SIGSEGV sent by kill, for one.
-	// SIGKILL's action is fixed already.
-	if sig != unix.SIGKILL {
-		if err := runSetDefault(sig); err != nil {
-			fmt.Fprintln(os.Stderr, "run-die-of:", err)
-			return 95
-		}
-	}
-	// No core file for SIGQUIT, SIGSEGV and friends.
-	_ = unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
-	runtime.LockOSThread()
-	var set unix.Sigset_t
-	set.Val[(sig-1)/64] |= 1 << ((sig - 1) % 64)
-	_ = unix.PthreadSigmask(unix.SIG_UNBLOCK, &set, nil)
-	_ = unix.Tgkill(unix.Getpid(), unix.Gettid(), sig)
-	select {} // the signal is pending on this very thread; death follows
-}
-
-// run-touch FILE: create FILE and exit 0 (proves that CMD ran).
-func helperRunTouch(args []string) int {
-	appendLine(args[0], "ran")
-	return 0
 }
 
 // run-leave HELPER ARG... [+ HELPER ARG...]...: start each helper as a child
@@ -226,61 +182,26 @@ func helperRunHold([]string) int {
 // is long gone and its number may belong to someone else.
 func runKillGroupOnFailure(t testing.TB, p *tandemProc, pid1 bool) {
 	t.Cleanup(func() {
-		if pid1 || !t.Failed() {
-			return
-		}
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		for _, l := range p.lines {
-			if l.str("event") == "cmd-started" && l.num("pid") > 1 {
-				_ = unix.Kill(-l.num("pid"), unix.SIGKILL)
-			}
+		if !pid1 && t.Failed() {
+			p.killCMDGroups()
 		}
 	})
 }
 
-// runProcStat is the part of /proc/PID/stat the tests look at.
-type runProcStat struct {
-	pid   int
-	comm  string
-	state byte
-	ppid  int
-}
-
-// runReadStat parses /proc/PID/stat; comm may hold spaces and parentheses,
-// so fields are counted from the last ')'.
-func runReadStat(pid int) (runProcStat, bool) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return runProcStat{}, false
-	}
-	text := string(data)
-	open, end := strings.IndexByte(text, '('), strings.LastIndexByte(text, ')')
-	if open < 0 || end < open {
-		return runProcStat{}, false
-	}
-	fields := strings.Fields(text[end+1:])
-	if len(fields) < 2 {
-		return runProcStat{}, false
-	}
-	ppid, _ := strconv.Atoi(fields[1])
-	return runProcStat{pid: pid, comm: text[open+1 : end], state: fields[0][0], ppid: ppid}, true
-}
-
 // runChildren lists every process (zombies included) whose parent is ppid.
-func runChildren(t testing.TB, ppid int) []runProcStat {
+func runChildren(t testing.TB, ppid int) []procStat {
 	t.Helper()
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var kids []runProcStat
+	var kids []procStat
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
 			continue
 		}
-		if st, ok := runReadStat(pid); ok && st.ppid == ppid {
+		if st, ok := readProcStat(pid); ok && st.ppid == ppid {
 			kids = append(kids, st)
 		}
 	}
@@ -288,95 +209,15 @@ func runChildren(t testing.TB, ppid int) []runProcStat {
 }
 
 // runZombies lists the zombies waiting for ppid to reap them.
-func runZombies(t testing.TB, ppid int) []runProcStat {
+func runZombies(t testing.TB, ppid int) []procStat {
 	t.Helper()
-	var zombies []runProcStat
+	var zombies []procStat
 	for _, st := range runChildren(t, ppid) {
 		if st.state == 'Z' {
 			zombies = append(zombies, st)
 		}
 	}
 	return zombies
-}
-
-// runPidfds opens a pidfd on each process, closed when the test ends.
-func runPidfds(t testing.TB, pids []int) []int {
-	t.Helper()
-	fds := make([]int, 0, len(pids))
-	t.Cleanup(func() {
-		for _, fd := range fds {
-			unix.Close(fd)
-		}
-	})
-	for _, pid := range pids {
-		fd, err := unix.PidfdOpen(pid, 0)
-		if err != nil {
-			t.Fatalf("pidfd_open(%d): %v", pid, err)
-		}
-		fds = append(fds, fd)
-	}
-	return fds
-}
-
-// runWaitReaped blocks until every process behind pidfds has been reaped,
-// not merely exited: a pidfd reports POLLHUP once its process is gone from
-// the process table (Linux 6.9 and later), and a zombie never is.
-func runWaitReaped(t testing.TB, pidfds []int) {
-	t.Helper()
-	runWaitReapedN(t, pidfds, len(pidfds))
-}
-
-// runWaitReapedN blocks until at least n of the processes behind pidfds have
-// been reaped, and returns those (by pidfd).
-func runWaitReapedN(t testing.TB, pidfds []int, n int) map[int]bool {
-	t.Helper()
-	reaped := make(map[int]bool, n)
-	pending := make([]unix.PollFd, 0, len(pidfds))
-	for _, fd := range pidfds {
-		pending = append(pending, unix.PollFd{Fd: int32(fd)}) // no events: wake on hang-up only
-	}
-	deadline := time.Now().Add(testTimeout)
-	for len(reaped) < n {
-		left := time.Until(deadline)
-		if left <= 0 {
-			t.Fatalf("%d of %d processes reaped within %s, want %d", len(reaped), len(pidfds), testTimeout, n)
-		}
-		_, err := unix.Poll(pending, int(left.Milliseconds())+1)
-		if err != nil && !errors.Is(err, unix.EINTR) {
-			t.Fatalf("poll pidfds: %v", err)
-		}
-		still := pending[:0]
-		for _, p := range pending {
-			if p.Revents&unix.POLLHUP != 0 {
-				reaped[int(p.Fd)] = true
-				continue
-			}
-			p.Revents = 0
-			still = append(still, p)
-		}
-		pending = still
-	}
-	return reaped
-}
-
-// runExited reports whether the process behind pidfd has exited, without waiting.
-func runExited(t testing.TB, pidfd int) bool {
-	t.Helper()
-	fds := []unix.PollFd{{Fd: int32(pidfd), Events: unix.POLLIN}}
-	if _, err := unix.Poll(fds, 0); err != nil {
-		t.Fatalf("poll pidfd: %v", err)
-	}
-	return fds[0].Revents&(unix.POLLIN|unix.POLLHUP) != 0
-}
-
-// runReadyPID parses the "ready PID" line that helpers write first.
-func runReadyPID(t testing.TB, line string) int {
-	t.Helper()
-	pid, err := strconv.Atoi(strings.TrimPrefix(line, "ready "))
-	if err != nil || !strings.HasPrefix(line, "ready ") {
-		t.Fatalf("expected a \"ready PID\" line, got %q", line)
-	}
-	return pid
 }
 
 // runStatusMask reads one hexadecimal Sig* mask (SigBlk, SigIgn, SigCgt) from

@@ -50,11 +50,12 @@ func TestRunLeftoversKilledAfterGrace(t *testing.T) {
 				cmdArgs([]string{"run", "--grace", "100ms"}, helper("run-leave", "ignore-term", stubborn))...)
 			runKillGroupOnFailure(t, p, mode.pid1)
 			stdin.Close()
-			line := waitLines(t, stubborn, 1)[0]
-			var pidfd []int
-			if !mode.pid1 {
+			var leftover []pidfd
+			if mode.pid1 {
+				waitLines(t, stubborn, 1)
+			} else {
 				// Its pid is ours to see only outside a PID namespace.
-				pidfd = runPidfds(t, []int{runReadyPID(t, line)})
+				leftover = openPidfds(t, []int{waitReadyPID(t, stubborn)})
 			}
 			release.Close()
 			if code := p.wait(); code != 0 {
@@ -66,7 +67,7 @@ func TestRunLeftoversKilledAfterGrace(t *testing.T) {
 			}
 			// Outside a namespace nothing else would kill it: had tandem
 			// exited without the SIGKILL, it would still be running.
-			if len(pidfd) > 0 && !runExited(t, pidfd[0]) {
+			if len(leftover) > 0 && !leftover[0].exited(0) {
 				t.Fatal("the leftover that ignores SIGTERM outlived tandem")
 			}
 		})

@@ -131,11 +131,11 @@ func TestRunReapsOrphanStorm(t *testing.T) {
 			}
 			// Which cat reads which pipe is unknown: watch them all, and
 			// count those gone after each storm.
-			pidfds := runPidfds(t, batch)
+			pidfds := openPidfds(t, batch)
 
 			fmt.Fprintln(release, "storm 1")
 			waitLines(t, out, 2)
-			reaped := runWaitReapedN(t, pidfds, runStormSize)
+			reaped := waitReapedN(t, pidfds, runStormSize)
 			if zombies := runZombies(t, tandemPID); len(zombies) > 0 {
 				t.Fatalf("after storm 1, while CMD runs: %d zombies of tandem: %v", len(zombies), zombies[:min(5, len(zombies))])
 			}
@@ -144,13 +144,13 @@ func TestRunReapsOrphanStorm(t *testing.T) {
 			if got := p.waitEvent("cmd-exited").num("exit_code"); got != 7 {
 				t.Fatalf("CMD exited %d, want 7", got)
 			}
-			var rest []int
+			var rest []pidfd
 			for _, fd := range pidfds {
 				if !reaped[fd] {
 					rest = append(rest, fd)
 				}
 			}
-			runWaitReaped(t, rest)
+			waitReaped(t, rest)
 			if p.hasEvent("exiting") {
 				t.Fatal("tandem exited while the holder was still in CMD's group")
 			}

@@ -21,7 +21,7 @@ func TestRunTerminationLog(t *testing.T) {
 	}{
 		{"exited", nil, helper("exit", "3"), 3, "exited", ""},
 		{"success code", []string{"--success-code", "3"}, helper("exit", "3"), 0, "exited", ""},
-		{"signaled", nil, helper("run-die-of", "9"), 137, "signaled", "SIGKILL"},
+		{"signaled", nil, helper("die-of", "9"), 137, "signaled", "SIGKILL"},
 		{"start failed", nil, []string{inDir(dir, "no-such-program")}, 127, "start-failed", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -15,7 +15,7 @@ func TestSidecarDoneSignal(t *testing.T) {
 		t.Parallel()
 		out := inDir(tempDir(t), "signals")
 		p := startTandem(t, procOptions{}, cmdArgs([]string{"sidecar"}, helper("record-signals", out, "15"))...)
-		scReady(t, out)
+		waitReadyPID(t, out)
 		p.signal(syscall.SIGUSR2)
 		p.scWantExit(0, "stopped")
 		if seen := p.waitEvent("done-seen"); seen.str("source") != "done-signal" {
@@ -34,7 +34,7 @@ func TestSidecarDoneSignal(t *testing.T) {
 		out := inDir(tempDir(t), "signals")
 		p := startTandem(t, procOptions{}, cmdArgs([]string{"sidecar", "--done-signal", "USR1"},
 			helper("record-signals", out, "15"))...)
-		scReady(t, out)
+		waitReadyPID(t, out)
 		// USR2 is now an ordinary signal: forwarded, not done.
 		p.signal(syscall.SIGUSR2)
 		waitLines(t, out, 2)

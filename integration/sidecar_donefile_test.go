@@ -17,7 +17,7 @@ func TestSidecarDoneFileBeforeStart(t *testing.T) {
 	done, marker := inDir(dir, "done"), inDir(dir, "marker")
 	scWriteFile(t, done, "") // a bare touch counts
 
-	p := startTandem(t, procOptions{}, cmdArgs([]string{"sidecar", "--done-file", done}, helper("sc-mark", marker))...)
+	p := startTandem(t, procOptions{}, cmdArgs([]string{"sidecar", "--done-file", done}, helper("mark", marker))...)
 	p.scWantExit(0, "stopped")
 	if p.hasEvent("cmd-started") {
 		t.Fatal("CMD was started although the main was already done")
@@ -34,7 +34,7 @@ func TestSidecarDoneFileAfterStart(t *testing.T) {
 	done, out := inDir(dir, "done"), inDir(dir, "signals")
 	p := startTandem(t, procOptions{},
 		cmdArgs([]string{"sidecar", "--poll-interval", "1h", "--done-file", done}, helper("record-signals", out, "15"))...)
-	scReady(t, out)
+	waitReadyPID(t, out)
 	scWriteFile(t, done, "")
 
 	p.scWantExit(0, "stopped")
@@ -56,7 +56,7 @@ func TestSidecarDoneFileRenamedIntoPlace(t *testing.T) {
 	done, out := inDir(dir, "done"), inDir(dir, "signals")
 	p := startTandem(t, procOptions{},
 		cmdArgs([]string{"sidecar", "--poll-interval", "1h", "--done-file", done}, helper("record-signals", out, "15"))...)
-	scReady(t, out)
+	waitReadyPID(t, out)
 	tmp := inDir(dir, ".done.partial")
 	scWriteFile(t, tmp, `{"version":1,"name":"job","event":"done","exitCode":0,"signal":"","reason":"exited","time":"2026-11-30T06:22:52.258974522Z"}`+"\n")
 	if err := os.Rename(tmp, done); err != nil {
@@ -82,7 +82,7 @@ func TestSidecarDoneFileInDirectoryCreatedLater(t *testing.T) {
 	done, out := filepath.Join(inner, "done"), inDir(dir, "signals")
 	p := startTandem(t, procOptions{},
 		cmdArgs([]string{"sidecar", "--poll-interval", "1h", "--done-file", done}, helper("record-signals", out, "15"))...)
-	scReady(t, out)
+	waitReadyPID(t, out)
 	pid := p.cmd.Process.Pid
 	scWaitWatched(t, pid, dir)
 
@@ -115,7 +115,7 @@ func TestSidecarDoneFileSeveralAllNeeded(t *testing.T) {
 	p := startTandem(t, procOptions{},
 		cmdArgs([]string{"sidecar", "--poll-interval", "1h", "--done-file", doneA, "--done-file", doneB},
 			helper("record-signals", out, "15"))...)
-	scReady(t, out) // CMD runs: one done file of two did not count as done
+	waitReadyPID(t, out) // CMD runs: one done file of two did not count as done
 	if p.hasEvent("done-seen") {
 		t.Fatal("done with one of two done files")
 	}

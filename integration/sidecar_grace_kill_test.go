@@ -13,7 +13,7 @@ func TestSidecarGraceKillsStubbornCMD(t *testing.T) {
 	p := startTandem(t, procOptions{}, cmdArgs(
 		[]string{"sidecar", "--grace", "200ms", "--poll-interval", "1h", "--done-file", done},
 		helper("ignore-term", out))...)
-	pid := scReady(t, out)
+	pid := waitReadyPID(t, out)
 	scWriteFile(t, done, "")
 
 	p.scWantExit(0, "stopped")
@@ -28,7 +28,7 @@ func TestSidecarGraceKillsStubbornCMD(t *testing.T) {
 			t.Fatalf("%q logged at level %q, want warn", msg, l.str("level"))
 		}
 	}
-	if !scProcessGone(pid) {
+	if !processGone(pid) {
 		t.Fatal("CMD still exists after tandem exited")
 	}
 }

@@ -4,13 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -23,8 +20,6 @@ import (
 func init() {
 	helpers["sc-crash-once"] = scHelperCrashOnce
 	helpers["sc-observe"] = scHelperObserve
-	helpers["sc-kill-self"] = scHelperKillSelf
-	helpers["sc-mark"] = scHelperMark
 	helpers["sc-hold-inotify"] = scHelperHoldInotify
 }
 
@@ -46,24 +41,6 @@ func scHelperObserve(args []string) int {
 	}
 	appendLine(args[1], state)
 	return 0
-}
-
-// sc-kill-self SIG: die of signal SIG (a number).
-func scHelperKillSelf(args []string) int {
-	n, _ := strconv.Atoi(args[0])
-	_ = syscall.Kill(os.Getpid(), syscall.Signal(n))
-	select {}
-}
-
-// sc-mark PATH [CODE]: write "ran" to PATH, exit CODE (0). It proves whether
-// CMD was started at all.
-func scHelperMark(args []string) int {
-	appendLine(args[0], "ran")
-	code := 0
-	if len(args) > 1 {
-		code, _ = strconv.Atoi(args[1])
-	}
-	return code
 }
 
 // sc-hold-inotify OUT: open inotify instances until the kernel refuses
@@ -142,44 +119,6 @@ func scWantStatus(t testing.TB, path string, event string, exitCode int, signal,
 	return f
 }
 
-// scWorldDir is a fresh directory that every uid can reach and write, like
-// an emptyDir. (t.TempDir's parent is 0700, closed to other uids.)
-func scWorldDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "tandem-sc-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chmod(dir, 0o777); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
-// scCopyExecutable copies an executable into dir (mode 0755), for processes
-// running as a uid that cannot reach the original.
-func scCopyExecutable(t testing.TB, src, dir string) string {
-	t.Helper()
-	in, err := os.Open(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	dst := filepath.Join(dir, filepath.Base(src))
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
-
 // scWriteFile writes path the plain way (a `touch`-like writer, not atomic).
 func scWriteFile(t testing.TB, path, content string) {
 	t.Helper()
@@ -244,36 +183,6 @@ func (p *tandemProc) scWantExit(code int, reason string) {
 	if exiting.num("exit_code") != code || (reason != "" && exiting.str("reason") != reason) {
 		p.t.Fatalf("tandem exiting with code %d reason %q, want %d %q", exiting.num("exit_code"), exiting.str("reason"), code, reason)
 	}
-}
-
-// scReady waits for a record-signals style helper's "ready PID" line.
-func scReady(t testing.TB, out string) int {
-	t.Helper()
-	first := waitLines(t, out, 1)[0]
-	pid, err := strconv.Atoi(strings.TrimPrefix(first, "ready "))
-	if err != nil {
-		t.Fatalf("%s: first line %q is not \"ready PID\"", out, first)
-	}
-	// A broken tandem may leave CMD (or a restarted one) running; CMD holds
-	// tandem's stderr open, and the harness's cleanup would wait for it for
-	// ever. Cleanups run last-registered first, so this one goes before the
-	// harness's; it kills every helper that announced itself in out.
-	t.Cleanup(func() {
-		if !t.Failed() {
-			return
-		}
-		for _, line := range readLines(out) {
-			if n, err := strconv.Atoi(strings.TrimPrefix(line, "ready ")); err == nil && strings.HasPrefix(line, "ready ") {
-				_ = syscall.Kill(n, syscall.SIGKILL)
-			}
-		}
-	})
-	return pid
-}
-
-// scProcessGone reports whether pid no longer exists (not even a zombie).
-func scProcessGone(pid int) bool {
-	return errors.Is(unix.Kill(pid, 0), unix.ESRCH)
 }
 
 // scUnlistenedPort reserves a loopback port: a bound socket that is not yet

@@ -3,6 +3,7 @@ package integration
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -21,10 +22,10 @@ func TestSidecarInotifyUnavailableFallsBackToPolling(t *testing.T) {
 		t.Skip("needs root: runs tandem as a dedicated uid whose inotify instances a helper uses up")
 	}
 	t.Parallel()
-	dir := scWorldDir(t)
+	dir := worldWritableDir(t)
 	// The uid cannot reach the test binary or TANDEM_BIN where they live.
-	bin := scCopyExecutable(t, tandemBin, dir)
-	helperCopy := scCopyExecutable(t, helperBin, dir)
+	bin := copyExecutable(t, tandemBin, inDir(dir, filepath.Base(tandemBin)))
+	helperCopy := copyExecutable(t, helperBin, inDir(dir, filepath.Base(helperBin)))
 	asUID := &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: scInotifyUID, Gid: scInotifyUID}}
 
 	heldOut := inDir(dir, "held")
@@ -54,7 +55,7 @@ func TestSidecarInotifyUnavailableFallsBackToPolling(t *testing.T) {
 	if !strings.Contains(warning.str("error"), "too many open files") {
 		t.Fatalf("warning does not carry the kernel's error: %v", warning)
 	}
-	scReady(t, out)
+	waitReadyPID(t, out)
 	scWriteFile(t, done, "")
 
 	p.scWantExit(0, "stopped")

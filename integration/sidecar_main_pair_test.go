@@ -33,7 +33,7 @@ func TestSidecarAndMainAcceptance(t *testing.T) {
 	if exited := sidecar.waitEvent("cmd-exited"); exited.str("signal") != "SIGTERM" || exited.num("pid") != sidecarCMD {
 		t.Fatalf("sidecar's CMD exited: %v, want pid %d killed by the stop signal", exited, sidecarCMD)
 	}
-	if !scProcessGone(sidecarCMD) {
+	if !processGone(sidecarCMD) {
 		t.Fatal("the sidecar's CMD still exists after the sidecar exited")
 	}
 	t.Logf("sidecar saw the done file %.3fms after its time stamp", seen["after_file_time_ms"])

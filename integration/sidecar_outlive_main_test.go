@@ -18,13 +18,13 @@ func TestSidecarOutliveMainHoldsSIGTERMUntilDone(t *testing.T) {
 	p := startTandem(t, procOptions{}, cmdArgs(
 		[]string{"sidecar", "--outlive-main", "1h", "--poll-interval", "1h", "--done-file", done},
 		helper("record-signals", out, "15"))...)
-	pid := scReady(t, out)
+	pid := waitReadyPID(t, out)
 	p.signal(syscall.SIGTERM)
 	p.waitEvent(scHeldMessage)
 	if got := readLines(out); len(got) != 1 {
 		t.Fatalf("CMD received %q while SIGTERM was held", got[1:])
 	}
-	if scProcessGone(pid) {
+	if processGone(pid) {
 		t.Fatal("CMD is gone while SIGTERM was held")
 	}
 	// Other signals still pass while SIGTERM is held.

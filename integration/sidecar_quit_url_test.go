@@ -61,7 +61,7 @@ func TestSidecarQuitURLStopsCMD(t *testing.T) {
 	p := startTandem(t, procOptions{}, cmdArgs(
 		[]string{"sidecar", "--poll-interval", "1h", "--quit-url", quit.url, "--grace", "1h", "--done-file", done},
 		helper("record-signals", out, strconv.Itoa(int(syscall.SIGUSR1)), "0"))...)
-	pid := scReady(t, out)
+	pid := waitReadyPID(t, out)
 	quit.mu.Lock()
 	quit.onQuit = func() { _ = syscall.Kill(pid, syscall.SIGUSR1) }
 	quit.mu.Unlock()
@@ -92,7 +92,7 @@ func TestSidecarQuitURLIgnoredThenStopSignal(t *testing.T) {
 	p := startTandem(t, procOptions{}, cmdArgs(
 		[]string{"sidecar", "--poll-interval", "1h", "--quit-url", quit.url, "--grace", "200ms", "--done-file", done},
 		helper("record-signals", out, "15"))...)
-	scReady(t, out)
+	waitReadyPID(t, out)
 	scWriteFile(t, done, "")
 
 	p.scWantExit(0, "stopped")

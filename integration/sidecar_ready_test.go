@@ -50,7 +50,7 @@ func TestSidecarReadyFile(t *testing.T) {
 	p := startTandem(t, procOptions{}, cmdArgs([]string{"sidecar", "--poll-interval", "1h", "--done-file", done,
 		"--ready-file", ready, "--ready-when", "file:" + gateFile, "--ready-when", tcpCond,
 		"--ready-when", httpCond, "--ready-when", execCond}, helper("record-signals", out, "15"))...)
-	scReady(t, out)
+	waitReadyPID(t, out)
 
 	holds := func(cond string) {
 		t.Helper()
@@ -93,7 +93,7 @@ func TestSidecarReadyFileWithoutConditions(t *testing.T) {
 	ready, out := inDir(dir, "ready"), inDir(dir, "signals")
 	p := startTandem(t, procOptions{}, cmdArgs([]string{"sidecar", "--ready-file", ready},
 		helper("record-signals", out, "10", "4"))...)
-	pid := scReady(t, out)
+	pid := waitReadyPID(t, out)
 	p.waitEvent("ready-written")
 	scWantStatus(t, ready, "ready", 0, "", "ready")
 	if err := syscall.Kill(pid, syscall.SIGUSR1); err != nil {

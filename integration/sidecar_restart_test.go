@@ -20,7 +20,7 @@ func TestSidecarRestartOnFailure(t *testing.T) {
 	if restarting.num("exit_code") != 3 || restarting.str("level") != "warn" {
 		t.Fatalf("restart line: %v", restarting)
 	}
-	scReady(t, out) // the second run is up
+	waitReadyPID(t, out) // the second run is up
 	if n := len(p.scLinesWith("cmd-started")); n != 2 {
 		t.Fatalf("CMD started %d times, want 2", n)
 	}
@@ -125,7 +125,7 @@ func TestSidecarRestartNotAfterSIGTERM(t *testing.T) {
 		p := startTandem(t, procOptions{}, cmdArgs(
 			[]string{"sidecar", "--restart", "on-failure", "--outlive-main", "1h", "--done-file", done},
 			helper("record-signals", out, strconv.Itoa(int(syscall.SIGUSR1)), "3"))...)
-		scReady(t, out)
+		waitReadyPID(t, out)
 		p.signal(syscall.SIGTERM)
 		p.waitEvent(scHeldMessage)
 		p.signal(syscall.SIGUSR1) // forwarded; CMD exits 3

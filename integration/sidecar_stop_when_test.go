@@ -15,7 +15,7 @@ func TestSidecarStopWhenSuccess(t *testing.T) {
 	p := startTandem(t, procOptions{}, cmdArgs(
 		[]string{"sidecar", "--stop-when", "success", "--poll-interval", "1h", "--done-file", done},
 		helper("record-signals", out, "15"))...)
-	scReady(t, out)
+	waitReadyPID(t, out)
 
 	// The failed main's file, written as tandem main would (atomically).
 	if code, _, stderr := runTandem(t, procOptions{}, "done", "--file", done, "--exit-code", "1"); code != 0 {
@@ -55,7 +55,7 @@ func TestSidecarStopWhenAnyCountsFailure(t *testing.T) {
 	done, out := inDir(dir, "done"), inDir(dir, "signals")
 	p := startTandem(t, procOptions{}, cmdArgs(
 		[]string{"sidecar", "--poll-interval", "1h", "--done-file", done}, helper("record-signals", out, "15"))...)
-	scReady(t, out)
+	waitReadyPID(t, out)
 	if code, _, stderr := runTandem(t, procOptions{}, "done", "--file", done, "--exit-code", "1"); code != 0 {
 		t.Fatalf("tandem done: exit %d: %s", code, stderr)
 	}

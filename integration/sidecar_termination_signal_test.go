@@ -21,7 +21,7 @@ func TestSidecarTerminationSignalHeld(t *testing.T) {
 			args = append(args, "--termination-signal", "QUIT")
 		}
 		p := startTandem(t, procOptions{}, cmdArgs(args, helper("record-signals", out, "15"))...)
-		scReady(t, out)
+		waitReadyPID(t, out)
 		p.signal(syscall.SIGQUIT)
 		if !withFlag {
 			waitLines(t, out, 2) // forwarded: CMD has it
@@ -54,7 +54,7 @@ func TestSidecarTerminationSignalDuringRequestedStop(t *testing.T) {
 	// the test's TERM (which must not arrive) and HUP (which must).
 	p := startTandem(t, procOptions{}, cmdArgs([]string{"sidecar", "--stop-signal", "INT", "--done-file", done},
 		helper("record-signals", out, "1"))...)
-	scReady(t, out)
+	waitReadyPID(t, out)
 	scWriteFile(t, done, "")
 	p.waitEvent("stop-sent")
 	waitLines(t, out, 2) // CMD got the INT
@@ -75,7 +75,7 @@ func TestSidecarStopDelay(t *testing.T) {
 	done, out := inDir(dir, "done"), inDir(dir, "signals")
 	p := startTandem(t, procOptions{}, cmdArgs([]string{"sidecar", "--stop-delay", "300ms", "--done-file", done},
 		helper("record-signals", out, "15"))...)
-	scReady(t, out)
+	waitReadyPID(t, out)
 	scWriteFile(t, done, "")
 	delayed := p.waitEvent("stop-delayed")
 	p.signal(syscall.SIGUSR2) // the done signal too: no shortcut

@@ -85,9 +85,9 @@ func TestWaitMalformedConditions(t *testing.T) {
 				case "wait":
 					args = []string{"wait", "--for", tc.cond, "--timeout", "1h"}
 				case "main":
-					args = cmdArgs([]string{"main", "--wait-for", tc.cond, "--done-file", inDir(dir, "done")}, helper("sc-mark", marker))
+					args = cmdArgs([]string{"main", "--wait-for", tc.cond, "--done-file", inDir(dir, "done")}, helper("mark", marker))
 				case "sidecar":
-					args = cmdArgs([]string{"sidecar", "--ready-when", tc.cond, "--ready-file", ready}, helper("sc-mark", marker))
+					args = cmdArgs([]string{"sidecar", "--ready-when", tc.cond, "--ready-file", ready}, helper("mark", marker))
 				}
 				code, _, stderr := runTandem(t, procOptions{}, args...)
 				if code != 2 {

@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"errors"
+	"os"
 
 	"github.com/rs/zerolog"
 
@@ -29,10 +30,16 @@ func (f *doneFile) attach(w *doneWatcher) {
 	if f.line != nil || (f.gone != nil && f.gone.Same()) {
 		return
 	}
-	line, err := lifeline.Watch(f.lifeline)
+	line, err := lifeline.Watch(f.lifeline, w.cfg.host)
 	var unusable *lifeline.UnusableError
 	switch {
 	case errors.Is(err, lifeline.ErrAbsent):
+		return
+	case errors.Is(err, lifeline.ErrForeign):
+		w.warnOnce("foreign:"+f.lifeline, func(e *zerolog.Event) {
+			e.Str("event", EventLifelineForeign).Str("path", f.lifeline).Str("host", w.cfg.host).
+				Msg("the lifeline here is another pod's (a volume shared by mistake?); not attaching to it")
+		})
 		return
 	case errors.As(err, &unusable):
 		w.warnOnce("lifeline:"+f.lifeline, func(e *zerolog.Event) {
@@ -44,7 +51,7 @@ func (f *doneFile) attach(w *doneWatcher) {
 	f.markAttached(w)
 	if errors.Is(err, lifeline.ErrReleased) {
 		f.setGone(line)
-		f.lost = !f.present(w)
+		f.lost = !f.exists()
 		f.logLost(w)
 		return
 	}
@@ -64,13 +71,19 @@ func (f *doneFile) markAttached(w *doneWatcher) {
 }
 
 // holderGone: the lifeline's holder let go. It writes the done file first,
-// so no file now means it was lost.
+// so no file now means it was lost. (A file there from another pod means the
+// volume is shared: not a lost main of ours.)
 func (f *doneFile) holderGone(w *doneWatcher) {
 	line := f.line
 	f.line = nil
 	f.setGone(line)
-	f.lost = !f.present(w)
+	f.lost = !f.exists()
 	f.logLost(w)
+}
+
+func (f *doneFile) exists() bool {
+	_, err := os.Lstat(f.path)
+	return err == nil
 }
 
 func (f *doneFile) setGone(line *lifeline.Line) {
@@ -87,11 +100,6 @@ func (f *doneFile) logLost(w *doneWatcher) {
 	}
 }
 
-func (f *doneFile) present(w *doneWatcher) bool {
-	_, present := f.read(w)
-	return present
-}
-
 // read gives the done file's status; a file from another pod does not count.
 func (f *doneFile) read(w *doneWatcher) (*statusfile.File, bool) {
 	status, present, err := statusfile.Read(f.path)
@@ -106,7 +114,7 @@ func (f *doneFile) read(w *doneWatcher) (*statusfile.File, bool) {
 	}
 	if status != nil && status.Host != "" && w.cfg.host != "" && status.Host != w.cfg.host {
 		w.warnOnce("host:"+f.path+status.Host, func(e *zerolog.Event) {
-			e.Str("path", f.path).Str("file_host", status.Host).Str("host", w.cfg.host).
+			e.Str("event", EventDoneFileForeign).Str("path", f.path).Str("file_host", status.Host).Str("host", w.cfg.host).
 				Msg("done file written in another pod (a volume shared by mistake?); ignoring it")
 		})
 		return nil, false

@@ -280,7 +280,9 @@ func (w *doneWatcher) Check() (doneEvent, bool) {
 			done = false
 		}
 	}
-	if w.allAttached() {
+	// Once done there is nothing to watch for: a watch made now would only
+	// put inotify's teardown back on the exit path.
+	if w.allAttached() || done {
 		w.stopWatching()
 	} else {
 		w.startWatching()

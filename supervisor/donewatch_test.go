@@ -129,7 +129,7 @@ func TestDoneWatcherMainStartTimeout(t *testing.T) {
 // lifeline's release with the done file in place is the normal end.
 func TestDoneWatcherLifelineNormalEnd(t *testing.T) {
 	done := filepath.Join(t.TempDir(), "done")
-	h, err := lifeline.Hold(lifeline.Of(done))
+	h, err := lifeline.Hold(lifeline.Of(done), statusfile.Hostname())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestDoneWatcherLostThenRetried(t *testing.T) {
 		t.Fatal("a lost main counted under --stop-when success")
 	}
 	runWatcher(t, w, out)
-	second, err := lifeline.Hold(lifeline.Of(done))
+	second, err := lifeline.Hold(lifeline.Of(done), statusfile.Hostname())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,5 +223,30 @@ func TestDoneWatcherLifelineUnusable(t *testing.T) {
 	writeDone(t, done, statusfile.File{Event: "done"})
 	if ev := waitDone(t, out); ev.Source != sourceDoneFile {
 		t.Fatalf("event %+v", ev)
+	}
+}
+
+// A lifeline held in another pod (a shared volume) is not attached to: the
+// watcher keeps watching for its own main, and a release there is no loss.
+func TestDoneWatcherForeignLifeline(t *testing.T) {
+	done := filepath.Join(t.TempDir(), "done")
+	other, err := lifeline.Hold(lifeline.Of(done), "another-pod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, out := watchFor(t, doneWatchConfig{paths: []string{done}, host: "this-pod"})
+	if _, ok := w.Check(); ok || w.attached || w.fsw == nil {
+		t.Fatalf("attached %v, watching %v: want not attached, the done file watched", w.attached, w.fsw != nil)
+	}
+	runWatcher(t, w, out)
+	other.Release()
+	own, err := lifeline.Hold(lifeline.Of(done), "this-pod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeDone(t, done, statusfile.File{Event: "done", Host: "this-pod"})
+	own.Release()
+	if ev := waitDone(t, out); ev.Source != sourceDoneFile || ev.Status == nil || ev.Status.Host != "this-pod" {
+		t.Fatalf("event %+v, want this pod's done file", ev)
 	}
 }

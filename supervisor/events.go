@@ -25,6 +25,8 @@ const (
 	EventNotStarted      = "not-started" // sidecar: the main was done before CMD started
 	EventMainFailed      = "main-failed" // --stop-when success: a failed main is not done
 	EventDoneUnreadable  = "done-file-unreadable"
+	EventDoneFileForeign = "done-file-foreign" // written in another pod: ignored
+	EventLifelineForeign = "lifeline-foreign"  // held in another pod: not attached to
 	EventQuitFailed      = "quit-failed"
 	EventPeersFailed     = "peers-failed"
 	EventSubreaperFailed = "subreaper-failed"

@@ -104,7 +104,7 @@ func (e *engine) run(ctx context.Context) outcome {
 // holdLifeline holds the lifeline of the file this tandem will write. Where
 // that cannot work, its readers fall back on the file alone: say so, go on.
 func (e *engine) holdLifeline(file string) *lifeline.Holder {
-	h, err := lifeline.Hold(lifeline.Of(file))
+	h, err := lifeline.Hold(lifeline.Of(file), statusfile.Hostname())
 	if err != nil {
 		event(e.log.Warn(), EventLifelineMissing).Err(err).
 			Msg("no lifeline: if this tandem is killed outright, its sidecars will not notice")

@@ -17,6 +17,14 @@
 // write `command:` and `args:` as lists of strings, either `["a", "b"]` on
 // one line or `- a` items, which the tests read and compare exactly.
 //
+// The realprog_* tests play real programs from Debian instead of stand-ins
+// (postgres, pgbouncer, pg_dump and psql, nginx, curl, GNU tail), in pods
+// from realprog/*.yaml: an image made from a minimal Debian rootfs
+// (realprog/rootfs.sh, mmdebstrap, cached outside the checkout; make e2e
+// builds it first) with tandem copied in (realprog/image.sh), built on the
+// first such test of a run. Their emptyDirs get names of their own, because
+// podman shares an emptyDir between the live pods that name it alike.
+//
 // Podman runs with runc (crun fails on hosts with hybrid cgroups) and with
 // rlimits at the current hard limits (the defaults cannot be raised without
 // CAP_SYS_RESOURCE), through a CONTAINERS_CONF file written for the run;

@@ -69,6 +69,7 @@ func setupAndRun(m *testing.M) (int, error) {
 	// Every podman call of the tests inherits it.
 	os.Setenv("CONTAINERS_CONF", conf)
 	removeStalePods()
+	removeStaleVolumes()
 	if err := buildImages(work); err != nil {
 		return 0, err
 	}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -188,6 +189,12 @@ func (pp *playedPod) logs() []logLine {
 	return all
 }
 
+// partialStamp is the timestamp that podman 4.3's `logs --timestamps`
+// writes in the middle of a line that conmon read in two parts (a program's
+// write that crossed conmon's buffer): "burst2026-12-01T08:50:44.383840336Z  1 line 248"
+// is "burst 1 line 248".
+var partialStamp = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z `)
+
 func parseLogs(ctr, out string) []logLine {
 	var lines []logLine
 	sc := bufio.NewScanner(strings.NewReader(out))
@@ -198,6 +205,7 @@ func parseLogs(ctr, out string) []logLine {
 		if err != nil {
 			at, text = time.Time{}, sc.Text()
 		}
+		text = partialStamp.ReplaceAllString(text, "")
 		line := logLine{At: at, Ctr: ctr, Text: text}
 		var fields map[string]any
 		if strings.HasPrefix(text, "{") && json.Unmarshal([]byte(text), &fields) == nil {

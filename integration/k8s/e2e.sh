@@ -17,9 +17,23 @@ if ! missing=$("$here/check-tools.sh") || [ "$(id -u)" != 0 ]; then
   exit 0
 fi
 
+# One cluster per machine (its ports, bridge and state dir): a second run
+# waits for the first instead of tearing its cluster down under it.
+exec 9>/tmp/tandem-k8s.lock
+if ! flock -n 9; then
+  say "waiting for /tmp/tandem-k8s.lock: another make e2e-k8s runs on this machine"
+  flock -w 1800 9 || die "/tmp/tandem-k8s.lock still held after 30 min"
+fi
+
 # down.sh failing (something left behind) fails the run too.
-trap 'rc=$?; "$here/down.sh" || rc=1; exit $rc' EXIT
-"$here/up.sh" >/dev/null || exit 1
+trap 'rc=$?; "$here/down.sh" 9>&- || rc=1; exit $rc' EXIT
+start=$SECONDS
+"$here/up.sh" 9>&- >/dev/null || exit 1
+say "cluster up in $((SECONDS - start)) s"
 cd "$here" || exit 1
+start=$SECONDS
 KUBECONFIG=$KUBECONFIG_ADMIN TANDEM_K8S_KUBECTL=$K8S_BIN/kubectl TANDEM_BIN=$tandem \
-  go test -count=1 -tags k8s -timeout 20m -parallel 4 -v "$@" .
+  go test -count=1 -tags k8s -timeout 20m -parallel 4 -v "$@" . 9>&-
+rc=$?
+say "tests (with the images) in $((SECONDS - start)) s"
+exit $rc

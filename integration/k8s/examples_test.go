@@ -21,8 +21,12 @@ var played = []string{
 	"job-poststart-order.yaml",
 	"job-shared-pid.yaml",
 	"job-startup-order.yaml",
+	"inject/job-injected.yaml",
 }
 
+// exampleFiles are the manifests a cluster can run: examples/*.yaml, and
+// what tandemctl inject wrote in examples/inject/ (its input, job-plain.yaml,
+// is the Job without tandem that TestControlClassicJobStaysActive plays).
 func exampleFiles(t *testing.T) []string {
 	files, err := filepath.Glob(filepath.Join(repoRoot, "examples", "*.yaml"))
 	if err != nil || len(files) == 0 {
@@ -30,6 +34,10 @@ func exampleFiles(t *testing.T) []string {
 	}
 	for i, f := range files {
 		files[i] = filepath.Base(f)
+	}
+	injected, _ := filepath.Glob(filepath.Join(repoRoot, "examples", "inject", "*-injected.yaml"))
+	for _, f := range injected {
+		files = append(files, "inject/"+filepath.Base(f))
 	}
 	return files
 }

@@ -18,6 +18,8 @@ mkdir -p "$K8S_STATE/run" "$K8S_LOG"
 
 # What down.sh must put back as it was, saved once per bring-up.
 if [ ! -f "$K8S_STATE/run/sysctl.saved" ]; then
+  # A fresh bring-up: the logs of the last one go.
+  rm -f "$K8S_LOG"/*.log
   for key in "${SAVED_SYSCTLS[@]}"; do
     echo "$key=$(sysctl -n "$key")"
   done >"$K8S_STATE/run/sysctl.saved"

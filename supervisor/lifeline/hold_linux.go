@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -16,10 +17,10 @@ type Holder struct {
 	ino  uint64
 }
 
-// Hold creates the lifeline at path and holds it until Release or the end
-// of the process. The descriptor is close-on-exec: CMD does not inherit it,
+// Hold creates the lifeline at path, stamped with host (the pod's hostname),
+// and holds it until Release or the end of the process. The descriptor is close-on-exec: CMD does not inherit it,
 // so a CMD that outlives tandem cannot keep a dead main "attached".
-func Hold(path string) (*Holder, error) {
+func Hold(path, host string) (*Holder, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, &UnusableError{Path: path, Err: err}
 	}
@@ -36,6 +37,12 @@ func Hold(path string) (*Holder, error) {
 	// 0666 whatever the umask: the sidecar may run as another user, and
 	// must open it for writing once (see Watch).
 	if err := os.Chmod(tmp, 0o666); err != nil {
+		os.Remove(tmp)
+		return nil, &UnusableError{Path: path, Err: err}
+	}
+	now := time.Now()
+	stamp := []unix.Timespec{unix.NsecToTimespec(now.UnixNano()), {Sec: now.Unix(), Nsec: hostTag(host)}}
+	if err := unix.UtimesNano(tmp, stamp); err != nil {
 		os.Remove(tmp)
 		return nil, &UnusableError{Path: path, Err: err}
 	}

@@ -3,6 +3,7 @@ package lifeline
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
 )
 
@@ -19,6 +20,23 @@ var ErrAbsent = errors.New("no lifeline")
 
 // ErrReleased: the lifeline is there, and nothing holds it any more.
 var ErrReleased = errors.New("lifeline released")
+
+// ErrForeign: the lifeline's holder is in another pod (a volume shared
+// between pods by mistake, or podman's named volumes): not this sidecar's
+// main.
+var ErrForeign = errors.New("lifeline held in another pod")
+
+// hostTag is what a holder stamps on its FIFO so that a watcher can tell a
+// lifeline of its own pod (whose containers share the hostname) from another
+// pod's: the sub-second part of the FIFO's modification time, which nothing
+// changes afterwards (nobody writes into a lifeline). Microseconds, never 0,
+// so that a filesystem keeping only microseconds keeps it too, and one
+// keeping whole seconds (0) says "cannot tell".
+func hostTag(host string) int64 {
+	h := fnv.New32a()
+	h.Write([]byte(host))
+	return int64(h.Sum32()%999_999+1) * 1000
+}
 
 // UnusableError says why a lifeline cannot be used (a directory or a
 // regular file at its path, no permission, a filesystem without FIFOs); a

@@ -14,7 +14,7 @@ import (
 // The test binary plays a holder in another process, to be SIGKILLed.
 func TestMain(m *testing.M) {
 	if path := os.Getenv("LIFELINE_TEST_HOLD"); path != "" {
-		if _, err := Hold(path); err != nil {
+		if _, err := Hold(path, "pod-1"); err != nil {
 			os.Stdout.WriteString("error " + err.Error() + "\n")
 			os.Exit(1)
 		}
@@ -47,7 +47,7 @@ func waitReturns(t *testing.T, l *Line) {
 
 func TestHoldWatchRelease(t *testing.T) {
 	path := Of(filepath.Join(t.TempDir(), "done"))
-	h, err := Hold(path)
+	h, err := Hold(path, "pod-1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestHoldWatchRelease(t *testing.T) {
 	if err != nil || info.Mode()&os.ModeNamedPipe == 0 || info.Mode().Perm() != 0o666 {
 		t.Fatalf("lifeline %v, %v: want a FIFO of mode 0666", info, err)
 	}
-	l, err := Watch(path)
+	l, err := Watch(path, "pod-1")
 	if err != nil {
 		t.Fatalf("Watch while held: %v", err)
 	}
@@ -63,7 +63,7 @@ func TestHoldWatchRelease(t *testing.T) {
 	h.Release()
 	waitReturns(t, l)
 	// A normal release leaves nothing behind.
-	if _, err := Watch(path); !errors.Is(err, ErrAbsent) {
+	if _, err := Watch(path, "pod-1"); !errors.Is(err, ErrAbsent) {
 		t.Fatalf("Watch after release: %v, want ErrAbsent", err)
 	}
 }
@@ -85,7 +85,7 @@ func TestHolderKilled(t *testing.T) {
 	if err != nil || line != "held\n" {
 		t.Fatalf("holder said %q, %v", line, err)
 	}
-	l, err := Watch(path)
+	l, err := Watch(path, "pod-1")
 	if err != nil {
 		t.Fatalf("Watch: %v", err)
 	}
@@ -99,7 +99,7 @@ func TestHolderKilled(t *testing.T) {
 
 func TestWatchFaults(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Watch(filepath.Join(dir, "absent")); !errors.Is(err, ErrAbsent) {
+	if _, err := Watch(filepath.Join(dir, "absent"), "pod-1"); !errors.Is(err, ErrAbsent) {
 		t.Errorf("absent: %v, want ErrAbsent", err)
 	}
 	asDir := filepath.Join(dir, "d.lifeline")
@@ -112,7 +112,7 @@ func TestWatchFaults(t *testing.T) {
 	}
 	for path, what := range map[string]string{asDir: "directory", asFile: "regular file"} {
 		var unusable *UnusableError
-		_, err := Watch(path)
+		_, err := Watch(path, "pod-1")
 		if !errors.As(err, &unusable) || !strings.Contains(err.Error(), what) || !strings.Contains(err.Error(), path) {
 			t.Errorf("%s: %v, want an unusable lifeline naming it and %q", path, err, what)
 		}
@@ -120,7 +120,7 @@ func TestWatchFaults(t *testing.T) {
 	// Hold leaves them alone and says why.
 	for _, path := range []string{asDir, asFile} {
 		var unusable *UnusableError
-		if _, err := Hold(path); !errors.As(err, &unusable) {
+		if _, err := Hold(path, "pod-1"); !errors.As(err, &unusable) {
 			t.Errorf("Hold over %s: %v, want an unusable lifeline", path, err)
 		}
 	}
@@ -132,11 +132,11 @@ func TestWatchFaults(t *testing.T) {
 // A new holder (the next main of an OnFailure pod) replaces the lifeline.
 func TestSame(t *testing.T) {
 	path := Of(filepath.Join(t.TempDir(), "done"))
-	h1, err := Hold(path)
+	h1, err := Hold(path, "pod-1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := Watch(path)
+	l, err := Watch(path, "pod-1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestSame(t *testing.T) {
 	if !l.Same() {
 		t.Fatal("not the same before any replacement")
 	}
-	h2, err := Hold(path)
+	h2, err := Hold(path, "pod-1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,9 +153,31 @@ func TestSame(t *testing.T) {
 	if l.Same() {
 		t.Fatal("still the same after a new holder")
 	}
-	again, err := Watch(path)
+	again, err := Watch(path, "pod-1")
 	if err != nil {
 		t.Fatalf("new lifeline: %v, want attached", err)
 	}
 	again.Close()
+}
+
+// A lifeline is stamped with its holder's pod: a sidecar of another pod
+// sharing the volume by mistake does not take it for its own main's.
+func TestForeign(t *testing.T) {
+	path := Of(filepath.Join(t.TempDir(), "done"))
+	h, err := Hold(path, "export-7xk2p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Release()
+	if _, err := Watch(path, "export-9abcd"); !errors.Is(err, ErrForeign) {
+		t.Fatalf("another pod's sidecar: %v, want ErrForeign", err)
+	}
+	l, err := Watch(path, "export-7xk2p")
+	if err != nil {
+		t.Fatalf("its own pod's sidecar: %v, want attached", err)
+	}
+	l.Close()
+	if hostTag("a") == hostTag("b") || hostTag("a")%1000 != 0 || hostTag("") == 0 {
+		t.Fatal("host tags must tell hosts apart, in whole microseconds, never 0")
+	}
 }

@@ -10,7 +10,9 @@ var errNotLinux = errors.New("lifelines work on Linux only")
 type Holder struct{}
 
 // Hold always fails off Linux.
-func Hold(path string) (*Holder, error) { return nil, &UnusableError{Path: path, Err: errNotLinux} }
+func Hold(path, host string) (*Holder, error) {
+	return nil, &UnusableError{Path: path, Err: errNotLinux}
+}
 
 // Release does nothing off Linux.
 func (h *Holder) Release() {}
@@ -22,7 +24,9 @@ func (h *Holder) Path() string { return "" }
 type Line struct{}
 
 // Watch always fails off Linux.
-func Watch(path string) (*Line, error) { return nil, &UnusableError{Path: path, Err: errNotLinux} }
+func Watch(path, host string) (*Line, error) {
+	return nil, &UnusableError{Path: path, Err: errNotLinux}
+}
 
 // Wait returns at once off Linux.
 func (l *Line) Wait() error { return errNotLinux }

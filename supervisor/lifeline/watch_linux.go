@@ -14,11 +14,12 @@ type Line struct {
 	file *os.File
 }
 
-// Watch opens the lifeline at path. It returns ErrAbsent when there is
-// none, ErrReleased (with the Line, for its identity) when its holder is
-// already gone, an *UnusableError when the path holds something else or
-// cannot be opened; else the Line, attached.
-func Watch(path string) (*Line, error) {
+// Watch opens the lifeline at path for a sidecar of the pod named host. It
+// returns ErrAbsent when there is none, ErrForeign when another pod's
+// tandem holds it, ErrReleased (with the Line, for its identity) when its
+// holder is already gone, an *UnusableError when the path holds something
+// else or cannot be opened; else the Line, attached.
+func Watch(path, host string) (*Line, error) {
 	var st unix.Stat_t
 	if err := unix.Lstat(path, &st); err != nil {
 		if errors.Is(err, unix.ENOENT) {
@@ -28,6 +29,9 @@ func Watch(path string) (*Line, error) {
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFIFO {
 		return nil, notFIFO(path, fileMode(st.Mode))
+	}
+	if tag := st.Mtim.Nsec; host != "" && tag != 0 && tag%1000 == 0 && tag != hostTag(host) {
+		return nil, ErrForeign
 	}
 	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	if err != nil {

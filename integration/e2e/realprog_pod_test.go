@@ -1,0 +1,144 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// realprogPod reads integration/e2e/realprog/FILE, a Pod that plays real
+// programs from realprogImage, and names it e2e-NAME-PID. Its emptyDir
+// volumes are renamed VOLUME-<pod name>: podman 4.3 makes each emptyDir a
+// named volume shared by every live pod that uses the name, so a fixed name
+// would hand one test's done files to another.
+func realprogPod(t *testing.T, file, name string) *pod {
+	t.Helper()
+	return realprogPodSharing(t, file, name, "")
+}
+
+// realprogPodSharing is realprogPod with the emptyDirs renamed
+// VOLUME-shared, which pods given the same shared have in common.
+func realprogPodSharing(t *testing.T, file, name, shared string) *pod {
+	t.Helper()
+	requireRealprog(t)
+	data, err := os.ReadFile(filepath.Join(repoRoot, "integration", "e2e", "realprog", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &pod{
+		name:   fmt.Sprintf("e2e-%s-%d", name, os.Getpid()),
+		source: "realprog/" + file,
+		lines:  strings.Split(strings.TrimRight(string(data), "\n"), "\n"),
+	}
+	p.setName()
+	if shared == "" {
+		shared = p.name
+	}
+	p.renameVolumes(t, shared)
+	return p
+}
+
+var volumeItem = regexp.MustCompile(`^    - name:\s*(\S+)\s*$`)
+
+// emptyDirs lists the pod's emptyDir volumes.
+func (p *pod) emptyDirs() []string {
+	var names []string
+	at := slices.Index(p.lines, "  volumes:")
+	for i := at + 1; at >= 0 && i < len(p.lines) && indentOf(p.lines[i]) >= 2; i++ {
+		m := volumeItem.FindStringSubmatch(p.lines[i])
+		if m != nil && i+1 < len(p.lines) && strings.TrimSpace(p.lines[i+1]) == "emptyDir: {}" {
+			names = append(names, m[1])
+		}
+	}
+	return names
+}
+
+// renameVolumes renames every emptyDir VOLUME to VOLUME-suffix, in the
+// volumes and in every volumeMount, and removes the named volumes when the
+// test ends. Two pods given one suffix share their emptyDirs.
+func (p *pod) renameVolumes(t *testing.T, suffix string) {
+	t.Helper()
+	names := p.emptyDirs()
+	var renamed []string
+	for _, name := range names {
+		from := regexp.MustCompile(`^(\s*- name:\s*)` + regexp.QuoteMeta(name) + `\s*$`)
+		for i, l := range p.lines {
+			p.lines[i] = from.ReplaceAllString(l, "${1}"+name+"-"+suffix)
+		}
+		renamed = append(renamed, name+"-"+suffix)
+	}
+	t.Cleanup(func() {
+		// Runs after the pod's removal (cleanups run last first); a volume
+		// still used by the other pod of a pair stays until its turn.
+		for _, v := range renamed {
+			_, _, _ = podman(context.Background(), "volume", "rm", "--force", v)
+		}
+	})
+}
+
+// hostPath points the hostPath volume named volume at dir.
+func (p *pod) hostPath(t *testing.T, volume, dir string) {
+	t.Helper()
+	at := slices.Index(p.lines, "    - name: "+volume)
+	for i := at + 1; at >= 0 && i < len(p.lines) && indentOf(p.lines[i]) > 4; i++ {
+		if strings.HasPrefix(strings.TrimSpace(p.lines[i]), "path:") {
+			p.lines[i] = strings.Repeat(" ", indentOf(p.lines[i])) + "path: " + dir
+			return
+		}
+	}
+	t.Fatalf("pod %s: no hostPath volume %q with a path", p.name, volume)
+}
+
+// addFlags adds tandem flags to ctr's command, before its last "--".
+func (p *pod) addFlags(t *testing.T, ctr string, flags ...string) {
+	t.Helper()
+	p.changed = true
+	cmd := p.list(t, ctr, "command")
+	sep := -1
+	for i := len(cmd) - 1; i >= 0; i-- {
+		if cmd[i] == "--" {
+			sep = i
+			break
+		}
+	}
+	if sep < 0 {
+		t.Fatalf("pod %s, container %s: no -- in %q", p.name, ctr, cmd)
+	}
+	p.setList(t, ctr, "command", slices.Concat(cmd[:sep], flags, cmd[sep:]))
+}
+
+// staleVolume is the name renameVolumes gives: VOLUME-e2e-NAME-PID, or
+// VOLUME-shared-PID for pods that share it.
+var staleVolume = regexp.MustCompile(`-(e2e-.*|shared)-([0-9]+)$`)
+
+// removeStaleVolumes removes the volumes of earlier runs that were killed
+// before their cleanup ran, as removeStalePods does their pods.
+func removeStaleVolumes() {
+	out, err := exec.Command("podman", "volume", "ls", "--format", "{{.Name}}").Output()
+	if err != nil {
+		return
+	}
+	for _, name := range strings.Fields(string(out)) {
+		m := staleVolume.FindStringSubmatch(name)
+		if m == nil {
+			continue
+		}
+		pid, _ := strconv.Atoi(m[2])
+		if pid == os.Getpid() || unix.Kill(pid, 0) != unix.ESRCH {
+			continue
+		}
+		// Without --force: a volume that a pod still uses stays.
+		_ = exec.Command("podman", "volume", "rm", name).Run()
+	}
+}
