@@ -42,7 +42,7 @@ func (b Bootstrap) Run(ctx context.Context) error {
 	if b.Now == nil {
 		b.Now = time.Now
 	}
-	bundle, err := b.ensureSecret(ctx)
+	bundle, previousCA, err := b.ensureSecret(ctx)
 	if err != nil {
 		return err
 	}
@@ -52,15 +52,20 @@ func (b Bootstrap) Run(ctx context.Context) error {
 	if err := writeAtomic(b.CertDir, KeyFile, bundle.Key); err != nil {
 		return err
 	}
-	return b.setCABundle(ctx, bundle.CA)
+	// A replica started before a renewal still serves the previous
+	// certificate until it restarts: its CA stays trusted beside the new one.
+	trusted := bundle.CA
+	if len(previousCA) > 0 && !bytes.Equal(previousCA, bundle.CA) {
+		trusted = append(append([]byte{}, bundle.CA...), previousCA...)
+	}
+	return b.setCABundle(ctx, trusted)
 }
 
 // ensureSecret returns the bundle in the Secret, written first if the one
-// there does not serve.
-func (b Bootstrap) ensureSecret(ctx context.Context) (certBundle, error) {
+// there does not serve, and the CA it replaced (nil if none).
+func (b Bootstrap) ensureSecret(ctx context.Context) (bundle certBundle, previousCA []byte, err error) {
 	names := serviceNames(b.Service, b.Namespace)
-	var bundle certBundle
-	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+	err = retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		secret, err := b.Client.CoreV1().Secrets(b.Namespace).Get(ctx, b.Secret, metav1.GetOptions{})
 		if err != nil {
 			return err
@@ -68,9 +73,10 @@ func (b Bootstrap) ensureSecret(ctx context.Context) (certBundle, error) {
 		have := certBundle{CA: secret.Data[caFile], Cert: secret.Data[corev1.TLSCertKey], Key: secret.Data[corev1.TLSPrivateKeyKey]}
 		why := have.usable(names, b.Now())
 		if why == nil {
-			bundle = have
+			bundle, previousCA = have, nil
 			return nil
 		}
+		previousCA = have.CA
 		if bundle, err = newBundle(names, b.Now()); err != nil {
 			return err
 		}
@@ -83,9 +89,9 @@ func (b Bootstrap) ensureSecret(ctx context.Context) (certBundle, error) {
 		return err // a conflict: another replica wrote first; read its bundle
 	})
 	if err != nil {
-		return certBundle{}, fmt.Errorf("bootstrap the serving certificate in secret %s/%s: %w", b.Namespace, b.Secret, err)
+		return certBundle{}, nil, fmt.Errorf("bootstrap the serving certificate in secret %s/%s: %w", b.Namespace, b.Secret, err)
 	}
-	return bundle, nil
+	return bundle, previousCA, nil
 }
 
 // setCABundle puts ca into each webhook of the configuration that calls

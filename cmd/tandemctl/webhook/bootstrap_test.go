@@ -73,6 +73,12 @@ func TestBootstrap(t *testing.T) {
 	if bytes.Equal(renewed.Data["tls.crt"], got.Data["tls.crt"]) {
 		t.Error("a certificate about to expire was kept")
 	}
+	// Replicas still serving the old certificate stay trusted.
+	mwc, _ = client.AdmissionregistrationV1().MutatingWebhookConfigurations().Get(ctx, "tandem", metav1.GetOptions{})
+	want := append(append([]byte{}, renewed.Data["ca.crt"]...), got.Data["ca.crt"]...)
+	if !bytes.Equal(mwc.Webhooks[0].ClientConfig.CABundle, want) {
+		t.Errorf("caBundle after a renewal:\n%s\nwant the new CA, then the old one", mwc.Webhooks[0].ClientConfig.CABundle)
+	}
 }
 
 func TestBootstrapErrors(t *testing.T) {
