@@ -50,19 +50,7 @@ fi`)
 	killed := time.Now()
 
 	took := n.mustComplete(m.name(), start, onFailureBound)
-	p = n.onlyPod(m.name())
-	exportStatus, _ := p.container("export")
-	proxy, _ := p.container("cloud-sql-proxy")
-	if exportStatus.RestartCount != 1 {
-		t.Errorf("export: restartCount %d; want 1 (killed once, then succeeded)", exportStatus.RestartCount)
-	}
-	if code, ended := exportStatus.exitCode(); !ended || code != 0 {
-		t.Errorf("export's second run: ended %v with %d; want 0", ended, code)
-	}
-	if code, ended := proxy.exitCode(); proxy.RestartCount != 0 || !ended || code != 0 {
-		t.Errorf("proxy: restartCount %d, ended %v with %d; want never restarted, exit 0", proxy.RestartCount, ended, code)
-	}
-	logs := n.podLogs(p)
+	logs := checkRetriedOnce(t, n, n.onlyPod(m.name()))
 	assertOrder(t, logs,
 		ev("cloud-sql-proxy", "cmd-started"),
 		ev("cloud-sql-proxy", "main-lost"),
@@ -81,4 +69,22 @@ fi`)
 	sidecarGap(t, logs, "export", "cloud-sql-proxy")
 	t.Logf("OnFailure, main SIGKILLed once: the proxy saw it lost %s after the kill and ran on; the retry succeeded, proxy stopped %s after the kill; apply → Complete in %s",
 		lost.At.Sub(killed).Round(time.Millisecond), done.At.Sub(killed).Round(100*time.Millisecond), took.Round(100*time.Millisecond))
+}
+
+// checkRetriedOnce asserts the pod's end: the export restarted once and
+// succeeded, the proxy never restarted and exited 0. It returns the logs.
+func checkRetriedOnce(t *testing.T, n *namespace, p pod) []logLine {
+	t.Helper()
+	export, _ := p.container("export")
+	proxy, _ := p.container("cloud-sql-proxy")
+	if export.RestartCount != 1 {
+		t.Errorf("export: restartCount %d; want 1 (killed once, then succeeded)", export.RestartCount)
+	}
+	if code, ended := export.exitCode(); !ended || code != 0 {
+		t.Errorf("export's second run: ended %v with %d; want 0", ended, code)
+	}
+	if code, ended := proxy.exitCode(); proxy.RestartCount != 0 || !ended || code != 0 {
+		t.Errorf("proxy: restartCount %d, ended %v with %d; want never restarted, exit 0", proxy.RestartCount, ended, code)
+	}
+	return n.podLogs(p)
 }
