@@ -19,7 +19,7 @@ const drainLines = 15
 // no line is lost, and the shipper gets its stop after the app exited.
 func TestDeploymentLogShipper(t *testing.T) {
 	t.Parallel()
-	run := playLogShipper(t, true)
+	run := playLogShipper(t, shipperPlay{outlive: true})
 	if run.lost > 0 {
 		t.Errorf("%d of %d lines lost: %s", run.lost, run.written, run.missing)
 	}
@@ -47,7 +47,7 @@ func TestDeploymentLogShipper(t *testing.T) {
 // drains: lines are lost.
 func TestControlLogShipperWithoutOutliveMain(t *testing.T) {
 	t.Parallel()
-	run := playLogShipper(t, false)
+	run := playLogShipper(t, shipperPlay{})
 	t.Logf("control without --outlive-main: %d lines written, %d shipped, %d lost", run.written, run.shipped, run.lost)
 	if run.lost == 0 {
 		t.Error("no line lost without --outlive-main: the control proves nothing")
@@ -61,20 +61,23 @@ type shipperRun struct {
 	stopTook               time.Duration
 }
 
+// shipperPlay says how playLogShipper varies the example's pod.
+type shipperPlay struct {
+	outlive bool     // keep the shipper's --outlive-main=30s
+	flags   []string // more flags for the shipper's tandem
+	image   string   // both containers' image; "" keeps testImage
+	// asPod plays the pod template as a bare Pod and deletes it with
+	// `kubectl delete pod` (no replacement comes); else the Deployment is
+	// scaled to zero.
+	asPod bool
+}
+
 // playLogShipper plays the Deployment (one replica), lets the app log for
-// a while, scales it to zero (the pod's deletion), and counts the lines.
-func playLogShipper(t *testing.T, outlive bool) shipperRun {
+// a while, deletes its pod, and counts the lines.
+func playLogShipper(t *testing.T, play shipperPlay) shipperRun {
 	t.Helper()
 	n := newNamespace(t)
-	m := example(t, "deployment-log-shipper.yaml")
-	m.field("spec")["replicas"] = 1
-	m.args(t, "web", "standin", "app", "--name", "nginx", "--log", "/var/log/nginx/access.log",
-		"--every", "100ms", "--drain", fmt.Sprint(drainLines))
-	m.args(t, "fluent-bit", "standin", "ship", "--name", "fluent-bit", "--from", "/var/log/nginx/access.log")
-	if !outlive {
-		cmd := strList(m.container(t, "fluent-bit")["command"])
-		m.command(t, "fluent-bit", deleteItem(t, cmd, "--outlive-main=30s")...)
-	}
+	m := shipperManifest(t, play)
 	n.apply(m)
 	p := n.waitPod("app=web", jobBound, func(p pod) bool {
 		web, _ := p.container("web")
@@ -90,7 +93,11 @@ func playLogShipper(t *testing.T, outlive bool) shipperRun {
 	}
 
 	start := time.Now()
-	n.run(nil, "scale", "deployment/web", "--replicas=0")
+	if play.asPod {
+		n.run(nil, "delete", "pod", p.Metadata.Name, "--wait=false")
+	} else {
+		n.run(nil, "scale", "deployment/web", "--replicas=0")
+	}
 	if !web.ended(90*time.Second) || !shipper.ended(90*time.Second) {
 		t.Fatal("the containers' output did not end within 90 s of the pod's deletion")
 	}
@@ -99,6 +106,30 @@ func playLogShipper(t *testing.T, outlive bool) shipperRun {
 	sortLines(run.logs)
 	run.count(t)
 	return run
+}
+
+func shipperManifest(t *testing.T, play shipperPlay) *manifest {
+	t.Helper()
+	m := example(t, "deployment-log-shipper.yaml")
+	m.field("spec")["replicas"] = 1
+	m.args(t, "web", "standin", "app", "--name", "nginx", "--log", "/var/log/nginx/access.log",
+		"--every", "100ms", "--drain", fmt.Sprint(drainLines))
+	m.args(t, "fluent-bit", "standin", "ship", "--name", "fluent-bit", "--from", "/var/log/nginx/access.log")
+	if !play.outlive {
+		cmd := strList(m.container(t, "fluent-bit")["command"])
+		m.command(t, "fluent-bit", deleteItem(t, cmd, "--outlive-main=30s")...)
+	}
+	if len(play.flags) > 0 {
+		m.addFlags(t, "fluent-bit", play.flags...)
+	}
+	if play.image != "" {
+		m.container(t, "web")["image"] = play.image
+		m.container(t, "fluent-bit")["image"] = play.image
+	}
+	if play.asPod {
+		m.asPod()
+	}
+	return m
 }
 
 // count reads how many lines the app wrote and which the shipper shipped.

@@ -5,7 +5,10 @@
 #   localhost/tandem-k8s/tools:test   busybox (static, with its applet
 #                                     links), tandem on the PATH and at
 #                                     /tandem, and the e2e tests' standin
-# The same two images as integration/e2e, under the cluster's names.
+#   localhost/tandem-k8s/tools-quit:test  the tools with STOPSIGNAL SIGQUIT,
+#                                     as nginx's image: containerd sends
+#                                     SIGQUIT, not SIGTERM, on pod deletion
+# The first two are the images of integration/e2e, under the cluster's names.
 # Usage: integration/k8s/images.sh [TANDEM_BINARY]   (default bin/tandem)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,4 +37,7 @@ ENV PATH=/usr/local/bin:/bin
 ENTRYPOINT ["/tandem"]
 CONTAINERFILE
 "$here/import-image.sh" localhost/tandem-k8s/tools:test "$work/tools/Containerfile" "$work/tools"
-say "images imported in $SECONDS s (podman's lock included): localhost/tandem-k8s/tandem:test localhost/tandem-k8s/tools:test"
+mkdir "$work/quit"
+printf 'FROM localhost/tandem-k8s/tools:test\nSTOPSIGNAL SIGQUIT\n' >"$work/quit/Containerfile"
+"$here/import-image.sh" localhost/tandem-k8s/tools-quit:test "$work/quit/Containerfile" "$work/quit"
+say "images imported in $SECONDS s (podman's lock included): localhost/tandem-k8s/{tandem,tools,tools-quit}:test"

@@ -71,8 +71,25 @@ func (m *manifest) field(keys ...string) map[string]any {
 	return cur
 }
 
-// podSpec is spec.template.spec of a Job or a Deployment.
-func (m *manifest) podSpec() map[string]any { return m.field("spec", "template", "spec") }
+// podSpec is spec.template.spec of a Job or a Deployment, spec of a Pod.
+func (m *manifest) podSpec() map[string]any {
+	if m.obj["kind"] == "Pod" {
+		return m.field("spec")
+	}
+	return m.field("spec", "template", "spec")
+}
+
+// asPod makes the object its pod template as a bare Pod of the same name:
+// deleted by hand, no controller replaces it.
+func (m *manifest) asPod() {
+	template := m.field("spec", "template")
+	meta, _ := template["metadata"].(map[string]any)
+	if meta == nil {
+		meta = map[string]any{}
+	}
+	meta["name"] = m.name()
+	m.obj = map[string]any{"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": template["spec"]}
+}
 
 // containers lists the containers and init containers, as live maps.
 func (m *manifest) containers(t *testing.T) []map[string]any {

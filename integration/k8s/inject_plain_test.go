@@ -1,0 +1,162 @@
+//go:build k8s
+
+package k8s
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// plainJob is a Job as written without tandem: a main that talks to a
+// proxy once (no retry), and the proxy, which never stops on its own. Its
+// startupProbe is the start order: a postStart hook in classic mode, the
+// kubelet's own in native mode. (The kubelet probes the pod's IP, so the
+// proxy listens on every address.) As it is, the Job never completes.
+const plainJob = `apiVersion: batch/v1
+kind: Job
+metadata:
+  name: plain-export
+spec:
+  backoffLimit: 0
+  template:
+    metadata:
+      annotations:
+        tandem.sh/sidecars: proxy
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: export
+          image: ` + testImage + `
+          imagePullPolicy: Never
+          command: [/usr/local/bin/standin, send, --name, pg_dump, "127.0.0.1:5432", COPY orders TO STDOUT]
+        - name: proxy
+          image: ` + testImage + `
+          imagePullPolicy: Never
+          command: [/usr/local/bin/standin, serve, --name, proxy, --tcp, "0.0.0.0:5432"]
+          startupProbe:
+            tcpSocket: {port: 5432}
+            periodSeconds: 1
+            failureThreshold: 60
+`
+
+// `tandemctl inject … | kubectl apply -f -` on the plain Job, in each mode:
+// the Job completes, nobody touched a command line.
+func TestJobInjectedFromPlain(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []string{"classic", "native"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			n := newNamespace(t)
+			injected := tandemctlInject(t, mode, plainJob)
+			checkInjectedShape(t, mode, injected)
+			start := n.applyRaw(injected)
+			took := n.mustComplete("plain-export", start, nativeBound)
+			p := n.onlyPod("plain-export")
+			logs := n.podLogs(p)
+			exportStatus, _ := p.container("export")
+			if code, ended := exportStatus.exitCode(); !ended || code != 0 {
+				t.Errorf("export: ended %v with %d; want 0", ended, code)
+			}
+			mustFind(t, logs, out("proxy", `received "COPY orders TO STDOUT"`))
+			proxy, _ := p.container("proxy")
+			proxyCode, _ := proxy.exitCode()
+			if mode == "classic" {
+				assertOrder(t, logs, ev("export", "cmd-exited"), ev("proxy", "done-seen"), ev("proxy", "exiting"))
+				sidecarGap(t, logs, "export", "proxy")
+				if proxyCode != 0 {
+					t.Errorf("proxy: exit code %d; want 0 (a requested stop)", proxyCode)
+				}
+			} else {
+				// The kubelet stops a native sidecar once the mains ended:
+				// SIGTERM to `tandem run`, which passes it on.
+				assertOrder(t, logs, ev("proxy", "cmd-started"), ev("proxy", "cmd-exited"), ev("proxy", "exiting"))
+			}
+			t.Logf("tandemctl inject --mode %s of a plain Job: apply → Complete in %s; proxy exit code %d, restartCount %d",
+				mode, took.Round(100*time.Millisecond), proxyCode, proxy.RestartCount)
+		})
+	}
+}
+
+// tandemctlInject runs the built tandemctl on manifest: no registry (the
+// containers say their command), the locally imported tandem image.
+func tandemctlInject(t *testing.T, mode, manifest string) []byte {
+	t.Helper()
+	bin := os.Getenv("TANDEMCTL_BIN")
+	if bin == "" {
+		bin = filepath.Join(filepath.Dir(tandemBinary()), "tandemctl")
+	}
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(bin, "inject", "--mode", mode, "--resolve", "none", "--image", tandemImage, "-")
+	cmd.Stdin = strings.NewReader(manifest)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s inject --mode %s: %v: %s", bin, mode, err, stderr.String())
+	}
+	if want := "job/plain-export: injected (mains: export; sidecars: proxy)\n"; stderr.String() != want {
+		t.Errorf("tandemctl's report: %q; want %q", stderr.String(), want)
+	}
+	return stdout.Bytes()
+}
+
+// checkInjectedShape asserts how each mode wraps the proxy: a classic
+// container under `tandem sidecar`, or an init container with
+// restartPolicy Always under `tandem run`.
+func checkInjectedShape(t *testing.T, mode string, injected []byte) {
+	t.Helper()
+	ctx, cancel := contextFor(kubectlTimeout)
+	defer cancel()
+	asJSON, err := kubectl(ctx, injected, "create", "--dry-run=client", "--validate=false", "-o", "json", "-f", "-")
+	if err != nil {
+		t.Fatalf("tandemctl's output:\n%s\n%v", injected, err)
+	}
+	m := &manifest{}
+	if err := json.Unmarshal([]byte(asJSON), &m.obj); err != nil {
+		t.Fatal(err)
+	}
+	proxy := m.container(t, "proxy")
+	_, inInit := findContainer(m.podSpec()["initContainers"], "proxy")
+	cmd := strList(proxy["command"])
+	want := "sidecar"
+	if mode == "native" {
+		want = "run"
+		if !inInit || proxy["restartPolicy"] != "Always" {
+			t.Errorf("native mode: proxy in initContainers %v, restartPolicy %v; want an init container with restartPolicy Always", inInit, proxy["restartPolicy"])
+		}
+	} else if inInit {
+		t.Error("classic mode: the proxy became an init container")
+	}
+	if len(cmd) < 2 || cmd[0] != "/run/tandem/tandem" || cmd[1] != want || !slices.Contains(cmd, "--") {
+		t.Errorf("%s mode: proxy command %q; want /run/tandem/tandem %s … --", mode, cmd, want)
+	}
+}
+
+func findContainer(list any, name string) (map[string]any, bool) {
+	items, _ := list.([]any)
+	for _, c := range items {
+		if c, _ := c.(map[string]any); c != nil && c["name"] == name {
+			return c, true
+		}
+	}
+	return nil, false
+}
+
+// applyRaw applies a manifest as it is (YAML or JSON), and returns when
+// the apply started.
+func (n *namespace) applyRaw(data []byte) time.Time {
+	n.t.Helper()
+	start := time.Now()
+	n.run(data, "apply", "-f", "-")
+	n.t.Cleanup(func() {
+		if n.t.Failed() {
+			n.t.Logf("applied:\n%s", data)
+		}
+	})
+	return start
+}

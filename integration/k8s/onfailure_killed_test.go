@@ -1,0 +1,90 @@
+//go:build k8s
+
+package k8s
+
+import (
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// restartPolicy OnFailure and --stop-when success, the main killed
+// outright once: its first run's PID 1 (its tandem) is SIGKILLed from the
+// node, so no done file is written. The proxy's tandem sees the lifeline
+// drop (main-lost), counts it as a failed main and keeps the proxy up; the
+// kubelet restarts the export in the same pod, the retried export succeeds,
+// its done file stops the proxy: one pod, Job complete, proxy never
+// restarted and exit 0.
+func TestJobOnFailureMainKilledOnce(t *testing.T) {
+	t.Parallel()
+	n := newNamespace(t)
+	n.serviceAccount("orders-export")
+	m := example(t, "job-done-file.yaml")
+	m.set(t, "restartPolicy", "OnFailure")
+	m.addFlags(t, "cloud-sql-proxy", "--stop-when=success")
+	m.args(t, "cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432")
+	// The emptyDir outlives the container: the second run sees the mark.
+	m.args(t, "export", "sh", "-c", `if [ -e /run/tandem/tried ]; then
+  standin send --name pg_dump 127.0.0.1:5432 'COPY orders TO STDOUT'
+else
+  touch /run/tandem/tried; echo 'pg_dump: first run, hanging'; exec sleep 3600
+fi`)
+	start := n.apply(m)
+	p := n.waitPod("job-name="+m.name(), jobBound, func(p pod) bool {
+		export, _ := p.container("export")
+		proxy, _ := p.container("cloud-sql-proxy")
+		return export.running() && proxy.running()
+	})
+	ctx, cancel := contextFor(onFailureBound)
+	defer cancel()
+	// The mark is made: the restarted export takes the other branch.
+	if !n.follow(ctx, p.Metadata.Name, "export").await(out("export", "pg_dump: first run, hanging"), time.Minute) {
+		t.Fatal("the export's first run did not start within a minute")
+	}
+	export, _ := p.container("export")
+	pid := containerPID(t, export.ContainerID)
+	if err := unix.Kill(pid, unix.SIGKILL); err != nil {
+		t.Fatalf("kill -KILL %d (the export's PID 1): %v", pid, err)
+	}
+	killed := time.Now()
+
+	took := n.mustComplete(m.name(), start, onFailureBound)
+	logs := checkRetriedOnce(t, n, n.onlyPod(m.name()))
+	assertOrder(t, logs,
+		ev("cloud-sql-proxy", "cmd-started"),
+		ev("cloud-sql-proxy", "main-lost"),
+		ev("export", "cmd-started"), // the second run's: the first one's logs are gone
+		ev("export", "cmd-exited"),
+		ev("cloud-sql-proxy", "done-seen"),
+		ev("cloud-sql-proxy", "stop-sent"),
+		ev("cloud-sql-proxy", "exiting"),
+	)
+	lost := mustFind(t, logs, ev("cloud-sql-proxy", "main-lost"))
+	done := mustFind(t, logs, ev("cloud-sql-proxy", "done-seen"))
+	if done.field("source") != "done-file" || done.field("main_exit_code") != "0" {
+		t.Errorf("the proxy stopped on %s with exit code %q; want the second run's done file, 0", done.field("source"), done.field("main_exit_code"))
+	}
+	assertOrder(t, logs, ev("cloud-sql-proxy", "main-lost"), out("cloud-sql-proxy", `received "COPY orders TO STDOUT"`))
+	sidecarGap(t, logs, "export", "cloud-sql-proxy")
+	t.Logf("OnFailure, main SIGKILLed once: the proxy saw it lost %s after the kill and ran on; the retry succeeded, proxy stopped %s after the kill; apply → Complete in %s",
+		lost.At.Sub(killed).Round(time.Millisecond), done.At.Sub(killed).Round(100*time.Millisecond), took.Round(100*time.Millisecond))
+}
+
+// checkRetriedOnce asserts the pod's end: the export restarted once and
+// succeeded, the proxy never restarted and exited 0. It returns the logs.
+func checkRetriedOnce(t *testing.T, n *namespace, p pod) []logLine {
+	t.Helper()
+	export, _ := p.container("export")
+	proxy, _ := p.container("cloud-sql-proxy")
+	if export.RestartCount != 1 {
+		t.Errorf("export: restartCount %d; want 1 (killed once, then succeeded)", export.RestartCount)
+	}
+	if code, ended := export.exitCode(); !ended || code != 0 {
+		t.Errorf("export's second run: ended %v with %d; want 0", ended, code)
+	}
+	if code, ended := proxy.exitCode(); proxy.RestartCount != 0 || !ended || code != 0 {
+		t.Errorf("proxy: restartCount %d, ended %v with %d; want never restarted, exit 0", proxy.RestartCount, ended, code)
+	}
+	return n.podLogs(p)
+}

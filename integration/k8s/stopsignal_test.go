@@ -1,0 +1,69 @@
+//go:build k8s
+
+package k8s
+
+import (
+	"testing"
+	"time"
+)
+
+// quitImage is testImage with STOPSIGNAL SIGQUIT (images.sh), as nginx's
+// image: on pod deletion containerd sends its containers SIGQUIT.
+const quitImage = "localhost/tandem-k8s/tools-quit:test"
+
+// The log-shipper pod on an image whose STOPSIGNAL is SIGQUIT, deleted
+// with `kubectl delete pod` (grace 60 s). The shipper's tandem, told that
+// QUIT is its termination signal, holds it until the app has drained and
+// exited, then stops the shipper (SIGTERM), which flushes: no line lost.
+func TestLogShipperStopSignalQuit(t *testing.T) {
+	t.Parallel()
+	run := playLogShipper(t, shipperPlay{outlive: true, flags: []string{"--termination-signal=QUIT"}, image: quitImage, asPod: true})
+	if run.lost > 0 {
+		t.Errorf("%d of %d lines lost: %s", run.lost, run.written, run.missing)
+	}
+	// What containerd sent is what the shipper's tandem held.
+	if held := mustFind(t, run.logs, ev("fluent-bit", "signal-held")); held.field("signal") != "SIGQUIT" {
+		t.Errorf("the shipper's tandem held %q; want SIGQUIT (the image's STOPSIGNAL)", held.field("signal"))
+	}
+	assertOrder(t, run.logs,
+		ev("fluent-bit", "signal-held"),
+		ev("web", "cmd-exited"),
+		ev("fluent-bit", "done-seen"),
+		ev("fluent-bit", "stop-sent"),
+		ev("fluent-bit", "exiting"),
+	)
+	assertOrder(t, run.logs, ev("fluent-bit", "stop-sent"), out("fluent-bit", "fluent-bit: terminated, flushed"))
+	for _, c := range []string{"web", "fluent-bit"} {
+		if l := mustFind(t, run.logs, ev(c, "exiting")); l.field("exit_code") != "0" {
+			t.Errorf("%s: tandem exited %s; want 0", c, l.field("exit_code"))
+		}
+	}
+	appExit := mustFind(t, run.logs, ev("web", "cmd-exited")).At
+	stop := mustFind(t, run.logs, ev("fluent-bit", "stop-sent")).At
+	t.Logf("STOPSIGNAL SIGQUIT, --termination-signal QUIT: %d lines written, %d shipped; the shipper got its stop %s after the app exited; deletion → both ended %s",
+		run.written, run.shipped, stop.Sub(appExit).Round(time.Microsecond), run.stopTook.Round(time.Millisecond))
+}
+
+// Control: the same image and pod without --termination-signal QUIT (the
+// shipper keeps --outlive-main=30s). SIGQUIT is not the signal tandem
+// holds, so it forwards it at once: the shipper flushes what is there and
+// exits while the app still drains, and its lines are lost.
+func TestControlStopSignalQuitWithoutFlag(t *testing.T) {
+	t.Parallel()
+	run := playLogShipper(t, shipperPlay{outlive: true, image: quitImage, asPod: true})
+	if held, ok := find(run.logs, ev("fluent-bit", "signal-held")); ok {
+		t.Errorf("the shipper's tandem held %s without --termination-signal QUIT", held)
+	}
+	shipperExit := mustFind(t, run.logs, ev("fluent-bit", "cmd-exited"))
+	appExit := mustFind(t, run.logs, ev("web", "cmd-exited"))
+	if !shipperExit.At.Before(appExit.At) {
+		t.Errorf("the shipper ended %s, not before the app at %s: SIGQUIT was held after all", shipperExit.At, appExit.At)
+	}
+	mustFind(t, run.logs, out("fluent-bit", "fluent-bit: quit, flushed"))
+	if run.lost == 0 {
+		t.Error("no line lost without --termination-signal QUIT: the control proves nothing")
+	}
+	exited := mustFind(t, run.logs, ev("fluent-bit", "exiting"))
+	t.Logf("control, STOPSIGNAL SIGQUIT without --termination-signal: the shipper got SIGQUIT at once and ended %s before the app; %d lines written, %d shipped, %d lost; its tandem exited %s",
+		appExit.At.Sub(shipperExit.At).Round(time.Millisecond), run.written, run.shipped, run.lost, exited.field("exit_code"))
+}
