@@ -19,7 +19,9 @@ POD_CIDR=10.244.77.0/24
 # node IP), where the kubelet listens for the apiserver.
 NODE_IP=10.244.77.1
 SERVICE_CIDR=10.96.77.0/24
-APISERVER=https://127.0.0.1:6443
+# The API on the bridge's address, not on every interface: the node and its
+# pods reach it there (an in-cluster webhook calls it), nothing else does.
+APISERVER=https://$NODE_IP:6443
 PAUSE_IMAGE=localhost/tandem-k8s/pause:catatonit
 # Kernel settings that the kubelet (and the bridge plugin: ip_forward)
 # rewrites: saved by up.sh, put back by down.sh.

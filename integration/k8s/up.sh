@@ -41,13 +41,21 @@ start etcd etcd --name "$NODE_NAME" --data-dir "$K8S_STATE/etcd" \
 start containerd containerd --config "$K8S_STATE/etc/containerd.toml"
 await etcd 60 etcdctl --endpoints http://127.0.0.1:2379 endpoint health
 
+# The pods' bridge first: it carries the node's address, where the API
+# listens and the kubelet too.
+if ! ip link show "$POD_BRIDGE" >/dev/null 2>&1; then
+  ip link add "$POD_BRIDGE" type bridge
+  ip addr add "$NODE_IP/${POD_CIDR#*/}" dev "$POD_BRIDGE"
+  ip link set "$POD_BRIDGE" up
+fi
+
 pki=$K8S_PKI
-# Bound beyond loopback so that pods reach it at NODE_IP (an in-cluster
-# webhook calls the API); --enable-aggregator-routing: it calls admission
-# webhooks at their Service's endpoint (the pod IP), as there is no
-# kube-proxy to route ClusterIPs.
+# Bound to the bridge's address (not every interface) so that pods reach it
+# at NODE_IP (an in-cluster webhook calls the API); --enable-aggregator-
+# routing: it calls admission webhooks at their Service's endpoint (the pod
+# IP), as there is no kube-proxy to route ClusterIPs.
 start kube-apiserver "$K8S_BIN/kube-apiserver" \
-  --bind-address=0.0.0.0 --advertise-address=127.0.0.1 --secure-port=6443 --enable-aggregator-routing=true \
+  --bind-address="$NODE_IP" --advertise-address="$NODE_IP" --secure-port=6443 --enable-aggregator-routing=true \
   --etcd-servers=http://127.0.0.1:2379 \
   --client-ca-file="$pki/ca.crt" --tls-cert-file="$pki/apiserver.crt" --tls-private-key-file="$pki/apiserver.key" \
   --kubelet-client-certificate="$pki/apiserver-kubelet-client.crt" --kubelet-client-key="$pki/apiserver-kubelet-client.key" \
@@ -78,12 +86,6 @@ start kube-scheduler "$K8S_BIN/kube-scheduler" \
 await containerd 60 ctr --address "$CONTAINERD_SOCK" version
 "$here/pause-image.sh"
 
-# The pods' bridge before the first pod: it carries the node's address.
-if ! ip link show "$POD_BRIDGE" >/dev/null 2>&1; then
-  ip link add "$POD_BRIDGE" type bridge
-  ip addr add "$NODE_IP/${POD_CIDR#*/}" dev "$POD_BRIDGE"
-  ip link set "$POD_BRIDGE" up
-fi
 start kubelet "$K8S_BIN/kubelet" --config="$K8S_STATE/etc/kubelet.yaml" \
   --kubeconfig="$pki/kubelet.kubeconfig" --root-dir="$K8S_STATE/kubelet" \
   --hostname-override="$NODE_NAME" --node-ip="$NODE_IP" --cert-dir="$K8S_STATE/kubelet/pki"
