@@ -14,12 +14,12 @@ import (
 	"time"
 )
 
-// plainJob is a Job as written without tandem: a main that talks to a
+// plainJobToInject is a Job as written without tandem: a main that talks to a
 // proxy once (no retry), and the proxy, which never stops on its own. Its
 // startupProbe is the start order: a postStart hook in classic mode, the
 // kubelet's own in native mode. (The kubelet probes the pod's IP, so the
 // proxy listens on every address.) As it is, the Job never completes.
-const plainJob = `apiVersion: batch/v1
+const plainJobToInject = `apiVersion: batch/v1
 kind: Job
 metadata:
   name: plain-export
@@ -54,7 +54,7 @@ func TestJobInjectedFromPlain(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
 			n := newNamespace(t)
-			injected := tandemctlInject(t, mode, plainJob)
+			injected := tandemctlInject(t, mode, plainJobToInject)
 			checkInjectedShape(t, mode, injected)
 			start := n.applyRaw(injected)
 			took := n.mustComplete("plain-export", start, nativeBound)
