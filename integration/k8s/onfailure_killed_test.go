@@ -18,18 +18,7 @@ import (
 // restarted and exit 0.
 func TestJobOnFailureMainKilledOnce(t *testing.T) {
 	t.Parallel()
-	n := newNamespace(t)
-	n.serviceAccount("orders-export")
-	m := example(t, "job-done-file.yaml")
-	m.set(t, "restartPolicy", "OnFailure")
-	m.addFlags(t, "cloud-sql-proxy", "--stop-when=success")
-	m.args(t, "cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432")
-	// The emptyDir outlives the container: the second run sees the mark.
-	m.args(t, "export", "sh", "-c", `if [ -e /run/tandem/tried ]; then
-  standin send --name pg_dump 127.0.0.1:5432 'COPY orders TO STDOUT'
-else
-  touch /run/tandem/tried; echo 'pg_dump: first run, hanging'; exec sleep 3600
-fi`)
+	n, m := onFailureExport(t, `echo 'pg_dump: first run, hanging'; exec sleep 3600`)
 	start := n.apply(m)
 	p := n.waitPod("job-name="+m.name(), jobBound, func(p pod) bool {
 		export, _ := p.container("export")
