@@ -23,6 +23,14 @@ func TestDeploymentLogShipper(t *testing.T) {
 	if run.lost > 0 {
 		t.Errorf("%d of %d lines lost: %s", run.lost, run.written, run.missing)
 	}
+	assertShipperOutlived(t, run, "--outlive-main on a kubelet")
+}
+
+// assertShipperOutlived asserts that the shipper's tandem held the stop
+// until the app had exited, then stopped the shipper, which flushed, and
+// that both tandems exited 0. It logs the figures after what.
+func assertShipperOutlived(t *testing.T, run shipperRun, what string) {
+	t.Helper()
 	assertOrder(t, run.logs,
 		ev("fluent-bit", "signal-held"),
 		ev("web", "cmd-exited"),
@@ -38,8 +46,8 @@ func TestDeploymentLogShipper(t *testing.T) {
 	}
 	appExit := mustFind(t, run.logs, ev("web", "cmd-exited")).At
 	stop := mustFind(t, run.logs, ev("fluent-bit", "stop-sent")).At
-	t.Logf("--outlive-main on a kubelet: %d lines written, %d shipped; the shipper got its stop %s after the app exited; deletion → both ended %s",
-		run.written, run.shipped, stop.Sub(appExit).Round(time.Microsecond), run.stopTook.Round(time.Millisecond))
+	t.Logf("%s: %d lines written, %d shipped; the shipper got its stop %s after the app exited; deletion → both ended %s",
+		what, run.written, run.shipped, stop.Sub(appExit).Round(time.Microsecond), run.stopTook.Round(time.Millisecond))
 }
 
 // Control: the same pod without --outlive-main. The shipper gets SIGTERM

@@ -19,13 +19,6 @@ func TestJobInjected(t *testing.T) {
 	m.args(t, "export", "/usr/local/bin/standin", "send", "--name", "pg_dump", "127.0.0.1:5432", "COPY orders TO STDOUT")
 	pj := playJob(t, n, m)
 	pj.exitCodes(map[string]int{"tandem-install": 0, "cloud-sql-proxy": 0, "export": 0})
-	assertOrder(t, pj.logs,
-		ev("cloud-sql-proxy", "cmd-started"),
-		ev("export", "cmd-started"),
-		ev("export", "cmd-exited"),
-		ev("cloud-sql-proxy", "done-seen"),
-		ev("cloud-sql-proxy", "exiting"),
-	)
-	assertOrder(t, pj.logs, ev("export", "cmd-started"), out("export", "pg_dump: finished"))
+	assertExportBeforeProxyStop(t, pj.logs)
 	sidecarGap(t, pj.logs, "export", "cloud-sql-proxy")
 }

@@ -33,22 +33,8 @@ func TestMainKilledOutright(t *testing.T) {
 	m.args(t, "cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432")
 	m.args(t, "export", "sleep", "3600")
 	n.apply(m)
-	p := n.waitPod("job-name="+m.name(), jobBound, func(p pod) bool {
-		export, _ := p.container("export")
-		proxy, _ := p.container("cloud-sql-proxy")
-		return export.running() && proxy.running()
-	})
-	ctx, cancel := contextFor(3 * time.Minute)
-	defer cancel()
-	if !n.follow(ctx, p.Metadata.Name, "export").await(ev("export", "cmd-started"), time.Minute) {
-		t.Fatal("the export's tandem did not start its CMD within a minute")
-	}
-	export, _ := p.container("export")
-	pid := containerPID(t, export.ContainerID)
-	if err := unix.Kill(pid, unix.SIGKILL); err != nil {
-		t.Fatalf("kill -KILL %d (the export's PID 1): %v", pid, err)
-	}
-	killed := time.Now()
+	killed := sigkillExport(t, n, m, 3*time.Minute, ev("export", "cmd-started"),
+		"the export's tandem did not start its CMD within a minute")
 
 	end, at, err := n.waitJob(m.name(), lifelineBound)
 	if err != nil {
@@ -66,6 +52,31 @@ func TestMainKilledOutright(t *testing.T) {
 		t.Errorf("the proxy saw the end through %q; want lost", done.field("source"))
 	}
 	t.Logf("main SIGKILLed from the node: the Job ended %s %s later, the sidecar exited 0", end, at.Sub(killed).Round(time.Millisecond))
+}
+
+// sigkillExport waits for the Job's pod with both containers running and
+// for started in the export's logs (following them for bound), then
+// SIGKILLs the export's PID 1 (its tandem) from the node. It returns when
+// the kill was sent; notStarted is the failure if started does not come
+// within a minute.
+func sigkillExport(t *testing.T, n *namespace, m *manifest, bound time.Duration, started event, notStarted string) time.Time {
+	t.Helper()
+	p := n.waitPod("job-name="+m.name(), jobBound, func(p pod) bool {
+		export, _ := p.container("export")
+		proxy, _ := p.container("cloud-sql-proxy")
+		return export.running() && proxy.running()
+	})
+	ctx, cancel := contextFor(bound)
+	t.Cleanup(cancel)
+	if !n.follow(ctx, p.Metadata.Name, "export").await(started, time.Minute) {
+		t.Fatal(notStarted)
+	}
+	export, _ := p.container("export")
+	pid := containerPID(t, export.ContainerID)
+	if err := unix.Kill(pid, unix.SIGKILL); err != nil {
+		t.Fatalf("kill -KILL %d (the export's PID 1): %v", pid, err)
+	}
+	return time.Now()
 }
 
 // containerPID is the host pid of a container's PID 1, from the cluster's

@@ -5,8 +5,6 @@ package k8s
 import (
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // restartPolicy OnFailure and --stop-when success, the main killed
@@ -18,36 +16,11 @@ import (
 // restarted and exit 0.
 func TestJobOnFailureMainKilledOnce(t *testing.T) {
 	t.Parallel()
-	n := newNamespace(t)
-	n.serviceAccount("orders-export")
-	m := example(t, "job-done-file.yaml")
-	m.set(t, "restartPolicy", "OnFailure")
-	m.addFlags(t, "cloud-sql-proxy", "--stop-when=success")
-	m.args(t, "cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432")
-	// The emptyDir outlives the container: the second run sees the mark.
-	m.args(t, "export", "sh", "-c", `if [ -e /run/tandem/tried ]; then
-  standin send --name pg_dump 127.0.0.1:5432 'COPY orders TO STDOUT'
-else
-  touch /run/tandem/tried; echo 'pg_dump: first run, hanging'; exec sleep 3600
-fi`)
+	n, m := onFailureExport(t, `echo 'pg_dump: first run, hanging'; exec sleep 3600`)
 	start := n.apply(m)
-	p := n.waitPod("job-name="+m.name(), jobBound, func(p pod) bool {
-		export, _ := p.container("export")
-		proxy, _ := p.container("cloud-sql-proxy")
-		return export.running() && proxy.running()
-	})
-	ctx, cancel := contextFor(onFailureBound)
-	defer cancel()
 	// The mark is made: the restarted export takes the other branch.
-	if !n.follow(ctx, p.Metadata.Name, "export").await(out("export", "pg_dump: first run, hanging"), time.Minute) {
-		t.Fatal("the export's first run did not start within a minute")
-	}
-	export, _ := p.container("export")
-	pid := containerPID(t, export.ContainerID)
-	if err := unix.Kill(pid, unix.SIGKILL); err != nil {
-		t.Fatalf("kill -KILL %d (the export's PID 1): %v", pid, err)
-	}
-	killed := time.Now()
+	killed := sigkillExport(t, n, m, onFailureBound, out("export", "pg_dump: first run, hanging"),
+		"the export's first run did not start within a minute")
 
 	took := n.mustComplete(m.name(), start, onFailureBound)
 	logs := checkRetriedOnce(t, n, n.onlyPod(m.name()))

@@ -17,18 +17,7 @@ const onFailureBound = 3 * time.Minute
 // is never restarted, and stops after the second: one pod, Job complete.
 func TestJobOnFailureStopWhenSuccess(t *testing.T) {
 	t.Parallel()
-	n := newNamespace(t)
-	n.serviceAccount("orders-export")
-	m := example(t, "job-done-file.yaml")
-	m.set(t, "restartPolicy", "OnFailure")
-	m.addFlags(t, "cloud-sql-proxy", "--stop-when=success")
-	m.args(t, "cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432")
-	// The emptyDir outlives the container: the second run sees the mark.
-	m.args(t, "export", "sh", "-c", `if [ -e /run/tandem/tried ]; then
-  standin send --name pg_dump 127.0.0.1:5432 'COPY orders TO STDOUT'
-else
-  touch /run/tandem/tried; echo 'pg_dump: connection reset'; exit 1
-fi`)
+	n, m := onFailureExport(t, `echo 'pg_dump: connection reset'; exit 1`)
 	start := n.apply(m)
 	took := n.mustComplete(m.name(), start, onFailureBound)
 	p := n.onlyPod(m.name())
@@ -72,4 +61,25 @@ fi`)
 	}
 	t.Logf("OnFailure: the export failed, was restarted in the same pod and succeeded; the proxy ran on (restartCount 0); apply → Complete in %s",
 		took.Round(100*time.Millisecond))
+}
+
+// onFailureExport makes a namespace and the done-file Job example under
+// restartPolicy OnFailure, its proxy under --stop-when success: the export
+// runs firstRun (shell) the first time, and on its retry sends the proxy
+// its query and exits 0.
+func onFailureExport(t *testing.T, firstRun string) (*namespace, *manifest) {
+	t.Helper()
+	n := newNamespace(t)
+	n.serviceAccount("orders-export")
+	m := example(t, "job-done-file.yaml")
+	m.set(t, "restartPolicy", "OnFailure")
+	m.addFlags(t, "cloud-sql-proxy", "--stop-when=success")
+	m.args(t, "cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432")
+	// The emptyDir outlives the container: the second run sees the mark.
+	m.args(t, "export", "sh", "-c", `if [ -e /run/tandem/tried ]; then
+  standin send --name pg_dump 127.0.0.1:5432 'COPY orders TO STDOUT'
+else
+  touch /run/tandem/tried; `+firstRun+`
+fi`)
+	return n, m
 }

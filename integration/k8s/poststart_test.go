@@ -17,14 +17,7 @@ func TestJobPostStartOrder(t *testing.T) {
 	pj.exitCodes(map[string]int{"cloud-sql-proxy": 0, "export": 0})
 	proxy, _ := pj.pod.container("cloud-sql-proxy")
 	export, _ := pj.pod.container("export")
-	assertOrder(t, pj.logs,
-		ev("cloud-sql-proxy", "cmd-started"),
-		ev("export", "cmd-started"),
-		ev("export", "cmd-exited"),
-		ev("cloud-sql-proxy", "done-seen"),
-		ev("cloud-sql-proxy", "exiting"),
-	)
-	assertOrder(t, pj.logs, ev("export", "cmd-started"), out("export", "pg_dump: finished"))
+	assertExportBeforeProxyStop(t, pj.logs)
 	proxyStart := mustFind(t, pj.logs, ev("cloud-sql-proxy", "cmd-started")).At
 	exportStart := mustFind(t, pj.logs, ev("export", "cmd-started")).At
 	if gap := exportStart.Sub(proxyStart); gap < postStartListenAfter {
@@ -74,4 +67,19 @@ func playPostStart(t *testing.T, hook bool) (playedJob, string) {
 		t.Fatalf("job %s ended %s; want Complete", m.name(), end)
 	}
 	return playedJob{n: n, pod: p, logs: n.podLogs(p), took: at.Sub(start)}, end
+}
+
+// assertExportBeforeProxyStop asserts the export Job's order: the proxy
+// started, the export ran to its end (pg_dump finished), and then its done
+// file stopped the proxy.
+func assertExportBeforeProxyStop(t *testing.T, logs []logLine) {
+	t.Helper()
+	assertOrder(t, logs,
+		ev("cloud-sql-proxy", "cmd-started"),
+		ev("export", "cmd-started"),
+		ev("export", "cmd-exited"),
+		ev("cloud-sql-proxy", "done-seen"),
+		ev("cloud-sql-proxy", "exiting"),
+	)
+	assertOrder(t, logs, ev("export", "cmd-started"), out("export", "pg_dump: finished"))
 }

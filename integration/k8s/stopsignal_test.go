@@ -25,23 +25,7 @@ func TestLogShipperStopSignalQuit(t *testing.T) {
 	if held := mustFind(t, run.logs, ev("fluent-bit", "signal-held")); held.field("signal") != "SIGQUIT" {
 		t.Errorf("the shipper's tandem held %q; want SIGQUIT (the image's STOPSIGNAL)", held.field("signal"))
 	}
-	assertOrder(t, run.logs,
-		ev("fluent-bit", "signal-held"),
-		ev("web", "cmd-exited"),
-		ev("fluent-bit", "done-seen"),
-		ev("fluent-bit", "stop-sent"),
-		ev("fluent-bit", "exiting"),
-	)
-	assertOrder(t, run.logs, ev("fluent-bit", "stop-sent"), out("fluent-bit", "fluent-bit: terminated, flushed"))
-	for _, c := range []string{"web", "fluent-bit"} {
-		if l := mustFind(t, run.logs, ev(c, "exiting")); l.field("exit_code") != "0" {
-			t.Errorf("%s: tandem exited %s; want 0", c, l.field("exit_code"))
-		}
-	}
-	appExit := mustFind(t, run.logs, ev("web", "cmd-exited")).At
-	stop := mustFind(t, run.logs, ev("fluent-bit", "stop-sent")).At
-	t.Logf("STOPSIGNAL SIGQUIT, --termination-signal QUIT: %d lines written, %d shipped; the shipper got its stop %s after the app exited; deletion → both ended %s",
-		run.written, run.shipped, stop.Sub(appExit).Round(time.Microsecond), run.stopTook.Round(time.Millisecond))
+	assertShipperOutlived(t, run, "STOPSIGNAL SIGQUIT, --termination-signal QUIT")
 }
 
 // Control: the same image and pod without --termination-signal QUIT (the

@@ -93,3 +93,16 @@ func unchanged(t *testing.T, src, got string) {
 		t.Errorf("the resource changed although it was not injected:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// injectsTo asserts that src injects with opts to want, with the report
+// wantReport.
+func injectsTo(t *testing.T, src string, opts Options, wantReport, want string) {
+	t.Helper()
+	r, got := injectYAML(t, src, opts)
+	if r.String() != wantReport {
+		t.Errorf("report %q; want %q", r, wantReport)
+	}
+	if got != want {
+		t.Errorf("injected:\n%s\nwant:\n%s", got, want)
+	}
+}
