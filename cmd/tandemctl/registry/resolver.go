@@ -5,13 +5,11 @@ package registry
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/google/go-containerregistry/pkg/authn"
-	"github.com/google/go-containerregistry/pkg/name"
 	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
 
@@ -64,38 +62,13 @@ func (r *Resolver) Resolve(ctx context.Context, image string) (inject.ImageConfi
 }
 
 func (r *Resolver) read(ctx context.Context, image string) (inject.ImageConfig, error) {
-	ref, err := name.ParseReference(image)
+	ref, err := r.reference(image)
 	if err != nil {
-		return inject.ImageConfig{}, fmt.Errorf("image reference %q: %w", image, err)
-	}
-	if slices.Contains(r.insecure, ref.Context().RegistryStr()) {
-		if ref, err = name.ParseReference(image, name.Insecure); err != nil {
-			return inject.ImageConfig{}, fmt.Errorf("image reference %q: %w", image, err)
-		}
+		return inject.ImageConfig{}, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, lookupTimeout)
 	defer cancel()
-	desc, err := remote.Get(ref, remote.WithContext(ctx), remote.WithAuthFromKeychain(r.keychain))
-	if err != nil {
-		return inject.ImageConfig{}, fmt.Errorf("read %s from its registry: %w", ref, err)
-	}
-	img, err := r.platformImage(desc)
-	if err != nil {
-		return inject.ImageConfig{}, fmt.Errorf("image %s: %w", ref, err)
-	}
-	cfg, err := img.ConfigFile()
-	if err != nil {
-		return inject.ImageConfig{}, fmt.Errorf("read the config of %s: %w", ref, err)
-	}
-	got := v1.Platform{OS: cfg.OS, Architecture: cfg.Architecture, Variant: cfg.Variant}
-	if cfg.OS != "" && !got.Satisfies(r.platform) {
-		return inject.ImageConfig{}, fmt.Errorf("image %s is for %s, not %s: set --platform to the nodes' platform, or use an image built for it", ref, got, r.platform)
-	}
-	return inject.ImageConfig{
-		Entrypoint: cfg.Config.Entrypoint,
-		Cmd:        cfg.Config.Cmd,
-		StopSignal: cfg.Config.StopSignal,
-	}, nil
+	return r.readRef(ref, []remote.Option{remote.WithContext(ctx), remote.WithAuthFromKeychain(r.keychain)})
 }
 
 // platformImage picks the resolver's platform from an index, or takes a
