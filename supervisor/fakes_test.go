@@ -57,6 +57,11 @@ type fakes struct {
 	jobs     bool
 	terminal chan string // "take", "give", "stop-self"
 	reaped   chan struct{}
+	// onSignal, when set, runs inside Signal before it is recorded: a test
+	// holds the loop there while it lines up the events that follow.
+	onSignal func(sent)
+	// onTimer, likewise, runs inside After once the timer is recorded.
+	onTimer func(timer)
 }
 
 func newFakes(t *testing.T) *fakes {
@@ -80,6 +85,9 @@ func (f *fakes) Start(argv []string, _ process.Options) (*process.Child, error) 
 }
 
 func (f *fakes) Signal(pid int, sig unix.Signal, group bool) error {
+	if f.onSignal != nil {
+		f.onSignal(sent{pid, sig, group})
+	}
 	f.sent <- sent{pid, sig, group}
 	return nil
 }
@@ -90,6 +98,9 @@ func (f *fakes) Now() time.Time           { return time.Now() }
 func (f *fakes) After(d time.Duration) <-chan time.Time {
 	ch := make(chan time.Time, 1)
 	f.timers <- timer{d, ch}
+	if f.onTimer != nil {
+		f.onTimer(timer{d, ch})
+	}
 	return ch
 }
 

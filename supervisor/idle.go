@@ -15,25 +15,48 @@ type idleEnd struct {
 // idle waits while no CMD runs (main's --wait-for, a sidecar's restart
 // backoff, main's announcement) until ready delivers. The signal policy for
 // this time is idlePolicy; ok is false when the wait ended early.
+//
+// Pending at once, the done condition comes first (the main is done: no
+// restart), then signals (a pod going away starts no CMD), then ready.
 func idle[T any](e *engine, phase string, ready <-chan T) (value T, end idleEnd, ok bool) {
 	for {
+		select {
+		case ev := <-e.doneChan():
+			return value, idleEnd{done: &ev}, false
+		default:
+		}
+		select {
+		case received := <-e.signals:
+			if end, ended := e.idleSignal(received.(unix.Signal), phase); ended {
+				return value, end, false
+			}
+			continue
+		default:
+		}
 		select {
 		case value = <-ready:
 			return value, idleEnd{}, true
 		case ev := <-e.doneChan():
 			return value, idleEnd{done: &ev}, false
 		case received := <-e.signals:
-			sig := received.(unix.Signal)
-			switch e.idlePolicy(sig) {
-			case idleDone:
-				ev := doneEvent{Source: sourceDoneSignal, SeenAt: e.w.Now()}
-				return value, idleEnd{done: &ev}, false
-			case idleTerminate:
-				event(e.log.Warn(), EventInterrupted).Str("signal", signals.Name(sig)).Str("phase", phase).
-					Msg("signal ends tandem while no CMD runs")
-				return value, idleEnd{signal: sig}, false
+			if end, ended := e.idleSignal(received.(unix.Signal), phase); ended {
+				return value, end, false
 			}
-			e.log.Debug().Str("signal", signals.Name(sig)).Str("phase", phase).Msg("signal ignored: CMD is not running")
 		}
 	}
+}
+
+// idleSignal applies idlePolicy; ended says the signal ends the wait.
+func (e *engine) idleSignal(sig unix.Signal, phase string) (idleEnd, bool) {
+	switch e.idlePolicy(sig) {
+	case idleDone:
+		ev := doneEvent{Source: sourceDoneSignal, SeenAt: e.w.Now()}
+		return idleEnd{done: &ev}, true
+	case idleTerminate:
+		event(e.log.Warn(), EventInterrupted).Str("signal", signals.Name(sig)).Str("phase", phase).
+			Msg("signal ends tandem while no CMD runs")
+		return idleEnd{signal: sig}, true
+	}
+	e.log.Debug().Str("signal", signals.Name(sig)).Str("phase", phase).Msg("signal ignored: CMD is not running")
+	return idleEnd{}, false
 }

@@ -38,6 +38,13 @@ type cmdRun struct {
 // supervise owns CMD's life until it exits: only this goroutine signals CMD.
 // Signals, the done condition, timers of the stop sequence and readiness
 // failures are events in this one select.
+//
+// Two events of one run can be pending at once; Go's select would pick one
+// at random, so the loop fixes the order: CMD's exit first (what CMD did is
+// never lost to an event that arrived for a run already over), then the done
+// condition (the main is done: a termination signal pending with it is the
+// same stop, absorbed, and --stop-delay still lets a shipper drain), then the
+// rest as they come.
 func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -46,12 +53,23 @@ func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 	defer ready.stop()
 	for {
 		select {
+		case st := <-c.Exited:
+			return e.ended(r, ready, st)
+		default:
+		}
+		select {
+		case ev := <-e.doneChan():
+			e.onDone(ctx, r, ev)
+			continue
+		default:
+		}
+		select {
+		case st := <-c.Exited:
+			return e.ended(r, ready, st)
+		case ev := <-e.doneChan():
+			e.onDone(ctx, r, ev)
 		case received := <-e.signals:
 			e.onSignal(ctx, r, received.(unix.Signal)) // os/signal delivers syscall.Signal, which unix.Signal is
-		case ev := <-e.doneChan():
-			e.logDone(ev)
-			r.requested = true
-			e.beginStop(ctx, r, true)
 		case <-r.stop.timer:
 			e.stopTimerFired(ctx, r)
 		case <-r.stop.quitDone:
@@ -64,13 +82,38 @@ func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 			e.beginStop(ctx, r, false)
 		case sig := <-c.Stopped:
 			e.onJobStop(r, sig)
-		case st := <-c.Exited:
-			r.stop.end()
-			e.logExit(c, st)
-			e.stopLeftovers(c.Pid)
-			return ending{status: st, requested: r.requested && r.failure == nil, err: r.failure, terminating: r.terminating}
 		}
 	}
+}
+
+func (e *engine) onDone(ctx context.Context, r *cmdRun, ev doneEvent) {
+	e.logDone(ev)
+	r.requested = true
+	e.beginStop(ctx, r, true)
+}
+
+// ended closes the run. A done condition pending with the exit makes it the
+// requested stop it would have been a moment earlier (no restart, exit 0,
+// the stopped file), without signalling a CMD that is gone. A readiness
+// failure pending with it belonged to this run: said, not acted on.
+func (e *engine) ended(r *cmdRun, ready readiness, st process.Status) ending {
+	r.stop.end()
+	e.logExit(r.child, st)
+	e.stopLeftovers(r.child.Pid)
+	if !r.requested && r.failure == nil {
+		select {
+		case ev := <-e.doneChan():
+			e.logDone(ev)
+			r.requested = true
+		default:
+		}
+	}
+	select {
+	case err := <-ready.failed:
+		event(e.log.Warn(), EventFailed).Err(err).Msg("the ready file could not be written, but CMD had already exited")
+	default:
+	}
+	return ending{status: st, requested: r.requested && r.failure == nil, err: r.failure, terminating: r.terminating}
 }
 
 // doneChan is the done condition's channel in sidecar mode, else nil (never
