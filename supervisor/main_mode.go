@@ -104,9 +104,13 @@ func (e *engine) announce(ctx context.Context, out outcome) outcome {
 	// Looking for peers can take --peer-timeout; a pod being deleted meanwhile
 	// must not wait for it.
 	if _, _, ok := idle(e, "announce", announced); !ok {
-		e.log.Warn().Msg("stopped announcing the main's end")
-		cancel()
-		<-announced
+		select {
+		case <-announced: // it had finished as the signal came: nothing was cut short
+		default:
+			e.log.Warn().Msg("stopped announcing the main's end")
+			cancel()
+			<-announced
+		}
 	}
 	return out
 }

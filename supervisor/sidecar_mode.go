@@ -25,7 +25,7 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 	if ev, done := source.Check(); done {
 		e.logDone(ev)
 		event(e.log.Info(), EventNotStarted).Msg("main was done before the sidecar started; CMD not started")
-		return outcome{code: 0, reason: statusfile.ReasonStopped}
+		return e.sidecarOutcome(ending{requested: true})
 	}
 	// Not closed on the way out: the exit releases it, and closing it first
 	// would only delay the exit.
@@ -46,7 +46,7 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 		if _, stop, ok := idle(e, "restart-backoff", e.w.After(delay)); !ok {
 			if stop.done != nil {
 				e.logDone(*stop.done)
-				return outcome{code: 0, reason: statusfile.ReasonStopped}
+				return e.sidecarOutcome(ending{requested: true})
 			}
 			return interrupted(stop.signal)
 		}
@@ -54,7 +54,10 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 }
 
 // sidecarOutcome is the run's outcome; after a requested stop the stopped
-// file, if any, tells the sidecars that wait for this one.
+// file, if any, tells the sidecars that wait for this one. A sidecar whose
+// main was done while no CMD ran (before the first start, during a restart
+// backoff) has stopped too: without the file, a sidecar waiting on it under
+// --stop-when success would take the released lifeline for a loss and run on.
 func (e *engine) sidecarOutcome(end ending) outcome {
 	out := e.endingOutcome(end)
 	if path := e.cfg.Sidecar.StoppedFile; path != "" && end.requested && end.err == nil {

@@ -300,3 +300,26 @@ func TestSidecarStoppedFile(t *testing.T) {
 	default:
 	}
 }
+
+// The main done while no CMD runs is a requested stop as well: the stopped
+// file is written, so a sidecar that waits on this one stops after it.
+func TestSidecarStoppedFileWithoutCMD(t *testing.T) {
+	cfg := sidecarConfig(func(s *SidecarConfig) {
+		s.StoppedFile = "/shared/proxy.stopped"
+		s.Restart = RestartOnFailure
+	})
+	t.Run("done before the start", func(t *testing.T) {
+		r := newRig(t, cfg)
+		r.source.already = true
+		r.run().wantOutcome(0, "stopped")
+		r.wantWrite("stopped:/shared/proxy.stopped")
+	})
+	t.Run("done during the restart backoff", func(t *testing.T) {
+		r := newRig(t, cfg).run()
+		r.child().exited <- exitedWith(1)
+		r.timer(time.Second) // the backoff began
+		r.done()
+		r.wantOutcome(0, "stopped")
+		r.wantWrite("stopped:/shared/proxy.stopped")
+	})
+}
