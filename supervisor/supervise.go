@@ -39,12 +39,13 @@ type cmdRun struct {
 // Signals, the done condition, timers of the stop sequence and readiness
 // failures are events in this one select.
 //
-// Two events of one run can be pending at once; Go's select would pick one
-// at random, so the loop fixes the order: CMD's exit first (what CMD did is
-// never lost to an event that arrived for a run already over), then the done
-// condition (the main is done: a termination signal pending with it is the
-// same stop, absorbed, and --stop-delay still lets a shipper drain), then the
-// rest as they come.
+// Two events of one run can be pending at once, and Go's select picks among
+// ready cases at random, so the loop fixes the order: CMD's exit first (what
+// CMD did is never lost to an event that came for a run already over), then
+// the done condition (a termination signal pending with it is the same stop:
+// absorbed, and --stop-delay still lets a shipper drain), then the rest.
+// After the select has taken an event, what outranks it is looked for again:
+// it may have been delivered first.
 func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -52,23 +53,28 @@ func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 	ready := e.startReadiness(ctx)
 	defer ready.stop()
 	for {
-		select {
-		case st := <-c.Exited:
+		if st, gone := exitPending(c); gone {
 			return e.ended(r, ready, st)
-		default:
 		}
-		select {
-		case ev := <-e.doneChan():
-			e.onDone(ctx, r, ev)
+		if ev, ok := e.donePending(); ok {
+			if end, over := e.takeDone(ctx, r, ready, ev); over {
+				return end
+			}
 			continue
-		default:
 		}
 		select {
 		case st := <-c.Exited:
 			return e.ended(r, ready, st)
 		case ev := <-e.doneChan():
-			e.onDone(ctx, r, ev)
+			if end, over := e.takeDone(ctx, r, ready, ev); over {
+				return end
+			}
 		case received := <-e.signals:
+			if ev, ok := e.donePending(); ok {
+				if end, over := e.takeDone(ctx, r, ready, ev); over {
+					return end
+				}
+			}
 			e.onSignal(ctx, r, received.(unix.Signal)) // os/signal delivers syscall.Signal, which unix.Signal is
 		case <-r.stop.timer:
 			e.stopTimerFired(ctx, r)
@@ -77,6 +83,10 @@ func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 		case <-r.outliveEnd:
 			e.releaseHeld(r)
 		case err := <-ready.failed:
+			if st, gone := exitPending(c); gone {
+				staleReadiness(e, err)
+				return e.ended(r, ready, st)
+			}
 			event(e.log.Error(), EventFailed).Err(err).Msg("tandem failed; stopping CMD")
 			r.failure = err
 			e.beginStop(ctx, r, false)
@@ -84,6 +94,45 @@ func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 			e.onJobStop(r, sig)
 		}
 	}
+}
+
+// takeDone begins the requested stop, or, when CMD's exit is already there,
+// ends the run as that stop without signalling a CMD that is gone.
+func (e *engine) takeDone(ctx context.Context, r *cmdRun, ready readiness, ev doneEvent) (ending, bool) {
+	if st, gone := exitPending(r.child); gone {
+		e.logDone(ev)
+		r.requested = true
+		return e.ended(r, ready, st), true
+	}
+	e.onDone(ctx, r, ev)
+	return ending{}, false
+}
+
+// donePending is the done condition if it is already there (sidecar mode).
+func (e *engine) donePending() (doneEvent, bool) {
+	select {
+	case ev := <-e.doneChan():
+		return ev, true
+	default:
+		return doneEvent{}, false
+	}
+}
+
+// exitPending is CMD's exit if it is already there. Checked again after
+// the select took another event: the exit was maybe delivered before that
+// event (the select does not take the first), and what was delivered first
+// must not lose to what came after.
+func exitPending(c *process.Child) (process.Status, bool) {
+	select {
+	case st := <-c.Exited:
+		return st, true
+	default:
+		return process.Status{}, false
+	}
+}
+
+func staleReadiness(e *engine, err error) {
+	event(e.log.Warn(), EventFailed).Err(err).Msg("the ready file could not be written, but CMD had already exited")
 }
 
 func (e *engine) onDone(ctx context.Context, r *cmdRun, ev doneEvent) {
@@ -101,16 +150,14 @@ func (e *engine) ended(r *cmdRun, ready readiness, st process.Status) ending {
 	e.logExit(r.child, st)
 	e.stopLeftovers(r.child.Pid)
 	if !r.requested && r.failure == nil {
-		select {
-		case ev := <-e.doneChan():
+		if ev, ok := e.donePending(); ok {
 			e.logDone(ev)
 			r.requested = true
-		default:
 		}
 	}
 	select {
 	case err := <-ready.failed:
-		event(e.log.Warn(), EventFailed).Err(err).Msg("the ready file could not be written, but CMD had already exited")
+		staleReadiness(e, err)
 	default:
 	}
 	return ending{status: st, requested: r.requested && r.failure == nil, err: r.failure, terminating: r.terminating}
