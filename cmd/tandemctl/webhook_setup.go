@@ -12,8 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/tandem-sh/tandem/cmd/tandemctl/inject"
-	"github.com/tandem-sh/tandem/cmd/tandemctl/registry"
 	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook"
 )
 
@@ -59,9 +57,9 @@ func newWebhookSetup(cliCtx *cli.Context) (*webhookSetup, error) {
 
 // webhookConfig reads the flags that decide admissions.
 func webhookConfig(cliCtx *cli.Context, logger zerolog.Logger) (webhook.Config, error) {
-	mode, err := inject.ParseMode(cliCtx.String("mode"))
+	opts, lookups, err := readInjectFlags(cliCtx)
 	if err != nil {
-		return webhook.Config{}, fmt.Errorf("--mode: %w", err)
+		return webhook.Config{}, err
 	}
 	onError, err := webhook.ParseOnError(cliCtx.String("on-error"))
 	if err != nil {
@@ -72,21 +70,13 @@ func webhookConfig(cliCtx *cli.Context, logger zerolog.Logger) (webhook.Config, 
 		return webhook.Config{}, fmt.Errorf("--namespace-selector %q: %w", cliCtx.String("namespace-selector"), err)
 	}
 	cfg := webhook.Config{
-		Inject:        inject.Options{Mode: mode, Image: cliCtx.String("image"), Version: version, Sidecars: cliCtx.StringSlice("sidecar")},
-		SidecarImages: cliCtx.StringSlice("sidecar-image"),
-		OnError:       onError, Selector: selector, Logger: logger,
+		Inject: opts, SidecarImages: cliCtx.StringSlice("sidecar-image"),
+		OnError: onError, Selector: selector, Logger: logger,
 	}
-	switch resolve := cliCtx.String("resolve"); resolve {
-	case "registry":
-		cache, err := registry.NewDigestCache(cliCtx.String("platform"), cliCtx.StringSlice("insecure-registry"),
-			cliCtx.Int("cache-size"), cliCtx.Duration("lookup-timeout"))
-		if err != nil {
-			return webhook.Config{}, fmt.Errorf("--platform or --cache-size: %w", err)
+	if lookups != nil {
+		if cfg.Images, err = lookups.digestCache(cliCtx.Int("cache-size"), cliCtx.Duration("lookup-timeout")); err != nil {
+			return webhook.Config{}, err
 		}
-		cfg.Images = cache
-	case "none":
-	default:
-		return webhook.Config{}, fmt.Errorf("--resolve %q: expected registry or none", resolve)
 	}
 	return cfg, cfg.Check()
 }
