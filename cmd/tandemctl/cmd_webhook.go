@@ -7,6 +7,7 @@ import (
 
 	"github.com/tandem-sh/tandem/cmd/tandemctl/inject"
 	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook"
+	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook/admission"
 )
 
 func webhookCommand() *cli.Command {
@@ -44,7 +45,7 @@ func webhookAdmitFlags() []cli.Flag {
 			Usage: "a container whose image matches PATTERN (a glob: *cloud-sql-proxy:*) is a sidecar (repeatable)"},
 		&cli.StringFlag{Name: "namespace-selector", Value: inject.InjectKey + "=enabled", EnvVars: envVars("namespace-selector"),
 			Usage: "label selector a pod's namespace must match (checked again beside the configuration's namespaceSelector)"},
-		&cli.StringFlag{Name: "on-error", Value: string(webhook.Reject), EnvVars: envVars("on-error"),
+		&cli.StringFlag{Name: "on-error", Value: string(admission.Reject), EnvVars: envVars("on-error"),
 			Usage: "a pod that cannot be injected: reject (with the reason and the fix) or allow (unchanged, with a warning)"},
 		&cli.DurationFlag{Name: "lookup-timeout", Value: 3 * time.Second, EnvVars: envVars("lookup-timeout"),
 			Usage: "bound of one image lookup; keep it under the configuration's timeoutSeconds"},
