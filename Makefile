@@ -106,7 +106,7 @@ endif
 # coordinator's deadline on a loaded machine (Go issue 75804, fixed in 1.27)
 # and fails now and then with a bare "context deadline exceeded".
 FUZZTIME ?= 30s
-FUZZPKGS := ./supervisor/probe ./supervisor/signals ./supervisor/statusfile ./supervisor/peers ./cmd/tandemctl ./cmd/tandemctl/webhook
+FUZZPKGS := ./supervisor/probe ./supervisor/signals ./supervisor/statusfile ./supervisor/peers ./cmd/tandemctl ./cmd/tandemctl/webhook/admission
 fuzz:
 	@for pkg in $(FUZZPKGS); do \
 	  for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \

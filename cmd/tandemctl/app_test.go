@@ -22,6 +22,20 @@ func run(t *testing.T, stdin string, args ...string) (stdout, stderr string, cod
 	return out.String(), errOut.String(), code
 }
 
+// writeFile writes data to dir/name, making its directories, and returns
+// its path.
+func writeFile(t *testing.T, dir, name, data string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 const plainJob = `# The nightly export.
 apiVersion: batch/v1
 kind: Job
@@ -75,20 +89,10 @@ func TestInjectStdinAndIdempotence(t *testing.T) {
 
 func TestInjectFilesAndDirectories(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, data string) string {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	write("a/job.yaml", plainJob)
-	write("a/b/cm.yml", configMap)
-	write("a/notes.txt", "not a manifest")
-	js := write("pod.json", `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+	writeFile(t, dir, "a/job.yaml", plainJob)
+	writeFile(t, dir, "a/b/cm.yml", configMap)
+	writeFile(t, dir, "a/notes.txt", "not a manifest")
+	js := writeFile(t, dir, "pod.json", `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
   "spec": {"containers": [{"name": "m", "image": "app:1", "command": ["/m"]}, {"name": "s", "image": "app:1", "command": ["/s"]}]}}`)
 	out, stderr, code := run(t, "", "inject", "--resolve", "none", "--sidecar", "s", filepath.Join(dir, "a"), js)
 	if code != 0 {
@@ -134,14 +138,8 @@ func TestInjectPartialFailure(t *testing.T) {
 // Usage errors and input that does not parse: exit 2, nothing on stdout.
 func TestInjectUsageErrors(t *testing.T) {
 	dir := t.TempDir()
-	bad := filepath.Join(dir, "bad.yaml")
-	if err := os.WriteFile(bad, []byte("kind: Job\nspec:\n  a: [1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	good := filepath.Join(dir, "good.yaml")
-	if err := os.WriteFile(good, []byte(plainJob), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	bad := writeFile(t, dir, "bad.yaml", "kind: Job\nspec:\n  a: [1\n")
+	good := writeFile(t, dir, "good.yaml", plainJob)
 	tests := []struct {
 		args []string
 		want string

@@ -7,13 +7,14 @@ import (
 
 	"github.com/tandem-sh/tandem/cmd/tandemctl/inject"
 	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook"
+	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook/admission"
 )
 
 func webhookCommand() *cli.Command {
 	return &cli.Command{
 		Name:   "webhook",
 		Usage:  "a mutating admission webhook: inject pods as the API server admits them",
-		Flags:  append(webhookServeFlags(), webhookInjectFlags()...),
+		Flags:  append(append(webhookServeFlags(), injectFlags()...), webhookAdmitFlags()...),
 		Action: webhookAction,
 	}
 }
@@ -37,20 +38,15 @@ func webhookServeFlags() []cli.Flag {
 	}
 }
 
-func webhookInjectFlags() []cli.Flag {
+// webhookAdmitFlags decide admissions, besides inject's own flags.
+func webhookAdmitFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringSliceFlag{Name: "sidecar", EnvVars: envVars("sidecar"), Usage: "container NAME is a sidecar in every pod that has one (repeatable)"},
 		&cli.StringSliceFlag{Name: "sidecar-image", EnvVars: envVars("sidecar-image"),
 			Usage: "a container whose image matches PATTERN (a glob: *cloud-sql-proxy:*) is a sidecar (repeatable)"},
 		&cli.StringFlag{Name: "namespace-selector", Value: inject.InjectKey + "=enabled", EnvVars: envVars("namespace-selector"),
 			Usage: "label selector a pod's namespace must match (checked again beside the configuration's namespaceSelector)"},
-		&cli.StringFlag{Name: "on-error", Value: string(webhook.Reject), EnvVars: envVars("on-error"),
+		&cli.StringFlag{Name: "on-error", Value: string(admission.Reject), EnvVars: envVars("on-error"),
 			Usage: "a pod that cannot be injected: reject (with the reason and the fix) or allow (unchanged, with a warning)"},
-		&cli.StringFlag{Name: "mode", Value: string(inject.Classic), EnvVars: envVars("mode"), Usage: "classic or native (Kubernetes 1.29+)"},
-		&cli.StringFlag{Name: "image", Value: "ghcr.io/tandem-sh/tandem:" + version, EnvVars: envVars("image"), Usage: "image of the tandem-install init container"},
-		&cli.StringFlag{Name: "resolve", Value: "registry", EnvVars: envVars("resolve"), Usage: "registry: read ENTRYPOINT, CMD and STOPSIGNAL from registries; none: never"},
-		&cli.StringFlag{Name: "platform", Value: "linux/amd64", EnvVars: envVars("platform"), Usage: "the nodes' platform, whose image config is read"},
-		&cli.StringSliceFlag{Name: "insecure-registry", EnvVars: envVars("insecure-registry"), Usage: "registry HOST[:PORT] spoken to over plain HTTP (repeatable)"},
 		&cli.DurationFlag{Name: "lookup-timeout", Value: 3 * time.Second, EnvVars: envVars("lookup-timeout"),
 			Usage: "bound of one image lookup; keep it under the configuration's timeoutSeconds"},
 		&cli.IntFlag{Name: "cache-size", Value: 1024, EnvVars: envVars("cache-size"), Usage: "image configs kept, by digest"},

@@ -12,16 +12,15 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/tandem-sh/tandem/cmd/tandemctl/inject"
-	"github.com/tandem-sh/tandem/cmd/tandemctl/registry"
 	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook"
+	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook/admission"
 )
 
 // webhookSetup is the webhook's flags made into its parts.
 type webhookSetup struct {
 	logger    zerolog.Logger
 	client    kubernetes.Interface
-	handler   *webhook.Handler
+	handler   *admission.Handler
 	server    *webhook.Server
 	bootstrap *webhook.Bootstrap
 }
@@ -41,7 +40,7 @@ func newWebhookSetup(cliCtx *cli.Context) (*webhookSetup, error) {
 	}
 	cfg.Namespaces = webhook.APINamespaces{Client: s.client}
 	cfg.Keychains = webhook.PodKeychains{Client: s.client}
-	if s.handler, err = webhook.NewHandler(cfg); err != nil {
+	if s.handler, err = admission.NewHandler(cfg); err != nil {
 		return nil, usageError{err}
 	}
 	s.server = &webhook.Server{Listen: cliCtx.String("listen"), Certs: webhook.NewCertReloader(cliCtx.String("cert-dir")),
@@ -58,35 +57,27 @@ func newWebhookSetup(cliCtx *cli.Context) (*webhookSetup, error) {
 }
 
 // webhookConfig reads the flags that decide admissions.
-func webhookConfig(cliCtx *cli.Context, logger zerolog.Logger) (webhook.Config, error) {
-	mode, err := inject.ParseMode(cliCtx.String("mode"))
+func webhookConfig(cliCtx *cli.Context, logger zerolog.Logger) (admission.Config, error) {
+	opts, lookups, err := readInjectFlags(cliCtx)
 	if err != nil {
-		return webhook.Config{}, fmt.Errorf("--mode: %w", err)
+		return admission.Config{}, err
 	}
-	onError, err := webhook.ParseOnError(cliCtx.String("on-error"))
+	onError, err := admission.ParseOnError(cliCtx.String("on-error"))
 	if err != nil {
-		return webhook.Config{}, fmt.Errorf("--on-error: %w", err)
+		return admission.Config{}, fmt.Errorf("--on-error: %w", err)
 	}
 	selector, err := labels.Parse(cliCtx.String("namespace-selector"))
 	if err != nil {
-		return webhook.Config{}, fmt.Errorf("--namespace-selector %q: %w", cliCtx.String("namespace-selector"), err)
+		return admission.Config{}, fmt.Errorf("--namespace-selector %q: %w", cliCtx.String("namespace-selector"), err)
 	}
-	cfg := webhook.Config{
-		Inject:        inject.Options{Mode: mode, Image: cliCtx.String("image"), Version: version, Sidecars: cliCtx.StringSlice("sidecar")},
-		SidecarImages: cliCtx.StringSlice("sidecar-image"),
-		OnError:       onError, Selector: selector, Logger: logger,
+	cfg := admission.Config{
+		Inject: opts, SidecarImages: cliCtx.StringSlice("sidecar-image"),
+		OnError: onError, Selector: selector, Logger: logger,
 	}
-	switch resolve := cliCtx.String("resolve"); resolve {
-	case "registry":
-		cache, err := registry.NewDigestCache(cliCtx.String("platform"), cliCtx.StringSlice("insecure-registry"),
-			cliCtx.Int("cache-size"), cliCtx.Duration("lookup-timeout"))
-		if err != nil {
-			return webhook.Config{}, fmt.Errorf("--platform or --cache-size: %w", err)
+	if lookups != nil {
+		if cfg.Images, err = lookups.digestCache(cliCtx.Int("cache-size"), cliCtx.Duration("lookup-timeout")); err != nil {
+			return admission.Config{}, err
 		}
-		cfg.Images = cache
-	case "none":
-	default:
-		return webhook.Config{}, fmt.Errorf("--resolve %q: expected registry or none", resolve)
 	}
 	return cfg, cfg.Check()
 }

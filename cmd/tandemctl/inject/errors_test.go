@@ -70,11 +70,7 @@ var notInjectedCases = []struct {
 func TestNotInjected(t *testing.T) {
 	for _, tt := range notInjectedCases {
 		t.Run(tt.name, func(t *testing.T) {
-			opts := testOptions()
-			if tt.opts != nil {
-				tt.opts(&opts)
-			}
-			r, out := injectYAML(t, tt.src, opts)
+			r, out := injectYAML(t, tt.src, testOptionsWith(tt.opts))
 			if r.Status != Failed {
 				t.Fatalf("status %d (%s); want Failed", r.Status, r)
 			}

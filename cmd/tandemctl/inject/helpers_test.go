@@ -47,6 +47,15 @@ func testOptions() Options {
 	}
 }
 
+// testOptionsWith is testOptions changed by change, if any.
+func testOptionsWith(change func(*Options)) Options {
+	opts := testOptions()
+	if change != nil {
+		change(&opts)
+	}
+	return opts
+}
+
 // injectYAML parses one resource, injects it, and returns the report and
 // the resource encoded again (two-space indents).
 func injectYAML(t *testing.T, src string, opts Options) (Report, string) {

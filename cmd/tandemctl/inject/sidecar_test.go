@@ -85,11 +85,7 @@ var sidecarCommandCases = []struct {
 func TestSidecarCommandLine(t *testing.T) {
 	for _, tt := range sidecarCommandCases {
 		t.Run(tt.name, func(t *testing.T) {
-			opts := testOptions()
-			if tt.opts != nil {
-				tt.opts(&opts)
-			}
-			r, out := injectYAML(t, pod(tt.spec), opts)
+			r, out := injectYAML(t, pod(tt.spec), testOptionsWith(tt.opts))
 			if r.Status != Injected {
 				t.Fatalf("%s", r)
 			}

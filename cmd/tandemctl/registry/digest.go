@@ -20,22 +20,22 @@ import (
 // pushed again; a tag costs one HEAD to learn its digest, a digest nothing.
 // The cache holds at most size configs, least recently used out first.
 type DigestCache struct {
-	resolver *Resolver
-	timeout  time.Duration
-	configs  *lru.Cache // digest string → inject.ImageConfig (safe for concurrent use)
+	reader  configReader
+	timeout time.Duration
+	configs *lru.Cache // digest string → inject.ImageConfig (safe for concurrent use)
 }
 
 // NewDigestCache reads images for platform; insecure as for New; timeout
 // bounds each lookup (keep it inside the webhook's own timeout).
 func NewDigestCache(platform string, insecure []string, size int, timeout time.Duration) (*DigestCache, error) {
-	r, err := New(platform, insecure)
+	reader, err := newConfigReader(platform, insecure)
 	if err != nil {
 		return nil, err
 	}
 	if size < 1 {
 		return nil, fmt.Errorf("cache size %d: expected at least 1", size)
 	}
-	return &DigestCache{resolver: r, timeout: timeout, configs: lru.New(size)}, nil
+	return &DigestCache{reader: reader, timeout: timeout, configs: lru.New(size)}, nil
 }
 
 // Len is how many configs are cached.
@@ -44,7 +44,7 @@ func (c *DigestCache) Len() int { return c.configs.Len() }
 // Resolve returns the config of image for the cache's platform, reading the
 // registry with keychain. Errors are not cached: the next pod tries again.
 func (c *DigestCache) Resolve(ctx context.Context, image string, keychain authn.Keychain) (inject.ImageConfig, error) {
-	ref, err := c.resolver.reference(image)
+	ref, err := c.reader.reference(image)
 	if err != nil {
 		return inject.ImageConfig{}, err
 	}
@@ -59,7 +59,7 @@ func (c *DigestCache) Resolve(ctx context.Context, image string, keychain authn.
 		return cached.(inject.ImageConfig), nil
 	}
 	// Read by digest: the tag may have moved since the HEAD.
-	config, err := c.resolver.readRef(ref.Context().Digest(digest.String()), opts)
+	config, err := c.reader.readRef(ref.Context().Digest(digest.String()), opts)
 	if err != nil {
 		return inject.ImageConfig{}, err
 	}
@@ -82,39 +82,4 @@ func (c *DigestCache) digestOf(ref name.Reference, opts []remote.Option) (v1.Has
 		return v1.Hash{}, getErr
 	}
 	return full.Digest, nil
-}
-
-// reference parses image, in plain HTTP for the insecure registries.
-func (r *Resolver) reference(image string) (name.Reference, error) {
-	ref, err := name.ParseReference(image)
-	if err != nil {
-		return nil, fmt.Errorf("image reference %q: %w", image, err)
-	}
-	for _, host := range r.insecure {
-		if host == ref.Context().RegistryStr() {
-			return name.ParseReference(image, name.Insecure)
-		}
-	}
-	return ref, nil
-}
-
-// readRef reads the config of ref for r's platform.
-func (r *Resolver) readRef(ref name.Reference, opts []remote.Option) (inject.ImageConfig, error) {
-	desc, err := remote.Get(ref, opts...)
-	if err != nil {
-		return inject.ImageConfig{}, fmt.Errorf("read %s from its registry: %w", ref, err)
-	}
-	img, err := r.platformImage(desc)
-	if err != nil {
-		return inject.ImageConfig{}, fmt.Errorf("image %s: %w", ref, err)
-	}
-	cfg, err := img.ConfigFile()
-	if err != nil {
-		return inject.ImageConfig{}, fmt.Errorf("read the config of %s: %w", ref, err)
-	}
-	got := v1.Platform{OS: cfg.OS, Architecture: cfg.Architecture, Variant: cfg.Variant}
-	if cfg.OS != "" && !got.Satisfies(r.platform) {
-		return inject.ImageConfig{}, fmt.Errorf("image %s is for %s, not %s: set --platform to the nodes' platform, or use an image built for it", ref, got, r.platform)
-	}
-	return inject.ImageConfig{Entrypoint: cfg.Config.Entrypoint, Cmd: cfg.Config.Cmd, StopSignal: cfg.Config.StopSignal}, nil
 }

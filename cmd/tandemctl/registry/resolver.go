@@ -1,16 +1,11 @@
-// Package registry reads images' ENTRYPOINT, CMD and STOPSIGNAL from their
-// registries with go-containerregistry, for the platform of the nodes.
 package registry
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/google/go-containerregistry/pkg/authn"
-	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
 
 	"github.com/tandem-sh/tandem/cmd/tandemctl/inject"
@@ -23,8 +18,7 @@ const lookupTimeout = 30 * time.Second
 // Resolver is an inject.EntrypointResolver over registries. Each image is
 // read once per run.
 type Resolver struct {
-	platform v1.Platform
-	insecure []string
+	reader   configReader
 	keychain authn.Keychain
 
 	mu    sync.Mutex
@@ -42,11 +36,11 @@ var _ inject.EntrypointResolver = (*Resolver)(nil)
 // registry hosts (host or host:port) spoken to over plain HTTP. Credentials
 // are the user's docker and podman ones (the default keychain).
 func New(platform string, insecure []string) (*Resolver, error) {
-	p, err := v1.ParsePlatform(platform)
-	if err != nil || p.OS == "" || p.Architecture == "" {
-		return nil, fmt.Errorf("platform %q: expected os/arch[/variant], e.g. linux/amd64", platform)
+	reader, err := newConfigReader(platform, insecure)
+	if err != nil {
+		return nil, err
 	}
-	return &Resolver{platform: *p, insecure: insecure, keychain: authn.DefaultKeychain, cache: map[string]result{}}, nil
+	return &Resolver{reader: reader, keychain: authn.DefaultKeychain, cache: map[string]result{}}, nil
 }
 
 // Resolve returns the config of image for the resolver's platform.
@@ -62,39 +56,11 @@ func (r *Resolver) Resolve(ctx context.Context, image string) (inject.ImageConfi
 }
 
 func (r *Resolver) read(ctx context.Context, image string) (inject.ImageConfig, error) {
-	ref, err := r.reference(image)
+	ref, err := r.reader.reference(image)
 	if err != nil {
 		return inject.ImageConfig{}, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, lookupTimeout)
 	defer cancel()
-	return r.readRef(ref, []remote.Option{remote.WithContext(ctx), remote.WithAuthFromKeychain(r.keychain)})
-}
-
-// platformImage picks the resolver's platform from an index, or takes a
-// single image as it is (its config says its platform).
-func (r *Resolver) platformImage(desc *remote.Descriptor) (v1.Image, error) {
-	if !desc.MediaType.IsIndex() {
-		return desc.Image()
-	}
-	idx, err := desc.ImageIndex()
-	if err != nil {
-		return nil, err
-	}
-	manifest, err := idx.IndexManifest()
-	if err != nil {
-		return nil, err
-	}
-	var have []string
-	for _, m := range manifest.Manifests {
-		if m.Platform == nil {
-			continue
-		}
-		if m.Platform.Satisfies(r.platform) {
-			return idx.Image(m.Digest)
-		}
-		have = append(have, m.Platform.String())
-	}
-	return nil, fmt.Errorf("no image for platform %s (the index has %s): set --platform to the nodes' platform",
-		r.platform, strings.Join(have, ", "))
+	return r.reader.readRef(ref, []remote.Option{remote.WithContext(ctx), remote.WithAuthFromKeychain(r.keychain)})
 }

@@ -2,67 +2,16 @@ package registry
 
 import (
 	"context"
-	"io"
-	"log"
-	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-containerregistry/pkg/name"
-	ggcrregistry "github.com/google/go-containerregistry/pkg/registry"
 	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/empty"
 	"github.com/google/go-containerregistry/pkg/v1/mutate"
-	"github.com/google/go-containerregistry/pkg/v1/random"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
 )
-
-// testRegistry serves go-containerregistry's in-memory registry on
-// loopback and counts the requests it gets.
-func testRegistry(t *testing.T) (host string, requests *atomic.Int64) {
-	t.Helper()
-	requests = &atomic.Int64{}
-	handler := ggcrregistry.New(ggcrregistry.Logger(log.New(io.Discard, "", 0)))
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		requests.Add(1)
-		handler.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	return strings.TrimPrefix(srv.URL, "http://"), requests
-}
-
-func image(t *testing.T, platform v1.Platform, entrypoint, cmd []string, stop string) v1.Image {
-	t.Helper()
-	img, err := random.Image(64, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cf, err := img.ConfigFile()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cf = cf.DeepCopy()
-	cf.OS, cf.Architecture, cf.Variant = platform.OS, platform.Architecture, platform.Variant
-	cf.Config.Entrypoint, cf.Config.Cmd, cf.Config.StopSignal = entrypoint, cmd, stop
-	if img, err = mutate.ConfigFile(img, cf); err != nil {
-		t.Fatal(err)
-	}
-	return img
-}
-
-func push(t *testing.T, ref string, write func(name.Reference) error) {
-	t.Helper()
-	r, err := name.ParseReference(ref)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := write(r); err != nil {
-		t.Fatalf("push %s: %v", ref, err)
-	}
-}
 
 func TestResolve(t *testing.T) {
 	host, requests := testRegistry(t)

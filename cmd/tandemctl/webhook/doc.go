@@ -1,19 +1,7 @@
-// Package webhook is `tandemctl webhook`: a mutating admission webhook that
-// applies the inject package to Pods as the API server admits them.
-//
-// One admission: the API server POSTs an AdmissionReview (v1) to /mutate.
-// The handler reads it within a size bound, checks that the Pod's namespace
-// is selected (the MutatingWebhookConfiguration's namespaceSelector, checked
-// again here), names its sidecars (the tandem.sh/sidecars annotation, and
-// containers whose image matches --sidecar-image), and runs the same
-// injection as `tandemctl inject` on the Pod as a YAML node tree. Image
-// ENTRYPOINTs are read with the pod's own pull secrets and its service
-// account's, cached by digest. The answer is a JSON patch from the Pod as it
-// came to the Pod as injected; a pod that cannot be injected is rejected
-// with the same message as `inject` gives (or admitted unchanged with a
-// warning under --on-error allow). One JSON log line says what was decided.
-//
-// The server serves HTTPS with a certificate re-read when its files change,
-// and can bootstrap that certificate itself (a Secret and the caBundle of
-// its configuration) where no cert-manager is installed.
+// Package webhook serves `tandemctl webhook`: the HTTPS server for
+// /mutate (the admission package's handler), /healthz and /readyz, with a
+// certificate re-read when its files change; the bootstrap of that
+// certificate where no cert-manager is installed (a Secret and the
+// caBundle of its configuration); and the API server client behind the
+// admission package's NamespaceLabels and KeychainSource.
 package webhook

@@ -10,6 +10,8 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook/admission"
 )
 
 // Client connects to the API server: with kubeconfig (a path, or a list as
@@ -52,6 +54,8 @@ func restConfig(kubeconfig string) (*rest.Config, error) {
 // API server's own namespaceSelector has already sent only selected ones.
 type APINamespaces struct{ Client kubernetes.Interface }
 
+var _ admission.NamespaceLabels = APINamespaces{}
+
 func (n APINamespaces) Labels(ctx context.Context, namespace string) (map[string]string, error) {
 	ns, err := n.Client.CoreV1().Namespaces().Get(ctx, namespace, metav1.GetOptions{})
 	if err != nil {
@@ -65,7 +69,9 @@ func (n APINamespaces) Labels(ctx context.Context, namespace string) (map[string
 // node-level helpers (cloud registries) as a kubelet would.
 type PodKeychains struct{ Client kubernetes.Interface }
 
-func (k PodKeychains) Keychain(ctx context.Context, pod PodCredentials) (authn.Keychain, error) {
+var _ admission.KeychainSource = PodKeychains{}
+
+func (k PodKeychains) Keychain(ctx context.Context, pod admission.PodCredentials) (authn.Keychain, error) {
 	return k8schain.New(ctx, k.Client, k8schain.Options{
 		Namespace:          pod.Namespace,
 		ServiceAccountName: pod.ServiceAccount,

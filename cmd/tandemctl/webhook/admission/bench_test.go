@@ -1,4 +1,4 @@
-package webhook
+package admission
 
 import (
 	"bytes"
@@ -7,7 +7,7 @@ import (
 )
 
 // BenchmarkMutate: one admission of jobPod, in process (warm image cache:
-// the fake answers at once). `go test -bench Mutate ./cmd/tandemctl/webhook`.
+// the fake answers at once). `go test -bench Mutate ./cmd/tandemctl/webhook/admission`.
 func BenchmarkMutate(b *testing.B) {
 	f := newFixture(b, nil)
 	body := reviewOf(b, "batch", jobPod)

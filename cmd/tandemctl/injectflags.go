@@ -1,0 +1,93 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tandem-sh/tandem/cmd/tandemctl/inject"
+	"github.com/tandem-sh/tandem/cmd/tandemctl/registry"
+)
+
+// inject's options as flags, declared and read here once: `inject` and
+// `webhook` both take them (linkerd2's cli/flag), so the two commands
+// cannot drift in names, defaults or usage text.
+
+// The values of --resolve.
+const (
+	resolveRegistry = "registry"
+	resolveNone     = "none"
+)
+
+// injectFlags are the flags of inject.Options, for both commands.
+func injectFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringSliceFlag{Name: "sidecar", EnvVars: envVars("sidecar"),
+			Usage: "container NAME is a sidecar in every pod that has one (repeatable; besides the tandem.sh/sidecars annotation)"},
+		&cli.StringFlag{Name: "mode", Value: string(inject.Classic), EnvVars: envVars("mode"),
+			Usage: "classic (every cluster) or native (sidecars as init containers with restartPolicy: Always, Kubernetes 1.29+)"},
+		&cli.StringFlag{Name: "image", Value: "ghcr.io/tandem-sh/tandem:" + version, EnvVars: envVars("image"),
+			Usage: "image of the tandem-install init container (holds /tandem)"},
+		&cli.StringFlag{Name: "resolve", Value: resolveRegistry, EnvVars: envVars("resolve"),
+			Usage: resolveRegistry + ": read ENTRYPOINT, CMD and STOPSIGNAL from the image's registry when the manifest does not say; " + resolveNone + ": never"},
+		&cli.StringFlag{Name: "platform", Value: "linux/amd64", EnvVars: envVars("platform"),
+			Usage: "the nodes' platform, os/arch[/variant], whose image config is read"},
+		&cli.StringSliceFlag{Name: "insecure-registry", EnvVars: envVars("insecure-registry"),
+			Usage: "registry HOST[:PORT] spoken to over plain HTTP (repeatable)"},
+	}
+}
+
+// imageLookups is where --resolve registry reads image configs: for the
+// nodes' platform, over plain HTTP from the insecure registries.
+type imageLookups struct {
+	platform string
+	insecure []string
+}
+
+// readInjectFlags reads injectFlags: the options, with no Resolver, and the
+// lookups --resolve asks for (nil: none). Each command makes its own
+// resolver from them: inject one per run, the webhook a cache by digest.
+func readInjectFlags(cliCtx *cli.Context) (inject.Options, *imageLookups, error) {
+	mode, err := inject.ParseMode(cliCtx.String("mode"))
+	if err != nil {
+		return inject.Options{}, nil, fmt.Errorf("--mode: %w", err)
+	}
+	opts := inject.Options{
+		Mode:     mode,
+		Image:    cliCtx.String("image"),
+		Version:  version,
+		Sidecars: cliCtx.StringSlice("sidecar"),
+	}
+	if opts.Image == "" {
+		return opts, nil, errors.New("--image: expected an image that holds /tandem, e.g. ghcr.io/tandem-sh/tandem:" + version)
+	}
+	switch resolve := cliCtx.String("resolve"); resolve {
+	case resolveRegistry:
+		return opts, &imageLookups{platform: cliCtx.String("platform"), insecure: cliCtx.StringSlice("insecure-registry")}, nil
+	case resolveNone:
+		return opts, nil, nil
+	default:
+		return opts, nil, fmt.Errorf("--resolve %q: expected %s or %s", resolve, resolveRegistry, resolveNone)
+	}
+}
+
+// resolver reads each image once per run, with the user's credentials.
+func (l *imageLookups) resolver() (*registry.Resolver, error) {
+	r, err := registry.New(l.platform, l.insecure)
+	if err != nil {
+		return nil, fmt.Errorf("--platform: %w", err)
+	}
+	return r, nil
+}
+
+// digestCache keeps up to size configs by digest, each lookup bounded by
+// timeout and made with the caller's credentials.
+func (l *imageLookups) digestCache(size int, timeout time.Duration) (*registry.DigestCache, error) {
+	c, err := registry.NewDigestCache(l.platform, l.insecure, size, timeout)
+	if err != nil {
+		return nil, fmt.Errorf("--platform or --cache-size: %w", err)
+	}
+	return c, nil
+}
