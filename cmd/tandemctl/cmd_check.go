@@ -42,7 +42,7 @@ func checkAction(cliCtx *cli.Context) error {
 	report, err := check.Run(cliCtx.Context, check.APIClients{Core: client.CoreV1(), Batch: client.BatchV1(),
 		Apps: client.AppsV1(), Admission: client.AdmissionregistrationV1()}, opts)
 	if err != nil {
-		return fmt.Errorf("check: %w (its rights: examples/webhook/check-rbac.yaml)", err)
+		return err
 	}
 	if err := check.Render(cliCtx.App.Writer, report, format); err != nil {
 		return err

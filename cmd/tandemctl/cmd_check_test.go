@@ -90,7 +90,7 @@ func TestCheckExitCodes(t *testing.T) {
 		{"--stuck-after 0s", []string{"--kubeconfig", clean, "--stuck-after", "0s"}, 2, "", "--stuck-after 0s: expected a positive duration"},
 		{"--stuck-after soon", []string{"--kubeconfig", clean, "--stuck-after", "soon"}, 2, "", "invalid value \"soon\" for flag -stuck-after"},
 		{"an argument", []string{"--kubeconfig", clean, "jobs"}, 2, "", `check takes no arguments, got ["jobs"]`},
-		{"no API server", []string{"--kubeconfig", writeKubeconfig(t, "http://127.0.0.1:1")}, 1, "", "check: list pods:"},
+		{"no API server", []string{"--kubeconfig", writeKubeconfig(t, "http://127.0.0.1:1")}, 1, "", "tandemctl: list pods:"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

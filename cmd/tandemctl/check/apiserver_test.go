@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -15,6 +16,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/rest"
 )
 
@@ -29,6 +31,8 @@ type request struct {
 type apiServer struct {
 	t       testing.TB
 	cluster *fakeCluster
+	// forbidden is a resource the caller has no right to.
+	forbidden string
 
 	mu       sync.Mutex
 	requests []request
@@ -68,6 +72,9 @@ func (s *apiServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // read answers one request from the fake cluster, a page at a time.
 func (s *apiServer) read(r *http.Request, namespace, resource, name string) (any, error) {
+	if resource == s.forbidden {
+		return nil, apierrors.NewForbidden(schema.GroupResource{Resource: resource}, name, errors.New("RBAC: no rule"))
+	}
 	ctx, q := context.Background(), r.URL.Query()
 	limit, _ := strconv.Atoi(q.Get("limit"))
 	offset, _ := strconv.Atoi(q.Get("continue"))
@@ -93,7 +100,7 @@ func (s *apiServer) read(r *http.Request, namespace, resource, name string) (any
 		return s.cluster.Deployment(ctx, namespace, name)
 	}
 	s.t.Errorf("unexpected request %s %s", r.Method, r.URL)
-	return nil, apierrors.NewNotFound(metav1.SchemeGroupVersion.WithResource(resource).GroupResource(), name)
+	return nil, apierrors.NewNotFound(schema.GroupResource{Resource: resource}, name)
 }
 
 // page cuts items at offset, limit long, and says where the next starts.

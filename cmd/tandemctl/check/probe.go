@@ -49,7 +49,8 @@ func (c checker) probeTargets(ctx context.Context, w tandemWebhook, targets []ta
 // are down break admissions only when no other answers.
 func readyz(w tandemWebhook, targets []target, results []probe) []Finding {
 	var findings, down []Finding
-	reachable := false
+	// anyServes: some target answers, or may (ready, out of sight).
+	anyServes := false
 	for i, t := range targets {
 		r := results[i]
 		f := Finding{Check: checkEndpoint, Severity: Warning, Name: w.name()}
@@ -58,9 +59,9 @@ func readyz(w tandemWebhook, targets []target, results []probe) []Finding {
 		}
 		switch {
 		case r.answered():
-			reachable = true
+			anyServes = true
 		case r.err != nil && t.ready:
-			reachable = true
+			anyServes = true
 			f.Message = fmt.Sprintf("cannot reach %s from here (%v); the kubelet finds it ready, so its certificate went unchecked", t.where(), r.err)
 			f.Fix = "run tandemctl check where pod IPs route: on a node, or in a pod with the ClusterRole tandem-check"
 			findings = append(findings, f)
@@ -73,7 +74,7 @@ func readyz(w tandemWebhook, targets []target, results []probe) []Finding {
 		}
 	}
 	for _, f := range down {
-		if !reachable {
+		if !anyServes {
 			f.Severity, f.Message = Error, f.Message+"; "+w.consequence()
 		}
 		findings = append(findings, f)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -83,4 +84,14 @@ func checkRole(t *testing.T) rbacv1.ClusterRole {
 		t.Fatalf("check-rbac.yaml holds %s %s, want ClusterRole tandem-check", role.Kind, role.Name)
 	}
 	return role
+}
+
+// A right missing is an error that names the ClusterRole to bind.
+func TestForbiddenNamesTheRole(t *testing.T) {
+	api := &apiServer{t: t, cluster: newFixture(t).cluster, forbidden: "mutatingwebhookconfigurations"}
+	_, err := Run(context.Background(), api.clients(), Options{StuckAfter: time.Minute})
+	if err == nil || !strings.Contains(err.Error(), "list mutatingwebhookconfigurations: ") ||
+		!strings.HasSuffix(err.Error(), "check reads with the ClusterRole tandem-check of examples/webhook/check-rbac.yaml") {
+		t.Errorf("got %v", err)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 )
 
 // Options are check's flags.
@@ -37,7 +38,11 @@ type cluster interface {
 // Run checks the cluster that clients reach, as of now.
 func Run(ctx context.Context, clients APIClients, opts Options) (Report, error) {
 	c := checker{cluster: NewAPICluster(clients), prober: tlsProber{timeout: probeTimeout}, now: time.Now()}
-	return c.run(ctx, opts)
+	r, err := c.run(ctx, opts)
+	if apierrors.IsForbidden(err) {
+		err = fmt.Errorf("%w; check reads with the ClusterRole tandem-check of examples/webhook/check-rbac.yaml", err)
+	}
+	return r, err
 }
 
 // checker holds the seams of one run: the cluster, the endpoint prober and
