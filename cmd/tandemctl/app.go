@@ -12,13 +12,13 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:           "tandemctl",
 		Usage:          "wrap the containers of Kubernetes manifests in tandem",
-		UsageText:      "tandemctl inject [flags] [FILE|DIR|-]...\n   tandemctl webhook [flags] (in the cluster: examples/webhook/)\n   kubectl tandem inject ... (as a kubectl plugin, through a kubectl-tandem link)",
+		UsageText:      "tandemctl inject [flags] [FILE|DIR|-]...\n   tandemctl webhook [flags] (in the cluster: examples/webhook/)\n   tandemctl check [--kubeconfig F] [-n NS | -A] [--stuck-after D] [-o text|json]\n   kubectl tandem inject ... (as a kubectl plugin, through a kubectl-tandem link)",
 		Version:        version,
 		HideVersion:    true,
 		Reader:         stdin,
 		Writer:         stdout,
 		ErrWriter:      stderr,
-		Commands:       []*cli.Command{injectCommand(), webhookCommand(), versionCommand},
+		Commands:       []*cli.Command{injectCommand(), webhookCommand(), checkCommand(), versionCommand},
 		OnUsageError:   onUsageError,
 		ExitErrHandler: func(*cli.Context, error) {}, // main() alone exits
 		Action:         unknownCommand,
@@ -30,7 +30,7 @@ func unknownCommand(cliCtx *cli.Context) error {
 	if cliCtx.NArg() == 0 {
 		return cli.ShowAppHelp(cliCtx)
 	}
-	return usageError{fmt.Errorf("unknown command %q: expected inject, webhook or version", cliCtx.Args().First())}
+	return usageError{fmt.Errorf("unknown command %q: expected inject, webhook, check or version", cliCtx.Args().First())}
 }
 
 func onUsageError(_ *cli.Context, err error, _ bool) error { return usageError{err} }

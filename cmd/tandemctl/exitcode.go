@@ -5,8 +5,8 @@ import "errors"
 // tandemctl's exit codes, as the README lists them.
 const (
 	exitOK = 0
-	// exitNotInjected: some resource could not be injected; the others
-	// were written.
+	// exitNotInjected: some resource could not be injected, the others
+	// were written; or check found something wrong.
 	exitNotInjected = 1
 	// exitUsage: a usage error or input that does not parse; nothing was
 	// written.
@@ -22,7 +22,7 @@ func (e usageError) Unwrap() error { return e.err }
 // reportedError ends a run whose report lines already said what failed.
 type reportedError struct{ failed int }
 
-func (e reportedError) Error() string { return "some resources were not injected" }
+func (e reportedError) Error() string { return "the report says what failed" }
 
 func isReported(err error) bool {
 	var r reportedError

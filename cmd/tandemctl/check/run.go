@@ -1,0 +1,74 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+)
+
+// Options are check's flags.
+type Options struct {
+	// Namespace limits the held-pods check to one namespace; empty: every
+	// namespace. The installation is cluster-wide and always checked.
+	Namespace string
+	// StuckAfter is how long a pod may run on after its main containers
+	// ended before it counts as held.
+	StuckAfter time.Duration
+}
+
+// cluster is what check reads, and all it may do: list and get.
+type cluster interface {
+	// Pods lists the pods of namespace (empty: all) matching a label
+	// selector (empty: all).
+	Pods(ctx context.Context, namespace, selector string) ([]corev1.Pod, error)
+	Jobs(ctx context.Context, namespace string) ([]batchv1.Job, error)
+	Namespaces(ctx context.Context) ([]corev1.Namespace, error)
+	MutatingWebhookConfigurations(ctx context.Context) ([]admissionregistrationv1.MutatingWebhookConfiguration, error)
+	// Deployment returns an error that apierrors.IsNotFound knows when
+	// there is none.
+	Deployment(ctx context.Context, namespace, name string) (*appsv1.Deployment, error)
+}
+
+// Run checks the cluster that clients reach, as of now.
+func Run(ctx context.Context, clients APIClients, opts Options) (Report, error) {
+	c := checker{cluster: NewAPICluster(clients), prober: tlsProber{timeout: probeTimeout}, now: time.Now()}
+	r, err := c.run(ctx, opts)
+	if apierrors.IsForbidden(err) {
+		err = fmt.Errorf("%w; check reads with the ClusterRole tandem-check of examples/webhook/check-rbac.yaml", err)
+	}
+	return r, err
+}
+
+// checker holds the seams of one run: the cluster, the endpoint prober and
+// the time the run treats as now.
+type checker struct {
+	cluster cluster
+	prober  prober
+	now     time.Time
+}
+
+func (c checker) run(ctx context.Context, opts Options) (Report, error) {
+	pods, err := c.cluster.Pods(ctx, opts.Namespace, "")
+	if err != nil {
+		return Report{}, fmt.Errorf("list pods: %w", err)
+	}
+	namespaces, err := c.cluster.Namespaces(ctx)
+	if err != nil {
+		return Report{}, fmt.Errorf("list namespaces: %w", err)
+	}
+	held, err := c.heldPods(ctx, pods, namespaces, opts.StuckAfter)
+	if err != nil {
+		return Report{}, err
+	}
+	install, webhooks, err := c.installation(ctx, namespaces)
+	if err != nil {
+		return Report{}, err
+	}
+	return Report{Findings: append(held, install...), Pods: len(pods), Webhooks: webhooks}, nil
+}

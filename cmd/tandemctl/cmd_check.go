@@ -1,0 +1,71 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tandem-sh/tandem/cmd/tandemctl/check"
+	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook"
+)
+
+func checkCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "check",
+		Usage:     "find the Jobs held by their sidecars and check tandem's webhook; read-only, exit 1 when something is wrong",
+		UsageText: "tandemctl check [--kubeconfig F] [-n NS | -A] [--stuck-after D] [-o text|json]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "kubeconfig", EnvVars: append(envVars("kubeconfig"), "KUBECONFIG"),
+				Usage: "kubeconfig to reach the API server; default: in-cluster, else kubectl's"},
+			&cli.StringFlag{Name: "namespace", Aliases: []string{"n"}, Usage: "look for held pods in this namespace only (the webhook is checked anyway)"},
+			&cli.BoolFlag{Name: "all-namespaces", Aliases: []string{"A"}, Usage: "look for held pods in every namespace (the default)"},
+			&cli.DurationFlag{Name: "stuck-after", Value: time.Minute, EnvVars: envVars("stuck-after"),
+				Usage: "a pod whose main containers ended longer ago than this, while a sidecar runs on, is held"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: string(check.Text), EnvVars: envVars("output"), Usage: "text or json"},
+		},
+		OnUsageError: onUsageError,
+		Action:       checkAction,
+	}
+}
+
+func checkAction(cliCtx *cli.Context) error {
+	opts, format, err := checkOptions(cliCtx)
+	if err != nil {
+		return usageError{err}
+	}
+	client, err := webhook.Client(cliCtx.String("kubeconfig"))
+	if err != nil {
+		return err
+	}
+	report, err := check.Run(cliCtx.Context, check.APIClients{Core: client.CoreV1(), Batch: client.BatchV1(),
+		Apps: client.AppsV1(), Admission: client.AdmissionregistrationV1()}, opts)
+	if err != nil {
+		return err
+	}
+	if err := check.Render(cliCtx.App.Writer, report, format); err != nil {
+		return err
+	}
+	if n := report.Errors(); n > 0 {
+		return reportedError{failed: n}
+	}
+	return nil
+}
+
+func checkOptions(cliCtx *cli.Context) (check.Options, check.Format, error) {
+	if cliCtx.NArg() > 0 {
+		return check.Options{}, "", fmt.Errorf("check takes no arguments, got %q", cliCtx.Args().Slice())
+	}
+	if cliCtx.IsSet("namespace") && cliCtx.Bool("all-namespaces") {
+		return check.Options{}, "", errors.New("-n and -A: give one namespace or all of them")
+	}
+	if d := cliCtx.Duration("stuck-after"); d <= 0 {
+		return check.Options{}, "", fmt.Errorf("--stuck-after %s: expected a positive duration such as 1m or 30s", d)
+	}
+	format, err := check.ParseFormat(cliCtx.String("output"))
+	if err != nil {
+		return check.Options{}, "", fmt.Errorf("-o %w", err)
+	}
+	return check.Options{Namespace: cliCtx.String("namespace"), StuckAfter: cliCtx.Duration("stuck-after")}, format, nil
+}
