@@ -7,6 +7,7 @@ import (
 	"github.com/rs/zerolog"
 	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/internal/exitcode"
 	"github.com/tandem-sh/tandem/supervisor/peers"
 	"github.com/tandem-sh/tandem/supervisor/probe"
 	"github.com/tandem-sh/tandem/supervisor/signals"
@@ -112,7 +113,7 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--stop-signal %d: expected a signal such as TERM", c.StopSignal)
 	}
 	for _, code := range c.SuccessCodes {
-		if code < 0 || code > maxExitCode {
+		if code < 0 || code > exitcode.Max {
 			return fmt.Errorf("--success-code %d: expected an exit code from 0 to 255", code)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/internal/exitcode"
 	"github.com/tandem-sh/tandem/supervisor/probe"
 )
 
@@ -70,7 +71,7 @@ func TestValidateRejectsAndNamesTheValue(t *testing.T) {
 				t.Fatal("Validate accepted it")
 			}
 			// Validate is pure: the exit code is Run's business.
-			if code := ExitCode(err); code != ExitInternal {
+			if code := exitcode.Of(err); code != exitcode.Internal {
 				t.Errorf("Validate's error carries exit code %d; want a plain error (125 unwrapped)", code)
 			}
 			for _, want := range tt.want {

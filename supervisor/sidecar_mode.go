@@ -20,7 +20,7 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 	}
 	source, err := e.newSource()
 	if err != nil {
-		return outcome{code: ExitInternal, reason: "error", err: err}
+		return failed(err)
 	}
 	if ev, done := source.Check(); done {
 		e.logDone(ev)
@@ -67,7 +67,7 @@ func (e *engine) sidecarOutcome(end ending) outcome {
 			ExitCode: out.code}
 		if err := e.w.files.Write(path, f); err != nil {
 			e.log.Error().Err(err).Str("path", path).Msg("cannot write the stopped file")
-			return outcome{code: ExitInternal, reason: "error", err: err}
+			return failed(err)
 		}
 		event(e.log.Info(), EventStoppedWritten).Str("path", path).Msg("stopped file written")
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/tandem-sh/tandem/internal/exitcode"
 	"github.com/tandem-sh/tandem/supervisor/probe"
 )
 
@@ -37,11 +38,11 @@ func (o *WaitOptions) Validate() error {
 // that did not (exit 1). exec: probes are reaped by the process's one reaper.
 func WaitFor(ctx context.Context, opts WaitOptions) error {
 	if err := opts.Validate(); err != nil {
-		return &ExitError{Code: ExitUsage, Err: err}
+		return &exitcode.Error{Code: exitcode.Usage, Err: err}
 	}
 	pending, err := probe.Wait(ctx, &probe.Real{}, opts.Conditions, opts.Interval, opts.Timeout, opts.Log)
 	if errors.Is(err, probe.ErrTimeout) {
-		return &ExitError{Code: ExitTimeout, Err: fmt.Errorf("timed out after %s; still not holding: %s", opts.Timeout, probe.Names(pending))}
+		return &exitcode.Error{Code: exitcode.Timeout, Err: fmt.Errorf("timed out after %s; still not holding: %s", opts.Timeout, probe.Names(pending))}
 	}
 	return err
 }
