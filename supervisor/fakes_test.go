@@ -133,11 +133,11 @@ type fakeSource struct {
 	events  chan doneEvent
 }
 
-func (s *fakeSource) Check() (doneEvent, bool) {
+func (s *fakeSource) check() (doneEvent, bool) {
 	return doneEvent{Source: sourceDoneFile, Path: "/shared/done"}, s.already
 }
 
-func (s *fakeSource) Run(ctx context.Context, out chan<- doneEvent) {
+func (s *fakeSource) run(ctx context.Context, out chan<- doneEvent) {
 	select {
 	case ev := <-s.events:
 		out <- ev

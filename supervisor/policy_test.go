@@ -15,7 +15,7 @@ func TestSignalTable(t *testing.T) {
 	// A sidecar whose own signals are not TERM, INT, HUP or QUIT, so every
 	// kind has a signal of its own, and nothing is rewritten.
 	cfg := testConfig(ModeSidecar)
-	cfg.Sidecar.DoneSignal, cfg.Sidecar.TerminationSignal = unix.SIGUSR2, unix.SIGPWR
+	cfg.Sidecar.DoneSignal, cfg.Sidecar.TerminationSignal = unix.SIGUSR2, unix.SIGALRM
 	e := newEngine(cfg, world{}, nil)
 	rows := []struct {
 		sig         unix.Signal
@@ -33,10 +33,10 @@ func TestSignalTable(t *testing.T) {
 		{unix.SIGUSR2, phaseHoldable, sigDone, false},
 		{unix.SIGUSR2, phaseStopping, sigDone, false},
 
-		{unix.SIGPWR, phaseIdle, sigTerminate, true},
-		{unix.SIGPWR, phaseRunning, sigForward, true},
-		{unix.SIGPWR, phaseHoldable, sigHold, true},
-		{unix.SIGPWR, phaseStopping, sigAbsorb, true},
+		{unix.SIGALRM, phaseIdle, sigTerminate, true},
+		{unix.SIGALRM, phaseRunning, sigForward, true},
+		{unix.SIGALRM, phaseHoldable, sigHold, true},
+		{unix.SIGALRM, phaseStopping, sigAbsorb, true},
 
 		{unix.SIGTERM, phaseIdle, sigTerminate, true},
 		{unix.SIGTERM, phaseRunning, sigForward, true},
@@ -72,9 +72,9 @@ func TestSignalTable(t *testing.T) {
 // signal, a hold, an absorb and a signal while no CMD runs are as they were.
 func TestSignalTableRewriteToDrop(t *testing.T) {
 	cfg := testConfig(ModeSidecar)
-	cfg.Sidecar.DoneSignal, cfg.Sidecar.TerminationSignal = unix.SIGUSR2, unix.SIGPWR
+	cfg.Sidecar.DoneSignal, cfg.Sidecar.TerminationSignal = unix.SIGUSR2, unix.SIGALRM
 	cfg.Rewrite = map[unix.Signal]unix.Signal{unix.SIGUSR1: signals.Drop, unix.SIGUSR2: signals.Drop,
-		unix.SIGPWR: signals.Drop, unix.SIGTERM: signals.Drop, unix.SIGHUP: unix.SIGTERM}
+		unix.SIGALRM: signals.Drop, unix.SIGTERM: signals.Drop, unix.SIGHUP: unix.SIGTERM}
 	e := newEngine(cfg, world{}, nil)
 	rows := []struct {
 		sig   unix.Signal
@@ -84,9 +84,9 @@ func TestSignalTableRewriteToDrop(t *testing.T) {
 		{unix.SIGUSR1, phaseRunning, sigDrop},
 		{unix.SIGUSR1, phaseIdle, sigIgnore},
 		{unix.SIGUSR2, phaseRunning, sigDone},
-		{unix.SIGPWR, phaseRunning, sigDrop},
-		{unix.SIGPWR, phaseHoldable, sigHold},
-		{unix.SIGPWR, phaseStopping, sigAbsorb},
+		{unix.SIGALRM, phaseRunning, sigDrop},
+		{unix.SIGALRM, phaseHoldable, sigHold},
+		{unix.SIGALRM, phaseStopping, sigAbsorb},
 		{unix.SIGTERM, phaseStopping, sigDrop},
 		{unix.SIGTERM, phaseIdle, sigTerminate},
 		{unix.SIGHUP, phaseRunning, sigForward}, // rewritten to another signal: still forwarded

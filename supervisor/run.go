@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"os/signal"
-	"time"
 
 	"github.com/rs/zerolog"
 	"golang.org/x/sys/unix"
@@ -57,7 +56,7 @@ func Run(ctx context.Context, cfg Config) error {
 	// to the runtime per signal (milliseconds on every exit path), and a
 	// signal arriving while the last lines are written stays buffered.
 	e := newEngine(cfg, w, sigs)
-	e.newSource = func() (doneSource, error) { return newDoneWatcher(e.doneWatchConfig(), e.log) }
+	e.newSource = func() (doneSource, error) { return e.newDoneWatcher() }
 	return e.finish(e.run(ctx))
 }
 
@@ -126,7 +125,7 @@ func (e *engine) finish(out outcome) error {
 	event(ev, EventExiting).Int("exit_code", out.code).Str("reason", out.reason).Msg("tandem exiting")
 	if e.cfg.TerminationLog != "" {
 		rec := terminationRecord{Name: e.cfg.Name, Mode: e.cfg.Mode.String(), ExitCode: out.code,
-			Reason: out.reason, Signal: out.signal, Time: time.Now().UTC()}
+			Reason: out.reason, Signal: out.signal, Time: e.w.Now().UTC()}
 		if out.err != nil {
 			rec.Error = out.err.Error()
 		}

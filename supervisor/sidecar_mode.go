@@ -22,14 +22,14 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 	if err != nil {
 		return failed(err)
 	}
-	if ev, done := source.Check(); done {
+	if ev, done := source.check(); done {
 		e.logDone(ev)
 		event(e.log.Info(), EventNotStarted).Msg("main was done before the sidecar started; CMD not started")
 		return e.sidecarOutcome(ending{requested: true})
 	}
 	// Not closed on the way out: the exit releases it, and closing it first
 	// would only delay the exit.
-	go source.Run(ctx, e.done)
+	go source.run(ctx, e.done)
 	var delays restartBackoff
 	for {
 		c, err := e.start()
