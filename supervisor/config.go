@@ -27,7 +27,7 @@ func (m Mode) String() string {
 }
 
 // Config is everything Run needs, parsed and typed by the CLI. Defaults
-// gives every default; Validate checks it without changing it.
+// gives every default; Run checks it (validate) without changing it.
 type Config struct {
 	Mode    Mode
 	Command []string
@@ -100,9 +100,9 @@ const (
 	DefaultPeerTimeout  = 30 * time.Second
 )
 
-// Validate rejects what cannot work, before anything starts. It names the
+// validate rejects what cannot work, before anything starts. It names the
 // flag, the value and what would be accepted.
-func (c *Config) Validate() error {
+func (c *Config) validate() error {
 	if len(c.Command) == 0 {
 		return fmt.Errorf("missing CMD: expected `tandem %s [flags] -- CMD [ARG...]`", c.Mode)
 	}

@@ -66,7 +66,7 @@ func TestValidateRejectsAndNamesTheValue(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := validConfig(tt.mode)
 			tt.change(&cfg)
-			err := cfg.Validate()
+			err := cfg.validate()
 			if err == nil {
 				t.Fatal("Validate accepted it")
 			}
@@ -90,7 +90,7 @@ func TestValidateAcceptsEdges(t *testing.T) {
 		cfg.SuccessCodes = []int{0, 255}
 		cfg.Sidecar.ReadyWhen = mustConditions(t, "file:/x")
 		cfg.Sidecar.ReadyFile = "/ready"
-		if err := cfg.Validate(); err != nil {
+		if err := cfg.validate(); err != nil {
 			t.Errorf("%s: %v", m, err)
 		}
 	}
@@ -98,12 +98,12 @@ func TestValidateAcceptsEdges(t *testing.T) {
 	// and the main's.
 	cfg := validConfig(ModeRun)
 	cfg.Sidecar.PollInterval, cfg.Main.WaitTimeout, cfg.Sidecar.DoneSignal = 0, 0, unix.SIGTERM
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.validate(); err != nil {
 		t.Errorf("run with sidecar and main settings broken: %v", err)
 	}
 	cfg = validConfig(ModeSidecar)
 	cfg.Main.WaitTimeout = 0
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.validate(); err != nil {
 		t.Errorf("sidecar with a main setting broken: %v", err)
 	}
 }
@@ -120,7 +120,7 @@ func TestValidateIsPure(t *testing.T) {
 	}
 	for _, m := range []Mode{ModeRun, ModeSidecar, ModeMain} {
 		cfg := build(m)
-		if err := cfg.Validate(); err != nil {
+		if err := cfg.validate(); err != nil {
 			t.Fatalf("%s: %v", m, err)
 		}
 		if !reflect.DeepEqual(cfg, build(m)) {
@@ -129,7 +129,7 @@ func TestValidateIsPure(t *testing.T) {
 	}
 	// A zero config is not given defaults: it is refused as it is.
 	bare := Config{Mode: ModeRun, Command: []string{"/bin/true"}}
-	if err := bare.Validate(); err == nil || !strings.Contains(err.Error(), "--stop-signal") {
+	if err := bare.validate(); err == nil || !strings.Contains(err.Error(), "--stop-signal") {
 		t.Errorf("a config without a stop signal: %v, want an error naming --stop-signal", err)
 	}
 	if bare.StopSignal != 0 || bare.Grace != 0 {

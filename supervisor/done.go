@@ -23,8 +23,8 @@ type DoneOptions struct {
 	Log        zerolog.Logger
 }
 
-// Validate rejects what cannot work, without changing anything.
-func (o *DoneOptions) Validate() error {
+// validate rejects what cannot work, without changing anything.
+func (o *DoneOptions) validate() error {
 	if o.File == "" && !o.Peers.Enabled {
 		return errors.New("nothing to announce: expected --file PATH and/or --signal-peers / --peer NAME")
 	}
@@ -39,7 +39,7 @@ func (o *DoneOptions) Validate() error {
 
 // AnnounceDone writes the done file and/or signals the sidecar peers.
 func AnnounceDone(ctx context.Context, opts DoneOptions) error {
-	if err := opts.Validate(); err != nil {
+	if err := opts.validate(); err != nil {
 		return &exitcode.Error{Code: exitcode.Usage, Err: err}
 	}
 	if opts.File != "" {

@@ -162,7 +162,7 @@ type rig struct {
 
 func newRig(t *testing.T, cfg Config, prepare ...func(*fakes)) *rig {
 	t.Helper()
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.validate(); err != nil {
 		t.Fatalf("config: %v", err)
 	}
 	f := newFakes(t)

@@ -28,7 +28,7 @@ func TestAnnounceDoneUsageErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := tt.opts
-			if err := opts.Validate(); err == nil || exitcode.Of(err) != exitcode.Internal {
+			if err := opts.validate(); err == nil || exitcode.Of(err) != exitcode.Internal {
 				t.Errorf("Validate: %v (code %d), want a plain error", err, exitcode.Of(err))
 			}
 			err := AnnounceDone(context.Background(), opts)

@@ -34,7 +34,7 @@ type engine struct {
 // exit 0, else an *exitcode.Error with the code (already logged unless it is a
 // usage error).
 func Run(ctx context.Context, cfg Config) error {
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.validate(); err != nil {
 		return &exitcode.Error{Code: exitcode.Usage, Err: err}
 	}
 	if err := process.BecomeSubreaper(); err != nil {

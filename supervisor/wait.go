@@ -20,8 +20,8 @@ type WaitOptions struct {
 	Log        zerolog.Logger
 }
 
-// Validate rejects what cannot work, without changing anything.
-func (o *WaitOptions) Validate() error {
+// validate rejects what cannot work, without changing anything.
+func (o *WaitOptions) validate() error {
 	if len(o.Conditions) == 0 {
 		return errors.New("nothing to wait for: expected at least one --for COND")
 	}
@@ -37,7 +37,7 @@ func (o *WaitOptions) Validate() error {
 // WaitFor blocks until every condition holds; on timeout it names the ones
 // that did not (exit 1). exec: probes are reaped by the process's one reaper.
 func WaitFor(ctx context.Context, opts WaitOptions) error {
-	if err := opts.Validate(); err != nil {
+	if err := opts.validate(); err != nil {
 		return &exitcode.Error{Code: exitcode.Usage, Err: err}
 	}
 	pending, err := probe.Wait(ctx, &probe.Real{}, opts.Conditions, opts.Interval, opts.Timeout, opts.Log)
