@@ -423,3 +423,30 @@ func TestDoneWatcherPeerMainNeverFound(t *testing.T) {
 		}
 	})
 }
+
+// The engine builds its done watcher on the world's clock, and on the
+// world's peer finder when there are no done files to watch.
+func TestEngineDoneWatcherUsesTheWorld(t *testing.T) {
+	f := newFakes(t)
+	mains := newFakeMains()
+	w := f.world()
+	w.mains = mains
+	cfg := testConfig(ModeSidecar)
+	dw, err := newEngine(cfg, w, nil).newDoneWatcher()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dw.clock != clock(f) || dw.attach.mains != mainFinder(mains) {
+		t.Errorf("without done files: clock %T, peer finder %T; want the world's", dw.clock, dw.attach.mains)
+	}
+	cfg.Sidecar.DoneFiles = []string{filepath.Join(t.TempDir(), "done")}
+	dw, err = newEngine(cfg, w, nil).newDoneWatcher()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dw.notify.stop()
+	if dw.clock != clock(f) || dw.attach.mains != nil || len(dw.files) != 1 {
+		t.Errorf("with a done file: clock %T, peer finder %v, %d files; want the world's clock, no peer, the file",
+			dw.clock, dw.attach.mains, len(dw.files))
+	}
+}
