@@ -8,6 +8,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/tandem-sh/tandem/internal/exitcode"
 	"github.com/tandem-sh/tandem/supervisor/probe"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
@@ -23,8 +24,8 @@ func TestAnnounceDone(t *testing.T) {
 		t.Fatalf("done file %+v, %v, %v", f, present, err)
 	}
 	for _, bad := range []DoneOptions{{}, {File: path, ExitCode: 256}} {
-		if err := AnnounceDone(context.Background(), bad); ExitCode(err) != ExitUsage || Logged(err) {
-			t.Errorf("%+v: %v (code %d), want a usage error", bad, err, ExitCode(err))
+		if err := AnnounceDone(context.Background(), bad); exitcode.Of(err) != exitcode.Usage || exitcode.Logged(err) {
+			t.Errorf("%+v: %v (code %d), want a usage error", bad, err, exitcode.Of(err))
 		}
 	}
 }
@@ -38,11 +39,11 @@ func TestWaitFor(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts.Conditions, opts.Timeout = []probe.Condition{present, absent}, 30*time.Millisecond
-	if err := WaitFor(context.Background(), opts); ExitCode(err) != ExitTimeout {
-		t.Fatalf("%v (code %d), want a timeout naming the condition", err, ExitCode(err))
+	if err := WaitFor(context.Background(), opts); exitcode.Of(err) != exitcode.Timeout {
+		t.Fatalf("%v (code %d), want a timeout naming the condition", err, exitcode.Of(err))
 	}
 	for _, bad := range []WaitOptions{{}, {Conditions: opts.Conditions}, {Conditions: opts.Conditions, Interval: 1, Timeout: -1}} {
-		if err := WaitFor(context.Background(), bad); ExitCode(err) != ExitUsage {
+		if err := WaitFor(context.Background(), bad); exitcode.Of(err) != exitcode.Usage {
 			t.Errorf("%+v: %v, want a usage error", bad, err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/rs/zerolog"
 	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/internal/exitcode"
 	"github.com/tandem-sh/tandem/supervisor/peers"
 	"github.com/tandem-sh/tandem/supervisor/probe"
 	"github.com/tandem-sh/tandem/supervisor/signals"
@@ -26,7 +27,7 @@ func (m Mode) String() string {
 }
 
 // Config is everything Run needs, parsed and typed by the CLI. Defaults
-// gives every default; Validate checks it without changing it.
+// gives every default; Run checks it (validate) without changing it.
 type Config struct {
 	Mode    Mode
 	Command []string
@@ -99,9 +100,9 @@ const (
 	DefaultPeerTimeout  = 30 * time.Second
 )
 
-// Validate rejects what cannot work, before anything starts. It names the
+// validate rejects what cannot work, before anything starts. It names the
 // flag, the value and what would be accepted.
-func (c *Config) Validate() error {
+func (c *Config) validate() error {
 	if len(c.Command) == 0 {
 		return fmt.Errorf("missing CMD: expected `tandem %s [flags] -- CMD [ARG...]`", c.Mode)
 	}
@@ -112,7 +113,7 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--stop-signal %d: expected a signal such as TERM", c.StopSignal)
 	}
 	for _, code := range c.SuccessCodes {
-		if code < 0 || code > maxExitCode {
+		if code < 0 || code > exitcode.Max {
 			return fmt.Errorf("--success-code %d: expected an exit code from 0 to 255", code)
 		}
 	}

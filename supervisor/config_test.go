@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/internal/exitcode"
 	"github.com/tandem-sh/tandem/supervisor/probe"
 )
 
@@ -65,12 +66,12 @@ func TestValidateRejectsAndNamesTheValue(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := validConfig(tt.mode)
 			tt.change(&cfg)
-			err := cfg.Validate()
+			err := cfg.validate()
 			if err == nil {
 				t.Fatal("Validate accepted it")
 			}
 			// Validate is pure: the exit code is Run's business.
-			if code := ExitCode(err); code != ExitInternal {
+			if code := exitcode.Of(err); code != exitcode.Internal {
 				t.Errorf("Validate's error carries exit code %d; want a plain error (125 unwrapped)", code)
 			}
 			for _, want := range tt.want {
@@ -89,7 +90,7 @@ func TestValidateAcceptsEdges(t *testing.T) {
 		cfg.SuccessCodes = []int{0, 255}
 		cfg.Sidecar.ReadyWhen = mustConditions(t, "file:/x")
 		cfg.Sidecar.ReadyFile = "/ready"
-		if err := cfg.Validate(); err != nil {
+		if err := cfg.validate(); err != nil {
 			t.Errorf("%s: %v", m, err)
 		}
 	}
@@ -97,12 +98,12 @@ func TestValidateAcceptsEdges(t *testing.T) {
 	// and the main's.
 	cfg := validConfig(ModeRun)
 	cfg.Sidecar.PollInterval, cfg.Main.WaitTimeout, cfg.Sidecar.DoneSignal = 0, 0, unix.SIGTERM
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.validate(); err != nil {
 		t.Errorf("run with sidecar and main settings broken: %v", err)
 	}
 	cfg = validConfig(ModeSidecar)
 	cfg.Main.WaitTimeout = 0
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.validate(); err != nil {
 		t.Errorf("sidecar with a main setting broken: %v", err)
 	}
 }
@@ -119,7 +120,7 @@ func TestValidateIsPure(t *testing.T) {
 	}
 	for _, m := range []Mode{ModeRun, ModeSidecar, ModeMain} {
 		cfg := build(m)
-		if err := cfg.Validate(); err != nil {
+		if err := cfg.validate(); err != nil {
 			t.Fatalf("%s: %v", m, err)
 		}
 		if !reflect.DeepEqual(cfg, build(m)) {
@@ -128,7 +129,7 @@ func TestValidateIsPure(t *testing.T) {
 	}
 	// A zero config is not given defaults: it is refused as it is.
 	bare := Config{Mode: ModeRun, Command: []string{"/bin/true"}}
-	if err := bare.Validate(); err == nil || !strings.Contains(err.Error(), "--stop-signal") {
+	if err := bare.validate(); err == nil || !strings.Contains(err.Error(), "--stop-signal") {
 		t.Errorf("a config without a stop signal: %v, want an error naming --stop-signal", err)
 	}
 	if bare.StopSignal != 0 || bare.Grace != 0 {

@@ -11,10 +11,11 @@
 //     without starting CMD (sidecar_mode.go).
 //  3. Start CMD in its own process group from the reaper's locked thread.
 //  4. One goroutine owns CMD (supervise.go) and selects on: signals, whose
-//     meaning policy.go decides (forward, done, hold, absorb, drop); the done
-//     condition; the timers and quit calls of the stop sequence (stop.go);
-//     readiness failures; job-control stops; CMD's exit. Nothing else
-//     signals CMD. While no CMD runs, idle.go reads signals by idlePolicy.
+//     meaning one table in policy.go gives (forward, done, hold, absorb,
+//     drop); the done condition; the timers and quit calls of the stop
+//     sequence (stop.go); readiness failures; job-control stops; CMD's exit.
+//     Nothing else signals CMD. While no CMD runs, idle.go reads signals by
+//     the same table (done, terminate, ignore).
 //  5. When CMD ends, its leftover group gets the stop signal, grace, SIGKILL
 //     (leftovers.go). main then writes its done file, calls quit URLs,
 //     signals peers; tandem exits with CMD's code, or 0 for a requested stop.

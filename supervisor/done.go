@@ -8,6 +8,7 @@ import (
 	"github.com/rs/zerolog"
 	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/internal/exitcode"
 	"github.com/tandem-sh/tandem/supervisor/peers"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
@@ -22,12 +23,12 @@ type DoneOptions struct {
 	Log        zerolog.Logger
 }
 
-// Validate rejects what cannot work, without changing anything.
-func (o *DoneOptions) Validate() error {
+// validate rejects what cannot work, without changing anything.
+func (o *DoneOptions) validate() error {
 	if o.File == "" && !o.Peers.Enabled {
 		return errors.New("nothing to announce: expected --file PATH and/or --signal-peers / --peer NAME")
 	}
-	if o.ExitCode < 0 || o.ExitCode > maxExitCode {
+	if o.ExitCode < 0 || o.ExitCode > exitcode.Max {
 		return fmt.Errorf("--exit-code %d: expected an exit code from 0 to 255", o.ExitCode)
 	}
 	if o.Peers.Enabled && o.Peers.Timeout <= 0 {
@@ -38,8 +39,8 @@ func (o *DoneOptions) Validate() error {
 
 // AnnounceDone writes the done file and/or signals the sidecar peers.
 func AnnounceDone(ctx context.Context, opts DoneOptions) error {
-	if err := opts.Validate(); err != nil {
-		return &ExitError{Code: ExitUsage, Err: err}
+	if err := opts.validate(); err != nil {
+		return &exitcode.Error{Code: exitcode.Usage, Err: err}
 	}
 	if opts.File != "" {
 		f := statusfile.File{Name: opts.Name, Event: statusfile.EventDone, ExitCode: opts.ExitCode, Reason: statusfile.ReasonAnnounced}
@@ -53,7 +54,7 @@ func AnnounceDone(ctx context.Context, opts DoneOptions) error {
 	}
 	err := peers.Signal(ctx, peers.NewProcFinder(), opts.Peers, opts.DoneSignal, opts.Log)
 	if errors.Is(err, peers.ErrNotFound) {
-		return &ExitError{Code: ExitTimeout, Err: err}
+		return &exitcode.Error{Code: exitcode.Timeout, Err: err}
 	}
 	return err
 }

@@ -4,33 +4,138 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
+	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/rs/zerolog"
 	"golang.org/x/sys/unix"
 
 	"github.com/tandem-sh/tandem/supervisor/lifeline"
+	"github.com/tandem-sh/tandem/supervisor/peers"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
 
+// manualClock is the done watcher's clock in these tests: the time stands
+// still, and a timer fires only when the test fires it.
+type manualClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []timer
+	asked  chan struct{} // a timer was asked for
+}
+
+func newManualClock() *manualClock {
+	return &manualClock{now: time.Now(), asked: make(chan struct{}, 1)}
+}
+
+func (c *manualClock) Now() time.Time { return c.now }
+
+func (c *manualClock) After(d time.Duration) <-chan time.Time {
+	ch := make(chan time.Time, 1)
+	c.mu.Lock()
+	c.timers = append(c.timers, timer{d, ch})
+	c.mu.Unlock()
+	select {
+	case c.asked <- struct{}{}:
+	default:
+	}
+	return ch
+}
+
+// fire fires the latest timer of d, waiting until one is asked for.
+func (c *manualClock) fire(t *testing.T, d time.Duration) {
+	t.Helper()
+	bound := time.After(waitBound)
+	for {
+		c.mu.Lock()
+		for i := len(c.timers) - 1; i >= 0; i-- {
+			if tm := c.timers[i]; tm.d == d {
+				c.timers = slices.Delete(c.timers, i, i+1)
+				c.mu.Unlock()
+				tm.ch <- c.now
+				return
+			}
+		}
+		c.mu.Unlock()
+		select {
+		case <-c.asked:
+		case <-bound:
+			t.Fatalf("no timer of %s", d)
+		}
+	}
+}
+
+// fakeMains is the world's peer finder as the attach job uses it: a main
+// sent on found is found by the next look, and has ended once its channel
+// in ends is closed. Every look is recorded on looks.
+type fakeMains struct {
+	found chan peers.Peer
+	ends  map[int]chan struct{}
+	looks chan struct{}
+}
+
+func newFakeMains() *fakeMains {
+	return &fakeMains{found: make(chan peers.Peer, 1), ends: map[int]chan struct{}{}, looks: make(chan struct{}, 100)}
+}
+
+func (m *fakeMains) FindMain(string) (peers.Peer, bool) {
+	m.looks <- struct{}{}
+	select {
+	case p := <-m.found:
+		return p, true
+	default:
+		return peers.Peer{}, false
+	}
+}
+
+func (m *fakeMains) WatchMain(p peers.Peer) (<-chan struct{}, error) { return m.ends[p.PID], nil }
+
+// offer makes the main of pid found by the next look; closing the channel
+// it returns ends that main.
+func (m *fakeMains) offer(pid int) chan struct{} {
+	end := make(chan struct{})
+	m.ends[pid] = end
+	m.found <- peers.Peer{PID: pid, Name: "proxy"}
+	return end
+}
+
+func (m *fakeMains) waitLook(t *testing.T) {
+	t.Helper()
+	select {
+	case <-m.looks:
+	case <-time.After(waitBound):
+		t.Fatal("the main was not looked for")
+	}
+}
+
 func watchFor(t *testing.T, cfg doneWatchConfig) (*doneWatcher, chan doneEvent) {
 	t.Helper()
+	w, _, out := watchWith(t, cfg, nil)
+	return w, out
+}
+
+// watchWith builds a watcher on a manual clock and mains as its peer finder.
+func watchWith(t *testing.T, cfg doneWatchConfig, mains mainFinder) (*doneWatcher, *manualClock, chan doneEvent) {
+	t.Helper()
 	if cfg.poll == 0 {
-		cfg.poll = time.Hour // inotify alone must see it
+		cfg.poll = time.Hour // inotify alone must see it (the clock never fires it anyway)
 	}
-	w, err := newDoneWatcher(cfg, zerolog.Nop())
+	clk := newManualClock()
+	w, err := newDoneWatcher(cfg, clk, mains, zerolog.Nop())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return w, make(chan doneEvent, 1)
+	return w, clk, make(chan doneEvent, 1)
 }
 
-// runWatcher starts Run; Check must not be called after (Run owns w).
+// runWatcher starts run; check must not be called after (run owns w).
 func runWatcher(t *testing.T, w *doneWatcher, out chan doneEvent) {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	go w.Run(ctx, out)
+	go w.run(ctx, out)
 }
 
 func waitDone(t *testing.T, out chan doneEvent) doneEvent {
@@ -57,7 +162,7 @@ func TestDoneWatcherEveryFile(t *testing.T) {
 	a, b := filepath.Join(dir, "a.done"), filepath.Join(dir, "later", "b.done")
 	w, out := watchFor(t, doneWatchConfig{paths: []string{a, b}, host: "pod-1"})
 	writeDone(t, a, statusfile.File{Event: "done", Host: "pod-1"})
-	if _, done := w.Check(); done {
+	if _, done := w.check(); done {
 		t.Fatal("done with one file of two")
 	}
 	runWatcher(t, w, out)
@@ -74,7 +179,7 @@ func TestDoneWatcherHost(t *testing.T) {
 	done := filepath.Join(dir, "done")
 	w, out := watchFor(t, doneWatchConfig{paths: []string{done}, host: "pod-1"})
 	writeDone(t, done, statusfile.File{Event: "done", Host: "pod-2"})
-	if _, ok := w.Check(); ok {
+	if _, ok := w.check(); ok {
 		t.Fatal("another pod's done file counted")
 	}
 	runWatcher(t, w, out)
@@ -91,7 +196,7 @@ func TestDoneWatcherStopWhenSuccess(t *testing.T) {
 	done := filepath.Join(t.TempDir(), "done")
 	writeDone(t, done, statusfile.File{Event: "done", ExitCode: 1})
 	w, out := watchFor(t, doneWatchConfig{paths: []string{done}, stopWhen: StopWhenSuccess})
-	if _, ok := w.Check(); ok {
+	if _, ok := w.check(); ok {
 		t.Fatal("a failed main counted")
 	}
 	runWatcher(t, w, out)
@@ -104,22 +209,20 @@ func TestDoneWatcherStopWhenSuccess(t *testing.T) {
 // Where inotify sees nothing, the poll still finds the file.
 func TestDoneWatcherPolls(t *testing.T) {
 	done := filepath.Join(t.TempDir(), "done")
-	w, err := newDoneWatcher(doneWatchConfig{paths: []string{done}, poll: 10 * time.Millisecond}, zerolog.Nop())
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.stopWatching()
-	w.noNotify = true // as when inotify is unavailable
-	out := make(chan doneEvent, 1)
-	go w.Run(context.Background(), out)
+	w, clk, out := watchWith(t, doneWatchConfig{paths: []string{done}, poll: 10 * time.Millisecond}, nil)
+	w.notify.stop()
+	w.notify.off = true // as when inotify is unavailable
+	runWatcher(t, w, out)
 	writeDone(t, done, statusfile.File{Event: "done"})
+	clk.fire(t, 10*time.Millisecond)
 	waitDone(t, out)
 }
 
 // --main-start-timeout: nothing done, no main attached: stop as if done.
 func TestDoneWatcherMainStartTimeout(t *testing.T) {
-	w, out := watchFor(t, doneWatchConfig{mainStartTimeout: 20 * time.Millisecond})
+	w, clk, out := watchWith(t, doneWatchConfig{mainStartTimeout: 20 * time.Millisecond}, nil)
 	runWatcher(t, w, out)
+	clk.fire(t, 20*time.Millisecond)
 	if ev := waitDone(t, out); ev.Source != sourceNoMain {
 		t.Fatalf("event %+v, want no-main", ev)
 	}
@@ -134,8 +237,8 @@ func TestDoneWatcherLifelineNormalEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	w, out := watchFor(t, doneWatchConfig{paths: []string{done}})
-	if _, ok := w.Check(); ok || w.fsw != nil {
-		t.Fatalf("attached main: done %v, inotify %v; want not done, no watch", ok, w.fsw != nil)
+	if _, ok := w.check(); ok || w.notify.watching() {
+		t.Fatalf("attached main: done %v, inotify %v; want not done, no watch", ok, w.notify.watching())
 	}
 	runWatcher(t, w, out)
 	writeDone(t, done, statusfile.File{Event: "done", ExitCode: 0})
@@ -173,7 +276,7 @@ func TestDoneWatcherLost(t *testing.T) {
 			kill()
 		}
 		w, out := watchFor(t, doneWatchConfig{paths: []string{done}})
-		ev, ok := w.Check()
+		ev, ok := w.check()
 		if late {
 			if !ok || ev.Source != sourceLost {
 				t.Fatalf("late sidecar: %+v %v, want lost at once", ev, ok)
@@ -194,7 +297,7 @@ func TestDoneWatcherLostThenRetried(t *testing.T) {
 	done := filepath.Join(t.TempDir(), "done")
 	killableHolder(t, lifeline.Of(done))()
 	w, out := watchFor(t, doneWatchConfig{paths: []string{done}, stopWhen: StopWhenSuccess})
-	if _, ok := w.Check(); ok {
+	if _, ok := w.check(); ok {
 		t.Fatal("a lost main counted under --stop-when success")
 	}
 	runWatcher(t, w, out)
@@ -216,7 +319,7 @@ func TestDoneWatcherLifelineUnusable(t *testing.T) {
 		t.Fatal(err)
 	}
 	w, out := watchFor(t, doneWatchConfig{paths: []string{done}})
-	if _, ok := w.Check(); ok || w.fsw == nil {
+	if _, ok := w.check(); ok || !w.notify.watching() {
 		t.Fatal("want not done, and the done file watched")
 	}
 	runWatcher(t, w, out)
@@ -235,8 +338,8 @@ func TestDoneWatcherForeignLifeline(t *testing.T) {
 		t.Fatal(err)
 	}
 	w, out := watchFor(t, doneWatchConfig{paths: []string{done}, host: "this-pod"})
-	if _, ok := w.Check(); ok || w.attached || w.fsw == nil {
-		t.Fatalf("attached %v, watching %v: want not attached, the done file watched", w.attached, w.fsw != nil)
+	if _, ok := w.check(); ok || w.attach.attached || !w.notify.watching() {
+		t.Fatalf("attached %v, watching %v: want not attached, the done file watched", w.attach.attached, w.notify.watching())
 	}
 	runWatcher(t, w, out)
 	other.Release()
@@ -248,5 +351,102 @@ func TestDoneWatcherForeignLifeline(t *testing.T) {
 	own.Release()
 	if ev := waitDone(t, out); ev.Source != sourceDoneFile || ev.Status == nil || ev.Status.Host != "this-pod" {
 		t.Fatalf("event %+v, want this pod's done file", ev)
+	}
+}
+
+// Without done files, the `tandem main` peer is held through a pidfd, looked
+// for every mainScanInterval until found; its end without the done signal
+// is a lost main. (In a synctest bubble, synctest.Wait lets the loop settle
+// on its current timers before one is fired.)
+func TestDoneWatcherPeerMainLost(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		mains := newFakeMains()
+		w, clk, out := watchWith(t, doneWatchConfig{name: "proxy"}, mains)
+		runWatcher(t, w, out)
+		mains.waitLook(t) // not there yet
+		end := mains.offer(42)
+		synctest.Wait()
+		clk.fire(t, mainScanInterval)
+		mains.waitLook(t) // found and held
+		close(end)
+		if ev := waitDone(t, out); ev.Source != sourceLost || ev.Path != "" || ev.Status != nil {
+			t.Fatalf("event %+v, want lost", ev)
+		}
+	})
+}
+
+// --stop-when success: a lost peer main is a failed one, not done; the next
+// main is held in turn, and once a main attached, --main-start-timeout no
+// longer stops the sidecar.
+func TestDoneWatcherPeerMainLostUnderSuccess(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		mains := newFakeMains()
+		cfg := doneWatchConfig{name: "proxy", stopWhen: StopWhenSuccess, mainStartTimeout: time.Minute}
+		w, clk, out := watchWith(t, cfg, mains)
+		end := mains.offer(42)
+		runWatcher(t, w, out)
+		mains.waitLook(t) // found at once and held
+		close(end)
+		mains.waitLook(t) // lost: the next main is looked for
+		synctest.Wait()
+		clk.fire(t, time.Minute)
+		mains.waitLook(t) // the timeout is over and the loop went on
+		next := mains.offer(43)
+		synctest.Wait()
+		clk.fire(t, mainScanInterval)
+		mains.waitLook(t)
+		close(next)
+		mains.waitLook(t)
+		synctest.Wait()
+		select {
+		case ev := <-out:
+			t.Fatalf("event %+v: a lost main or the start timeout counted as done under --stop-when success", ev)
+		default:
+		}
+	})
+}
+
+// --main-start-timeout with no peer main ever found: stop as if done.
+func TestDoneWatcherPeerMainNeverFound(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		mains := newFakeMains()
+		w, clk, out := watchWith(t, doneWatchConfig{name: "proxy", mainStartTimeout: time.Minute}, mains)
+		runWatcher(t, w, out)
+		mains.waitLook(t)
+		synctest.Wait()
+		clk.fire(t, mainScanInterval)
+		mains.waitLook(t)
+		synctest.Wait()
+		clk.fire(t, time.Minute)
+		if ev := waitDone(t, out); ev.Source != sourceNoMain {
+			t.Fatalf("event %+v, want no-main", ev)
+		}
+	})
+}
+
+// The engine builds its done watcher on the world's clock, and on the
+// world's peer finder when there are no done files to watch.
+func TestEngineDoneWatcherUsesTheWorld(t *testing.T) {
+	f := newFakes(t)
+	mains := newFakeMains()
+	w := f.world()
+	w.mains = mains
+	cfg := testConfig(ModeSidecar)
+	dw, err := newEngine(cfg, w, nil).newDoneWatcher()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dw.clock != clock(f) || dw.attach.mains != mainFinder(mains) {
+		t.Errorf("without done files: clock %T, peer finder %T; want the world's", dw.clock, dw.attach.mains)
+	}
+	cfg.Sidecar.DoneFiles = []string{filepath.Join(t.TempDir(), "done")}
+	dw, err = newEngine(cfg, w, nil).newDoneWatcher()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dw.notify.stop()
+	if dw.clock != clock(f) || dw.attach.mains != nil || len(dw.files) != 1 {
+		t.Errorf("with a done file: clock %T, peer finder %v, %d files; want the world's clock, no peer, the file",
+			dw.clock, dw.attach.mains, len(dw.files))
 	}
 }

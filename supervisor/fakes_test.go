@@ -133,11 +133,11 @@ type fakeSource struct {
 	events  chan doneEvent
 }
 
-func (s *fakeSource) Check() (doneEvent, bool) {
+func (s *fakeSource) check() (doneEvent, bool) {
 	return doneEvent{Source: sourceDoneFile, Path: "/shared/done"}, s.already
 }
 
-func (s *fakeSource) Run(ctx context.Context, out chan<- doneEvent) {
+func (s *fakeSource) run(ctx context.Context, out chan<- doneEvent) {
 	select {
 	case ev := <-s.events:
 		out <- ev
@@ -162,7 +162,7 @@ type rig struct {
 
 func newRig(t *testing.T, cfg Config, prepare ...func(*fakes)) *rig {
 	t.Helper()
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.validate(); err != nil {
 		t.Fatalf("config: %v", err)
 	}
 	f := newFakes(t)

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/tandem-sh/tandem/internal/exitcode"
 )
 
 // The termination log says why tandem ended; Run's error carries the code.
@@ -24,8 +26,8 @@ func TestFinish(t *testing.T) {
 		cfg.Name, cfg.TerminationLog = "proxy", path
 		e := newEngine(cfg, newFakes(t).world(), nil)
 		err := e.finish(tt.out)
-		if ExitCode(err) != tt.out.code || Logged(err) != tt.logged {
-			t.Errorf("%+v: error %v (code %d, logged %v)", tt.out, err, ExitCode(err), Logged(err))
+		if exitcode.Of(err) != tt.out.code || exitcode.Logged(err) != tt.logged {
+			t.Errorf("%+v: error %v (code %d, logged %v)", tt.out, err, exitcode.Of(err), exitcode.Logged(err))
 		}
 		data, readErr := os.ReadFile(path)
 		if readErr != nil {

@@ -13,12 +13,12 @@ type idleEnd struct {
 }
 
 // idle waits while no CMD runs (main's --wait-for, a sidecar's restart
-// backoff, main's announcement) until ready delivers. The signal policy for
-// this time is idlePolicy; ok is false when the wait ended early.
+// backoff, main's announcement) until ready delivers. Signals mean what
+// signalTable says for phaseIdle; ok is false when the wait ended early.
 //
 // Pending at once, the done condition comes first (the main is done: no
 // restart), then signals (a pod going away starts no CMD), then ready.
-func idle[T any](e *engine, phase string, ready <-chan T) (value T, end idleEnd, ok bool) {
+func idle[T any](e *engine, during string, ready <-chan T) (value T, end idleEnd, ok bool) {
 	for {
 		select {
 		case ev := <-e.doneChan():
@@ -27,7 +27,7 @@ func idle[T any](e *engine, phase string, ready <-chan T) (value T, end idleEnd,
 		}
 		select {
 		case received := <-e.signals:
-			if end, ended := e.idleSignal(received.(unix.Signal), phase); ended {
+			if end, ended := e.idleSignal(received.(unix.Signal), during); ended {
 				return value, end, false
 			}
 			continue
@@ -39,24 +39,25 @@ func idle[T any](e *engine, phase string, ready <-chan T) (value T, end idleEnd,
 		case ev := <-e.doneChan():
 			return value, idleEnd{done: &ev}, false
 		case received := <-e.signals:
-			if end, ended := e.idleSignal(received.(unix.Signal), phase); ended {
+			if end, ended := e.idleSignal(received.(unix.Signal), during); ended {
 				return value, end, false
 			}
 		}
 	}
 }
 
-// idleSignal applies idlePolicy; ended says the signal ends the wait.
-func (e *engine) idleSignal(sig unix.Signal, phase string) (idleEnd, bool) {
-	switch e.idlePolicy(sig) {
-	case idleDone:
+// idleSignal does what the signal means while no CMD runs; ended says the
+// signal ends the wait. during names the wait in the log.
+func (e *engine) idleSignal(sig unix.Signal, during string) (idleEnd, bool) {
+	switch m, _ := e.meaning(sig, phaseIdle); m {
+	case sigDone:
 		ev := doneEvent{Source: sourceDoneSignal, SeenAt: e.w.Now()}
 		return idleEnd{done: &ev}, true
-	case idleTerminate:
-		event(e.log.Warn(), EventInterrupted).Str("signal", signals.Name(sig)).Str("phase", phase).
+	case sigTerminate:
+		event(e.log.Warn(), EventInterrupted).Str("signal", signals.Name(sig)).Str("phase", during).
 			Msg("signal ends tandem while no CMD runs")
 		return idleEnd{signal: sig}, true
 	}
-	e.log.Debug().Str("signal", signals.Name(sig)).Str("phase", phase).Msg("signal ignored: CMD is not running")
+	e.log.Debug().Str("signal", signals.Name(sig)).Str("phase", during).Msg("signal ignored: CMD is not running")
 	return idleEnd{}, false
 }

@@ -18,7 +18,7 @@ func (e *engine) runMain(ctx context.Context) outcome {
 	if path := e.cfg.Main.DoneFile; path != "" {
 		// A restarted main (restartPolicy OnFailure) must not look finished.
 		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return outcome{code: ExitInternal, reason: "error", err: fmt.Errorf("remove stale done file: %w", err)}
+			return failed(fmt.Errorf("remove stale done file: %w", err))
 		}
 		// Held from before --wait-for until the done file is written: a main
 		// killed outright at any point is seen by its sidecars as lost.
@@ -62,9 +62,8 @@ func (e *engine) waitBeforeStart(ctx context.Context) (out outcome, ended bool) 
 	if r.err == nil {
 		return outcome{}, false
 	}
-	err := &ExitError{Code: ExitTimeout, Err: fmt.Errorf("wait-for timed out after %s; still not holding: %s",
-		m.WaitTimeout, probe.Names(r.pending))}
-	return outcome{code: ExitTimeout, reason: statusfile.ReasonWaitTimeout, err: err}, true
+	return waitTimedOut(fmt.Errorf("wait-for timed out after %s; still not holding: %s",
+		m.WaitTimeout, probe.Names(r.pending))), true
 }
 
 // announce tells the sidecars that the main is done. A done file that cannot
@@ -75,7 +74,7 @@ func (e *engine) announce(ctx context.Context, out outcome) outcome {
 		f := statusfile.File{Name: e.cfg.Name, Event: statusfile.EventDone, ExitCode: out.code, Signal: out.signal, Reason: out.reason}
 		if err := e.w.files.Write(m.DoneFile, f); err != nil {
 			e.log.Error().Err(err).Int("cmd_exit_code", out.code).Msg("cannot write the done file")
-			return outcome{code: ExitInternal, reason: "error", err: err}
+			return failed(err)
 		}
 		event(e.log.Info(), EventDoneWritten).Str("path", m.DoneFile).Int("exit_code", out.code).Str("reason", out.reason).
 			Msg("done file written")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/tandem-sh/tandem/internal/exitcode"
 	"github.com/tandem-sh/tandem/supervisor/peers"
 )
 
@@ -27,12 +28,12 @@ func TestAnnounceDoneUsageErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := tt.opts
-			if err := opts.Validate(); err == nil || ExitCode(err) != ExitInternal {
-				t.Errorf("Validate: %v (code %d), want a plain error", err, ExitCode(err))
+			if err := opts.validate(); err == nil || exitcode.Of(err) != exitcode.Internal {
+				t.Errorf("Validate: %v (code %d), want a plain error", err, exitcode.Of(err))
 			}
 			err := AnnounceDone(context.Background(), opts)
-			if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("AnnounceDone: %v (code %d), want exit 2 naming %q", err, ExitCode(err), tt.want)
+			if exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("AnnounceDone: %v (code %d), want exit 2 naming %q", err, exitcode.Of(err), tt.want)
 			}
 		})
 	}
@@ -53,8 +54,8 @@ func TestWaitForUsageErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := WaitFor(context.Background(), tt.opts)
-			if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("WaitFor: %v (code %d), want exit 2 naming %q", err, ExitCode(err), tt.want)
+			if exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("WaitFor: %v (code %d), want exit 2 naming %q", err, exitcode.Of(err), tt.want)
 			}
 		})
 	}
@@ -74,7 +75,7 @@ func TestWaitForHoldsAndTimesOut(t *testing.T) {
 	opts.Conditions = mustConditions(t, "file:"+present, "file:"+missing)
 	opts.Timeout = time.Millisecond
 	err := WaitFor(context.Background(), opts)
-	if ExitCode(err) != ExitTimeout || !strings.Contains(err.Error(), missing) || strings.Contains(err.Error(), "file:"+present) {
-		t.Errorf("WaitFor: %v (code %d), want exit 1 naming only %s", err, ExitCode(err), missing)
+	if exitcode.Of(err) != exitcode.Timeout || !strings.Contains(err.Error(), missing) || strings.Contains(err.Error(), "file:"+present) {
+		t.Errorf("WaitFor: %v (code %d), want exit 1 naming only %s", err, exitcode.Of(err), missing)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/internal/exitcode"
 	"github.com/tandem-sh/tandem/supervisor/process"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
@@ -17,9 +18,9 @@ import (
 func TestRunRefusesAnInvalidConfig(t *testing.T) {
 	cfg := Defaults(ModeRun) // no CMD
 	err := Run(context.Background(), cfg)
-	if ExitCode(err) != ExitUsage || Logged(err) || !strings.Contains(err.Error(), "missing CMD") {
+	if exitcode.Of(err) != exitcode.Usage || exitcode.Logged(err) || !strings.Contains(err.Error(), "missing CMD") {
 		t.Errorf("Run without CMD: %v (code %d, logged %v), want exit 2 naming the missing CMD, not logged",
-			err, ExitCode(err), Logged(err))
+			err, exitcode.Of(err), exitcode.Logged(err))
 	}
 }
 
@@ -42,7 +43,7 @@ func TestEndingOutcome(t *testing.T) {
 		{"requested stop", nil, ending{requested: true, status: process.Status{Code: 1}}, outcome{code: 0, reason: statusfile.ReasonStopped}},
 		{"requested stop, needed SIGKILL", nil, ending{requested: true, status: process.Status{Signal: unix.SIGKILL}},
 			outcome{code: 0, reason: statusfile.ReasonStopped}},
-		{"tandem failed", nil, ending{err: boom, status: process.Status{Code: 0}}, outcome{code: ExitInternal, reason: "error", err: boom}},
+		{"tandem failed", nil, ending{err: boom, status: process.Status{Code: 0}}, outcome{code: exitcode.Internal, reason: "error", err: boom}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -56,5 +57,42 @@ func TestEndingOutcome(t *testing.T) {
 	}
 	if got := interrupted(unix.SIGINT); got.code != 130 || got.reason != statusfile.ReasonInterrupted || got.signal != "SIGINT" {
 		t.Errorf("interrupted(SIGINT) = %+v, want 130, interrupted, SIGINT", got)
+	}
+}
+
+func TestReasonOf(t *testing.T) {
+	tests := []struct {
+		st   process.Status
+		want string
+	}{
+		{process.Status{}, statusfile.ReasonExited},
+		{process.Status{Code: 3}, statusfile.ReasonExited},
+		{process.Status{Signal: unix.SIGKILL}, statusfile.ReasonSignaled},
+		{process.Status{Signal: unix.SIGTERM}, statusfile.ReasonSignaled},
+	}
+	for _, tt := range tests {
+		if got := reasonOf(tt.st); got != tt.want {
+			t.Errorf("reasonOf(%+v) = %q, want %q", tt.st, got, tt.want)
+		}
+	}
+}
+
+func TestReportedCode(t *testing.T) {
+	tests := []struct {
+		code    int
+		success []int
+		want    int
+	}{
+		{0, nil, 0},
+		{1, nil, 1},
+		{1, []int{1}, 0},
+		{3, []int{1, 2}, 3},
+		{143, []int{143}, 0}, // a death by SIGTERM declared a success
+		{2, []int{1, 2, 3}, 0},
+	}
+	for _, tt := range tests {
+		if got := reportedCode(tt.code, tt.success); got != tt.want {
+			t.Errorf("reportedCode(%d, %v) = %d, want %d", tt.code, tt.success, got, tt.want)
+		}
 	}
 }

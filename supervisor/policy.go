@@ -6,74 +6,99 @@ import (
 	"github.com/tandem-sh/tandem/supervisor/signals"
 )
 
-// action is what a signal means while CMD runs.
-type action int
+// What a signal means to tandem is one table (signalTable), which both
+// loops consult: supervise while CMD runs, idle while none runs. A signal is
+// first sorted into its kind (kindOf), the loop says where tandem is
+// (phase), and the table gives the meaning.
+
+// meaning is what a received signal makes tandem do.
+type meaning int
 
 const (
-	actForward action = iota // pass it on to CMD's group (after --rewrite)
-	actDone                  // sidecar: the done signal
-	actHold                  // sidecar: the termination signal under --outlive-main
-	actAbsorb                // sidecar: the termination signal during a requested stop
-	actDrop                  // --rewrite SIG:0
+	sigForward   meaning = iota // pass it on to CMD's group (after --rewrite)
+	sigDone                     // sidecar: the done signal: stop CMD, the main is done
+	sigHold                     // sidecar: the termination signal held under --outlive-main
+	sigAbsorb                   // sidecar: the termination signal during a requested stop
+	sigDrop                     // --rewrite SIG:0: not forwarded
+	sigTerminate                // no CMD runs: tandem ends, 128+N
+	sigIgnore                   // no CMD runs: nobody to forward it to
 )
 
-// policy is the one place that says what each signal means while CMD runs.
-func (e *engine) policy(sig unix.Signal, r *cmdRun) action {
-	if e.cfg.Mode == ModeSidecar {
-		sc := e.cfg.Sidecar
-		switch {
-		case sig == sc.DoneSignal:
-			return actDone
-		case sig == sc.TerminationSignal && r.stop.active() && r.requested:
-			// The pod's stop is the stop tandem already began: forwarding it
-			// could switch CMD to a harsher exit (pgbouncer's fast exit on
-			// TERM during its safe INT shutdown).
-			return actAbsorb
-		case sig == sc.TerminationSignal && sc.OutliveMain > 0 && !r.held && !r.stop.active():
-			return actHold
-		}
-	}
-	if to, ok := e.cfg.Rewrite[sig]; ok && to == signals.Drop {
-		return actDrop
-	}
-	return actForward
+// phase is where tandem is, as far as signals go.
+type phase int
+
+const (
+	phaseIdle     phase = iota // no CMD runs: main's --wait-for, a restart backoff, the announcement
+	phaseRunning               // CMD runs (a stop tandem began on its own failure included)
+	phaseHoldable              // CMD runs, --outlive-main is set, no stop begun, nothing held yet
+	phaseStopping              // the requested stop (the main is done) is under way
+	phaseCount
+)
+
+// kind sorts signals by what they can mean.
+type kind int
+
+const (
+	kindOther       kind = iota
+	kindDone             // sidecar: --done-signal
+	kindTermination      // sidecar: --termination-signal (the pod's stop)
+	kindStop             // SIGTERM, SIGINT: a person or a runtime stopping the container
+	kindReload           // SIGHUP, SIGQUIT: stop requests too, but also reload and dump requests
+	kindCount
+)
+
+// signalTable is what a signal of each kind means in each phase.
+// terminating: the pod is going away (see ending.terminating): the
+// termination signal, SIGTERM or SIGINT, not HUP or QUIT, after which a
+// crash still deserves a restart. The pod's stop during a requested stop is
+// absorbed: forwarding it could switch CMD to a harsher exit (pgbouncer's
+// fast exit on TERM during its safe INT shutdown).
+var signalTable = [kindCount]struct {
+	in          [phaseCount]meaning // indexed by phase: idle, running, holdable, stopping
+	terminating bool
+}{
+	kindOther:       {[phaseCount]meaning{sigIgnore, sigForward, sigForward, sigForward}, false},
+	kindDone:        {[phaseCount]meaning{sigDone, sigDone, sigDone, sigDone}, false},
+	kindTermination: {[phaseCount]meaning{sigTerminate, sigForward, sigHold, sigAbsorb}, true},
+	kindStop:        {[phaseCount]meaning{sigTerminate, sigForward, sigForward, sigForward}, true},
+	kindReload:      {[phaseCount]meaning{sigTerminate, sigForward, sigForward, sigForward}, false},
 }
 
-// idleAction is what a signal means while no CMD runs: there is nobody to
-// forward it to.
-type idleAction int
+// meaning is what sig means in phase p: the table's word, where a
+// --rewrite to 0 turns a forward into a drop.
+func (e *engine) meaning(sig unix.Signal, p phase) (m meaning, terminating bool) {
+	row := signalTable[e.kindOf(sig)]
+	m = row.in[p]
+	if to, ok := e.cfg.Rewrite[sig]; ok && to == signals.Drop && m == sigForward {
+		m = sigDrop
+	}
+	return m, row.terminating
+}
 
-const (
-	idleIgnore    idleAction = iota
-	idleDone                 // sidecar: the done signal
-	idleTerminate            // ends tandem: 128+N
-)
-
-func (e *engine) idlePolicy(sig unix.Signal) idleAction {
+// kindOf sorts sig; the sidecar's own signals come first (--done-signal may
+// be SIGINT, --termination-signal SIGQUIT).
+func (e *engine) kindOf(sig unix.Signal) kind {
+	sidecar := e.cfg.Mode == ModeSidecar
 	switch {
-	case e.cfg.Mode == ModeSidecar && sig == e.cfg.Sidecar.DoneSignal:
-		return idleDone
-	case e.endsTandem(sig):
-		return idleTerminate
+	case sidecar && sig == e.cfg.Sidecar.DoneSignal:
+		return kindDone
+	case sidecar && sig == e.cfg.Sidecar.TerminationSignal:
+		return kindTermination
+	case sig == unix.SIGTERM || sig == unix.SIGINT:
+		return kindStop
+	case sig == unix.SIGHUP || sig == unix.SIGQUIT:
+		return kindReload
 	}
-	return idleIgnore
+	return kindOther
 }
 
-// endsTandem: the signals that would end CMD by default and that a person
-// or a runtime sends to stop a container.
-func (e *engine) endsTandem(sig unix.Signal) bool {
-	switch sig {
-	case unix.SIGTERM, unix.SIGINT, unix.SIGHUP, unix.SIGQUIT:
-		return true
+// runPhase is the phase of a run of CMD.
+func (e *engine) runPhase(r *cmdRun) phase {
+	switch {
+	case r.stop.active() && r.requested:
+		return phaseStopping
+	case e.cfg.Mode == ModeSidecar && e.cfg.Sidecar.OutliveMain > 0 && !r.held && !r.stop.active():
+		return phaseHoldable
 	}
-	return e.cfg.Mode == ModeSidecar && sig == e.cfg.Sidecar.TerminationSignal
-}
-
-// isTerminating: the pod is going away (see ending.terminating).
-func (e *engine) isTerminating(sig unix.Signal) bool {
-	if e.cfg.Mode == ModeSidecar && sig == e.cfg.Sidecar.DoneSignal {
-		return false
-	}
-	return sig == unix.SIGTERM || sig == unix.SIGINT ||
-		(e.cfg.Mode == ModeSidecar && sig == e.cfg.Sidecar.TerminationSignal)
+	return phaseRunning
 }

@@ -4,25 +4,17 @@ import (
 	"context"
 	"os"
 	"os/signal"
-	"time"
 
 	"github.com/rs/zerolog"
 	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/internal/exitcode"
 	"github.com/tandem-sh/tandem/supervisor/lifeline"
 	"github.com/tandem-sh/tandem/supervisor/peers"
 	"github.com/tandem-sh/tandem/supervisor/process"
 	"github.com/tandem-sh/tandem/supervisor/signals"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
-
-// outcome is how tandem ends: its exit code and the reason it gives.
-type outcome struct {
-	code   int
-	reason string
-	signal string
-	err    error
-}
 
 // engine runs one tandem: one goroutine (the caller of run) owns CMD's life
 // and reads every event; everything else only sends to it.
@@ -39,11 +31,11 @@ type engine struct {
 }
 
 // Run supervises cfg.Command until it ends. It returns nil when tandem must
-// exit 0, else an *ExitError with the code (already logged unless it is a
+// exit 0, else an *exitcode.Error with the code (already logged unless it is a
 // usage error).
 func Run(ctx context.Context, cfg Config) error {
-	if err := cfg.Validate(); err != nil {
-		return &ExitError{Code: ExitUsage, Err: err}
+	if err := cfg.validate(); err != nil {
+		return &exitcode.Error{Code: exitcode.Usage, Err: err}
 	}
 	if err := process.BecomeSubreaper(); err != nil {
 		event(cfg.Log.Warn(), EventSubreaperFailed).Err(err).Msg("cannot become a child subreaper; orphans will go to the real init")
@@ -64,7 +56,7 @@ func Run(ctx context.Context, cfg Config) error {
 	// to the runtime per signal (milliseconds on every exit path), and a
 	// signal arriving while the last lines are written stays buffered.
 	e := newEngine(cfg, w, sigs)
-	e.newSource = func() (doneSource, error) { return newDoneWatcher(e.doneWatchConfig(), e.log) }
+	e.newSource = func() (doneSource, error) { return e.newDoneWatcher() }
 	return e.finish(e.run(ctx))
 }
 
@@ -113,10 +105,6 @@ func (e *engine) holdLifeline(file string) *lifeline.Holder {
 	return h
 }
 
-func startFailed(err error) outcome {
-	return outcome{code: ExitCode(err), reason: statusfile.ReasonStartFailed, err: err}
-}
-
 func (e *engine) start() (*process.Child, error) {
 	c, err := e.w.Start(e.cfg.Command, process.Options{DeathSignal: e.cfg.StopSignal, Foreground: true, ReportStops: true})
 	if err != nil {
@@ -125,30 +113,6 @@ func (e *engine) start() (*process.Child, error) {
 	}
 	event(e.log.Info(), EventCmdStarted).Int("pid", c.Pid).Strs("argv", e.cfg.Command).Msg("CMD started")
 	return c, nil
-}
-
-// endingOutcome turns how CMD ended into tandem's exit code.
-func (e *engine) endingOutcome(end ending) outcome {
-	switch {
-	case end.err != nil:
-		return outcome{code: ExitCode(end.err), reason: "error", err: end.err}
-	case end.requested:
-		if end.status.Signal == unix.SIGKILL {
-			event(e.log.Warn(), EventStopForced).Msg("CMD had to be killed after grace; the stop was requested, so the exit code is 0")
-		}
-		return outcome{code: 0, reason: statusfile.ReasonStopped}
-	}
-	return outcome{
-		code:   reportedCode(end.status.ExitCode(), e.cfg.SuccessCodes),
-		reason: reasonOf(end.status),
-		signal: end.status.SignalName(),
-	}
-}
-
-// interrupted is how tandem ends when a signal ends it while no CMD runs
-// (main's wait, a sidecar's restart backoff): 128+N, as a shell would.
-func interrupted(sig unix.Signal) outcome {
-	return outcome{code: signalExitBase + int(sig), reason: statusfile.ReasonInterrupted, signal: signals.Name(sig)}
 }
 
 // finish writes the last log line and the termination log, and gives Run's
@@ -161,7 +125,7 @@ func (e *engine) finish(out outcome) error {
 	event(ev, EventExiting).Int("exit_code", out.code).Str("reason", out.reason).Msg("tandem exiting")
 	if e.cfg.TerminationLog != "" {
 		rec := terminationRecord{Name: e.cfg.Name, Mode: e.cfg.Mode.String(), ExitCode: out.code,
-			Reason: out.reason, Signal: out.signal, Time: time.Now().UTC()}
+			Reason: out.reason, Signal: out.signal, Time: e.w.Now().UTC()}
 		if out.err != nil {
 			rec.Error = out.err.Error()
 		}
@@ -169,8 +133,5 @@ func (e *engine) finish(out outcome) error {
 			e.log.Debug().Err(err).Str("path", e.cfg.TerminationLog).Msg("termination log not written")
 		}
 	}
-	if out.code == 0 {
-		return nil
-	}
-	return &ExitError{Code: out.code, Logged: true, Err: out.err}
+	return out.asError()
 }

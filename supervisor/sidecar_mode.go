@@ -20,16 +20,16 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 	}
 	source, err := e.newSource()
 	if err != nil {
-		return outcome{code: ExitInternal, reason: "error", err: err}
+		return failed(err)
 	}
-	if ev, done := source.Check(); done {
+	if ev, done := source.check(); done {
 		e.logDone(ev)
 		event(e.log.Info(), EventNotStarted).Msg("main was done before the sidecar started; CMD not started")
 		return e.sidecarOutcome(ending{requested: true})
 	}
 	// Not closed on the way out: the exit releases it, and closing it first
 	// would only delay the exit.
-	go source.Run(ctx, e.done)
+	go source.run(ctx, e.done)
 	var delays restartBackoff
 	for {
 		c, err := e.start()
@@ -67,7 +67,7 @@ func (e *engine) sidecarOutcome(end ending) outcome {
 			ExitCode: out.code}
 		if err := e.w.files.Write(path, f); err != nil {
 			e.log.Error().Err(err).Str("path", path).Msg("cannot write the stopped file")
-			return outcome{code: ExitInternal, reason: "error", err: err}
+			return failed(err)
 		}
 		event(e.log.Info(), EventStoppedWritten).Str("path", path).Msg("stopped file written")
 	}

@@ -172,25 +172,26 @@ func (e *engine) doneChan() <-chan doneEvent {
 	return e.done
 }
 
-// onSignal applies the signal policy while CMD runs.
+// onSignal does what the signal means while CMD runs (signalTable).
 func (e *engine) onSignal(ctx context.Context, r *cmdRun, sig unix.Signal) {
-	if e.isTerminating(sig) {
+	m, terminating := e.meaning(sig, e.runPhase(r))
+	if terminating {
 		r.terminating = true
 	}
-	switch e.policy(sig, r) {
-	case actDone:
+	switch m {
+	case sigDone:
 		e.logDone(doneEvent{Source: sourceDoneSignal, SeenAt: e.w.Now()})
 		r.requested = true
 		e.beginStop(ctx, r, true)
-	case actHold:
+	case sigHold:
 		r.held = true
 		r.outliveEnd = e.w.After(e.cfg.Sidecar.OutliveMain)
 		event(e.log.Info(), EventSignalHeld).Str("signal", signals.Name(sig)).Dur("outlive_main_ms", e.cfg.Sidecar.OutliveMain).
 			Msg("termination signal held: CMD keeps running until the main is done or outlive-main passes")
-	case actAbsorb:
+	case sigAbsorb:
 		event(e.log.Info(), EventSignalAbsorbed).Str("signal", signals.Name(sig)).
 			Msg("termination signal during a requested stop: not forwarded, the stop under way goes on")
-	case actDrop:
+	case sigDrop:
 		event(e.log.Debug(), EventSignalDropped).Str("signal", signals.Name(sig)).Msg("signal not forwarded (--rewrite to 0)")
 	default:
 		if sig == unix.SIGCONT && r.jobStopped {

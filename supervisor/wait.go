@@ -8,6 +8,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/tandem-sh/tandem/internal/exitcode"
 	"github.com/tandem-sh/tandem/supervisor/probe"
 )
 
@@ -19,8 +20,8 @@ type WaitOptions struct {
 	Log        zerolog.Logger
 }
 
-// Validate rejects what cannot work, without changing anything.
-func (o *WaitOptions) Validate() error {
+// validate rejects what cannot work, without changing anything.
+func (o *WaitOptions) validate() error {
 	if len(o.Conditions) == 0 {
 		return errors.New("nothing to wait for: expected at least one --for COND")
 	}
@@ -36,12 +37,12 @@ func (o *WaitOptions) Validate() error {
 // WaitFor blocks until every condition holds; on timeout it names the ones
 // that did not (exit 1). exec: probes are reaped by the process's one reaper.
 func WaitFor(ctx context.Context, opts WaitOptions) error {
-	if err := opts.Validate(); err != nil {
-		return &ExitError{Code: ExitUsage, Err: err}
+	if err := opts.validate(); err != nil {
+		return &exitcode.Error{Code: exitcode.Usage, Err: err}
 	}
 	pending, err := probe.Wait(ctx, &probe.Real{}, opts.Conditions, opts.Interval, opts.Timeout, opts.Log)
 	if errors.Is(err, probe.ErrTimeout) {
-		return &ExitError{Code: ExitTimeout, Err: fmt.Errorf("timed out after %s; still not holding: %s", opts.Timeout, probe.Names(pending))}
+		return &exitcode.Error{Code: exitcode.Timeout, Err: fmt.Errorf("timed out after %s; still not holding: %s", opts.Timeout, probe.Names(pending))}
 	}
 	return err
 }

@@ -62,5 +62,6 @@ type world struct {
 	files  statusWriter
 	prober probe.Prober
 	peers  peers.Finder
+	mains  mainFinder      // a sidecar's `tandem main` peer, in a shared PID namespace
 	reaped <-chan struct{} // a batch of children was reaped (leftovers)
 }

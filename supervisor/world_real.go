@@ -79,6 +79,7 @@ func (httpQuitter) Quit(ctx context.Context, urls []probe.Target, timeout time.D
 
 // realWorld is the process's real world; it starts the one reaper.
 func realWorld() world {
+	finder := peers.NewProcFinder()
 	return world{
 		starter:   realProcesses{},
 		signaller: realProcesses{},
@@ -87,7 +88,8 @@ func realWorld() world {
 		quitter:   httpQuitter{},
 		files:     realFiles{},
 		prober:    &probe.Real{},
-		peers:     peers.NewProcFinder(),
+		peers:     finder,
+		mains:     finder,
 		reaped:    process.StartReaper().Reaped(),
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tandem-sh/tandem/internal/exitcode"
 	"github.com/tandem-sh/tandem/supervisor"
 )
 
@@ -47,11 +48,11 @@ func bareRun(cliCtx *cli.Context) error {
 }
 
 func usageError(_ *cli.Context, err error, _ bool) error {
-	return &supervisor.ExitError{Code: supervisor.ExitUsage, Err: err}
+	return &exitcode.Error{Code: exitcode.Usage, Err: err}
 }
 
 func usagef(format string, args ...any) error {
-	return supervisor.UsageError(format, args...)
+	return exitcode.Usagef(format, args...)
 }
 
 // withGlobals gives a command the global flags too, so that

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tandem-sh/tandem/supervisor"
+	"github.com/tandem-sh/tandem/internal/exitcode"
 	"github.com/tandem-sh/tandem/supervisor/process"
 )
 
@@ -29,12 +29,12 @@ func TestExit(t *testing.T) {
 		stderr string
 	}{
 		{"success", nil, 0, ""},
-		{"logged", &supervisor.ExitError{Code: 143, Logged: true, Err: errors.New("CMD killed")}, 143, ""},
-		{"logged without error", &supervisor.ExitError{Code: 3, Logged: true}, 3, ""},
-		{"wrapped logged", fmt.Errorf("run: %w", &supervisor.ExitError{Code: 1, Logged: true}), 1, ""},
-		{"usage", supervisor.UsageError("--grace %q: expected a duration", "soon"), 2,
+		{"logged", &exitcode.Error{Code: 143, Logged: true, Err: errors.New("CMD killed")}, 143, ""},
+		{"logged without error", &exitcode.Error{Code: 3, Logged: true}, 3, ""},
+		{"wrapped logged", fmt.Errorf("run: %w", &exitcode.Error{Code: 1, Logged: true}), 1, ""},
+		{"usage", exitcode.Usagef("--grace %q: expected a duration", "soon"), 2,
 			"tandem: --grace \"soon\": expected a duration\n" + usageHint},
-		{"not logged timeout", &supervisor.ExitError{Code: 1, Err: errors.New("timed out")}, 1, "tandem: timed out\n"},
+		{"not logged timeout", &exitcode.Error{Code: 1, Err: errors.New("timed out")}, 1, "tandem: timed out\n"},
 		{"not found", &process.StartError{Name: "prog", NotFound: true, Err: exec.ErrNotFound}, 127,
 			"tandem: start \"prog\": executable file not found in $PATH\n"},
 		{"cannot run", &process.StartError{Name: "prog", Err: fs.ErrPermission}, 126,
@@ -74,7 +74,7 @@ func TestExitOfCommandLines(t *testing.T) {
 			if code != tt.code || !strings.Contains(stderr, tt.mention) {
 				t.Errorf("exit %d printing %q, want %d naming %q", code, stderr, tt.code, tt.mention)
 			}
-			if hint := strings.Contains(stderr, usageHint); hint != (tt.code == supervisor.ExitUsage) {
+			if hint := strings.Contains(stderr, usageHint); hint != (tt.code == exitcode.Usage) {
 				t.Errorf("help hint printed %v for exit %d: %q", hint, code, stderr)
 			}
 		})

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/tandem-sh/tandem/supervisor"
+	"github.com/tandem-sh/tandem/internal/exitcode"
 	"github.com/tandem-sh/tandem/supervisor/process"
 )
 
@@ -28,10 +28,10 @@ func main() {
 // exit is the one place where an error becomes tandem's exit code. An error
 // tandem already logged (its "exiting" line) is not printed again.
 func exit(err error) int {
-	code := supervisor.ExitCode(err)
-	if err != nil && !supervisor.Logged(err) {
+	code := exitcode.Of(err)
+	if err != nil && !exitcode.Logged(err) {
 		fmt.Fprintf(os.Stderr, "tandem: %v\n", err)
-		if code == supervisor.ExitUsage {
+		if code == exitcode.Usage {
 			fmt.Fprintln(os.Stderr, "tandem: see `tandem --help` or `tandem COMMAND --help`")
 		}
 	}

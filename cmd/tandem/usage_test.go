@@ -7,7 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/tandem-sh/tandem/supervisor"
+	"github.com/tandem-sh/tandem/internal/exitcode"
 )
 
 // TestUsageErrors: a bad flag, value or variable of any command is exit 2
@@ -71,13 +71,13 @@ func TestUsageErrors(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, _, err := runApp(t, tt.env, tt.args...)
-			if code := supervisor.ExitCode(err); code != supervisor.ExitUsage {
+			if code := exitcode.Of(err); code != exitcode.Usage {
 				t.Fatalf("tandem %q: %v (exit %d), want exit 2", tt.args, err, code)
 			}
 			if !strings.Contains(err.Error(), tt.mention) {
 				t.Errorf("the error %q does not name %s", err, tt.mention)
 			}
-			if supervisor.Logged(err) {
+			if exitcode.Logged(err) {
 				t.Error("a usage error is marked logged: main would not print it")
 			}
 			if got.cfg != nil || got.done != nil || got.wait != nil {

@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"os/exec"
 	"strconv"
+
+	"github.com/tandem-sh/tandem/internal/exitcode"
 )
 
 // StartError is a CMD that could not be started. It carries the shell's
@@ -21,9 +23,9 @@ func (e *StartError) Unwrap() error { return e.Err }
 // ExitCode is 127 for a program not found, 126 for one that cannot run.
 func (e *StartError) ExitCode() int {
 	if e.NotFound {
-		return 127
+		return exitcode.NotFound
 	}
-	return 126
+	return exitcode.CannotRun
 }
 
 func startError(name string, err error) error {

@@ -1,8 +1,10 @@
 package process
 
 import (
-	"github.com/tandem-sh/tandem/supervisor/signals"
 	"golang.org/x/sys/unix"
+
+	"github.com/tandem-sh/tandem/internal/exitcode"
+	"github.com/tandem-sh/tandem/supervisor/signals"
 )
 
 // Status is how a process ended: an exit code, or the signal that killed it.
@@ -10,9 +12,6 @@ type Status struct {
 	Code   int
 	Signal unix.Signal // 0 when the process exited on its own
 }
-
-// signalExitBase is the shell's 128+N for a death by signal N.
-const signalExitBase = 128
 
 func statusFromWait(ws unix.WaitStatus) Status {
 	if ws.Signaled() {
@@ -25,7 +24,7 @@ func statusFromWait(ws unix.WaitStatus) Status {
 // or 128+N for a death by signal N.
 func (s Status) ExitCode() int {
 	if s.Signal != 0 {
-		return signalExitBase + int(s.Signal)
+		return exitcode.Signaled(s.Signal)
 	}
 	return s.Code
 }

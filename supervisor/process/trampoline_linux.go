@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/tandem-sh/tandem/internal/exitcode"
 )
 
 // inheritedMaskBlocks is read before the runtime or os/signal can touch the
@@ -39,7 +41,7 @@ func ExecUnblocked(path string, argv []string) int {
 	var empty unix.Sigset_t
 	if err := unix.PthreadSigmask(unix.SIG_SETMASK, &empty, nil); err != nil {
 		fmt.Fprintf(os.Stderr, "tandem: clear signal mask: %v\n", err)
-		return 125
+		return exitcode.Internal
 	}
 	err := unix.Exec(path, argv, os.Environ())
 	fmt.Fprintf(os.Stderr, "tandem: exec %q: %v\n", path, err)

@@ -24,6 +24,7 @@ const (
 	ReasonAnnounced   = "announced"
 	ReasonReady       = "ready"
 	ReasonStopped     = "stopped" // a sidecar's CMD stopped because the main was done
+	ReasonError       = "error"   // tandem itself failed
 
 	EventDone    = "done"
 	EventReady   = "ready"

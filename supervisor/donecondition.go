@@ -1,0 +1,63 @@
+package supervisor
+
+import (
+	"github.com/rs/zerolog"
+)
+
+// check reports whether the done condition holds now: every done file there
+// (under --stop-when success, a success), or its main lost. On the way it
+// attaches to any new lifeline, and keeps the files watched with inotify
+// exactly while some main is not attached.
+func (w *doneWatcher) check() (doneEvent, bool) {
+	if len(w.files) == 0 {
+		return doneEvent{}, false
+	}
+	w.notify.ensure() // a directory created since is watched from now on
+	event := doneEvent{Source: sourceDoneFile}
+	done := true
+	for _, f := range w.files {
+		w.attach.lifeline(f)
+		status, present := f.read(w.cfg.host, w.warn)
+		switch {
+		case present && (w.cfg.stopWhen == StopWhenAny || status.Succeeded()):
+			if event.Source != sourceLost {
+				event.Path, event.Status = f.path, status
+			}
+		case present:
+			w.warn.warn("failed:"+f.path+status.Time.String(), func(e *zerolog.Event) {
+				e.Str("event", EventMainFailed).Str("path", f.path).Int("exit_code", status.ExitCode).
+					Msg("main failed; --stop-when success keeps CMD running until the done file is replaced")
+			})
+			done = false
+		case f.lost && w.cfg.stopWhen == StopWhenAny:
+			event.Source, event.Path, event.Status = sourceLost, f.path, nil
+		default:
+			done = false
+		}
+	}
+	// Once done there is nothing to watch for: a watch made now would only
+	// put inotify's teardown back on the exit path.
+	if w.allAttached() || done {
+		w.notify.stop()
+	} else {
+		w.notify.start()
+	}
+	event.SeenAt = w.clock.Now()
+	return event, done
+}
+
+func (w *doneWatcher) allAttached() bool {
+	for _, f := range w.files {
+		if f.line == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// mainLost: the main peer held through a pidfd ended without the done
+// signal. Under --stop-when success it was a failed main: wait for the next.
+func (w *doneWatcher) mainLost() (doneEvent, bool) {
+	w.log.Warn().Str("event", "main-lost").Msg("the main's tandem ended without the done signal (killed outright?)")
+	return doneEvent{Source: sourceLost, SeenAt: w.clock.Now()}, w.cfg.stopWhen == StopWhenAny
+}

@@ -1,0 +1,152 @@
+package supervisor
+
+import (
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/tandem-sh/tandem/supervisor/signals"
+)
+
+// Every row of signalTable, written out: what a signal of each kind means in
+// each phase, and whether it says the pod is going away.
+func TestSignalTable(t *testing.T) {
+	// A sidecar whose own signals are not TERM, INT, HUP or QUIT, so every
+	// kind has a signal of its own, and nothing is rewritten.
+	cfg := testConfig(ModeSidecar)
+	cfg.Sidecar.DoneSignal, cfg.Sidecar.TerminationSignal = unix.SIGUSR2, unix.SIGALRM
+	e := newEngine(cfg, world{}, nil)
+	rows := []struct {
+		sig         unix.Signal
+		phase       phase
+		want        meaning
+		terminating bool
+	}{
+		{unix.SIGUSR1, phaseIdle, sigIgnore, false},
+		{unix.SIGUSR1, phaseRunning, sigForward, false},
+		{unix.SIGUSR1, phaseHoldable, sigForward, false},
+		{unix.SIGUSR1, phaseStopping, sigForward, false},
+
+		{unix.SIGUSR2, phaseIdle, sigDone, false},
+		{unix.SIGUSR2, phaseRunning, sigDone, false},
+		{unix.SIGUSR2, phaseHoldable, sigDone, false},
+		{unix.SIGUSR2, phaseStopping, sigDone, false},
+
+		{unix.SIGALRM, phaseIdle, sigTerminate, true},
+		{unix.SIGALRM, phaseRunning, sigForward, true},
+		{unix.SIGALRM, phaseHoldable, sigHold, true},
+		{unix.SIGALRM, phaseStopping, sigAbsorb, true},
+
+		{unix.SIGTERM, phaseIdle, sigTerminate, true},
+		{unix.SIGTERM, phaseRunning, sigForward, true},
+		{unix.SIGTERM, phaseHoldable, sigForward, true},
+		{unix.SIGTERM, phaseStopping, sigForward, true},
+		{unix.SIGINT, phaseIdle, sigTerminate, true},
+		{unix.SIGINT, phaseRunning, sigForward, true},
+		{unix.SIGINT, phaseHoldable, sigForward, true},
+		{unix.SIGINT, phaseStopping, sigForward, true},
+
+		{unix.SIGHUP, phaseIdle, sigTerminate, false},
+		{unix.SIGHUP, phaseRunning, sigForward, false},
+		{unix.SIGHUP, phaseHoldable, sigForward, false},
+		{unix.SIGHUP, phaseStopping, sigForward, false},
+		{unix.SIGQUIT, phaseIdle, sigTerminate, false},
+		{unix.SIGQUIT, phaseRunning, sigForward, false},
+		{unix.SIGQUIT, phaseHoldable, sigForward, false},
+		{unix.SIGQUIT, phaseStopping, sigForward, false},
+	}
+	if len(rows) != int(kindCount)*int(phaseCount)+int(phaseCount)*2 {
+		t.Fatalf("%d rows: a kind or phase is missing from this test", len(rows))
+	}
+	for _, row := range rows {
+		m, terminating := e.meaning(row.sig, row.phase)
+		if m != row.want || terminating != row.terminating {
+			t.Errorf("%s in phase %d: %d, terminating %v; want %d, %v",
+				signals.Name(row.sig), row.phase, m, terminating, row.want, row.terminating)
+		}
+	}
+}
+
+// --rewrite SIG:0 turns a forward into a drop, and nothing else: the done
+// signal, a hold, an absorb and a signal while no CMD runs are as they were.
+func TestSignalTableRewriteToDrop(t *testing.T) {
+	cfg := testConfig(ModeSidecar)
+	cfg.Sidecar.DoneSignal, cfg.Sidecar.TerminationSignal = unix.SIGUSR2, unix.SIGALRM
+	cfg.Rewrite = map[unix.Signal]unix.Signal{unix.SIGUSR1: signals.Drop, unix.SIGUSR2: signals.Drop,
+		unix.SIGALRM: signals.Drop, unix.SIGTERM: signals.Drop, unix.SIGHUP: unix.SIGTERM}
+	e := newEngine(cfg, world{}, nil)
+	rows := []struct {
+		sig   unix.Signal
+		phase phase
+		want  meaning
+	}{
+		{unix.SIGUSR1, phaseRunning, sigDrop},
+		{unix.SIGUSR1, phaseIdle, sigIgnore},
+		{unix.SIGUSR2, phaseRunning, sigDone},
+		{unix.SIGALRM, phaseRunning, sigDrop},
+		{unix.SIGALRM, phaseHoldable, sigHold},
+		{unix.SIGALRM, phaseStopping, sigAbsorb},
+		{unix.SIGTERM, phaseStopping, sigDrop},
+		{unix.SIGTERM, phaseIdle, sigTerminate},
+		{unix.SIGHUP, phaseRunning, sigForward}, // rewritten to another signal: still forwarded
+	}
+	for _, row := range rows {
+		if m, _ := e.meaning(row.sig, row.phase); m != row.want {
+			t.Errorf("%s in phase %d: %d, want %d", signals.Name(row.sig), row.phase, m, row.want)
+		}
+	}
+}
+
+// The sidecar's own signals are sorted before TERM, INT, HUP and QUIT, and
+// only in sidecar mode.
+func TestKindOf(t *testing.T) {
+	sidecar := testConfig(ModeSidecar)
+	sidecar.Sidecar.DoneSignal, sidecar.Sidecar.TerminationSignal = unix.SIGINT, unix.SIGQUIT
+	main := testConfig(ModeMain)
+	rows := []struct {
+		cfg  Config
+		sig  unix.Signal
+		want kind
+	}{
+		{sidecar, unix.SIGINT, kindDone},
+		{sidecar, unix.SIGQUIT, kindTermination},
+		{sidecar, unix.SIGTERM, kindStop},
+		{sidecar, unix.SIGHUP, kindReload},
+		{sidecar, unix.SIGUSR2, kindOther},
+		{main, unix.SIGUSR2, kindOther}, // a main's done signal is sent, not received
+		{main, unix.SIGINT, kindStop},
+		{main, unix.SIGQUIT, kindReload},
+	}
+	for _, row := range rows {
+		if got := newEngine(row.cfg, world{}, nil).kindOf(row.sig); got != row.want {
+			t.Errorf("%s mode, %s: kind %d, want %d", row.cfg.Mode, signals.Name(row.sig), got, row.want)
+		}
+	}
+}
+
+// The phase of a run: a requested stop under way, else holdable while
+// --outlive-main can still hold the termination signal.
+func TestRunPhase(t *testing.T) {
+	outlive := testConfig(ModeSidecar)
+	outlive.Sidecar.OutliveMain = time.Minute
+	rows := []struct {
+		name string
+		cfg  Config
+		run  cmdRun
+		want phase
+	}{
+		{"run mode", testConfig(ModeRun), cmdRun{}, phaseRunning},
+		{"sidecar without --outlive-main", testConfig(ModeSidecar), cmdRun{}, phaseRunning},
+		{"--outlive-main", outlive, cmdRun{}, phaseHoldable},
+		{"--outlive-main, held", outlive, cmdRun{held: true}, phaseRunning},
+		{"--outlive-main, stop after a failure", outlive, cmdRun{stop: stopSequence{phase: stopSignaled}}, phaseRunning},
+		{"requested stop", outlive, cmdRun{requested: true, stop: stopSequence{phase: stopDelaying}}, phaseStopping},
+		{"requested stop, held", outlive, cmdRun{held: true, requested: true, stop: stopSequence{phase: stopQuitting}}, phaseStopping},
+	}
+	for _, row := range rows {
+		if got := newEngine(row.cfg, world{}, nil).runPhase(&row.run); got != row.want {
+			t.Errorf("%s: phase %d, want %d", row.name, got, row.want)
+		}
+	}
+}
