@@ -8,6 +8,7 @@ import (
 	"github.com/rs/zerolog"
 	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor/peers"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
@@ -46,7 +47,7 @@ func AnnounceDone(ctx context.Context, opts DoneOptions) error {
 		if err := statusfile.Write(opts.File, f); err != nil {
 			return err
 		}
-		event(opts.Log.Info(), EventDoneWritten).Str("path", opts.File).Int("exit_code", opts.ExitCode).Msg("done file written")
+		event(opts.Log.Info(), cmdline.EventDoneWritten).Str("path", opts.File).Int("exit_code", opts.ExitCode).Msg("done file written")
 	}
 	if !opts.Peers.Enabled {
 		return nil

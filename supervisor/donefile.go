@@ -6,6 +6,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor/lifeline"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
@@ -37,13 +38,13 @@ func (f *doneFile) attach(w *doneWatcher) {
 		return
 	case errors.Is(err, lifeline.ErrForeign):
 		w.warnOnce("foreign:"+f.lifeline, func(e *zerolog.Event) {
-			e.Str("event", EventLifelineForeign).Str("path", f.lifeline).Str("host", w.cfg.host).
+			e.Str("event", cmdline.EventLifelineForeign).Str("path", f.lifeline).Str("host", w.cfg.host).
 				Msg("the lifeline here is another pod's (a volume shared by mistake?); not attaching to it")
 		})
 		return
 	case errors.As(err, &unusable):
 		w.warnOnce("lifeline:"+f.lifeline, func(e *zerolog.Event) {
-			e.Str("event", EventLifelineMissing).Err(err).Str("path", f.path).
+			e.Str("event", cmdline.EventLifelineMissing).Err(err).Str("path", f.path).
 				Msg("relying on the done file alone: a main killed outright will not be noticed")
 		})
 		return
@@ -66,7 +67,7 @@ func (f *doneFile) attach(w *doneWatcher) {
 func (f *doneFile) markAttached(w *doneWatcher) {
 	if !w.attached {
 		w.attached = true
-		event(w.log.Info(), EventMainAttached).Str("path", f.lifeline).Msg("main attached through its lifeline")
+		event(w.log.Info(), cmdline.EventMainAttached).Str("path", f.lifeline).Msg("main attached through its lifeline")
 	}
 }
 
@@ -95,7 +96,7 @@ func (f *doneFile) setGone(line *lifeline.Line) {
 
 func (f *doneFile) logLost(w *doneWatcher) {
 	if f.lost {
-		w.log.Warn().Str("event", "main-lost").Str("path", f.path).
+		w.log.Warn().Str("event", cmdline.EventMainLost).Str("path", f.path).
 			Msg("the main's tandem ended without writing its done file (killed outright?)")
 	}
 }
@@ -108,13 +109,13 @@ func (f *doneFile) read(w *doneWatcher) (*statusfile.File, bool) {
 	}
 	if err != nil {
 		w.warnOnce("read:"+f.path, func(e *zerolog.Event) {
-			e.Str("event", EventDoneUnreadable).Err(err).Str("path", f.path).
+			e.Str("event", cmdline.EventDoneUnreadable).Err(err).Str("path", f.path).
 				Msg("done file exists but cannot be read; counting it as done, status unknown")
 		})
 	}
 	if status != nil && status.Host != "" && w.cfg.host != "" && status.Host != w.cfg.host {
 		w.warnOnce("host:"+f.path+status.Host, func(e *zerolog.Event) {
-			e.Str("event", EventDoneFileForeign).Str("path", f.path).Str("file_host", status.Host).Str("host", w.cfg.host).
+			e.Str("event", cmdline.EventDoneFileForeign).Str("path", f.path).Str("file_host", status.Host).Str("host", w.cfg.host).
 				Msg("done file written in another pod (a volume shared by mistake?); ignoring it")
 		})
 		return nil, false

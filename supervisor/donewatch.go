@@ -10,6 +10,7 @@ import (
 	"github.com/rs/zerolog"
 	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor/peers"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
@@ -237,7 +238,7 @@ func (w *doneWatcher) Run(ctx context.Context, out chan<- doneEvent) {
 // mainLost: the main peer held through a pidfd ended without the done
 // signal. Under --stop-when success it was a failed main: wait for the next.
 func (w *doneWatcher) mainLost() (doneEvent, bool) {
-	w.log.Warn().Str("event", "main-lost").Msg("the main's tandem ended without the done signal (killed outright?)")
+	w.log.Warn().Str("event", cmdline.EventMainLost).Msg("the main's tandem ended without the done signal (killed outright?)")
 	return doneEvent{Source: sourceLost, SeenAt: time.Now()}, w.cfg.stopWhen == StopWhenAny
 }
 
@@ -270,7 +271,7 @@ func (w *doneWatcher) Check() (doneEvent, bool) {
 			}
 		case present:
 			w.warnOnce("failed:"+f.path+status.Time.String(), func(e *zerolog.Event) {
-				e.Str("event", EventMainFailed).Str("path", f.path).Int("exit_code", status.ExitCode).
+				e.Str("event", cmdline.EventMainFailed).Str("path", f.path).Int("exit_code", status.ExitCode).
 					Msg("main failed; --stop-when success keeps CMD running until the done file is replaced")
 			})
 			done = false
@@ -303,7 +304,7 @@ func (w *doneWatcher) findMain() <-chan struct{} {
 	}
 	if !w.attached {
 		w.attached = true
-		event(w.log.Info(), EventMainAttached).Int("peer_pid", p.PID).Msg("main attached through a pidfd")
+		event(w.log.Info(), cmdline.EventMainAttached).Int("peer_pid", p.PID).Msg("main attached through a pidfd")
 	}
 	return gone
 }

@@ -3,6 +3,7 @@ package supervisor
 import (
 	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor/signals"
 )
 
@@ -29,7 +30,7 @@ func idle[T any](e *engine, phase string, ready <-chan T) (value T, end idleEnd,
 				ev := doneEvent{Source: sourceDoneSignal, SeenAt: e.w.Now()}
 				return value, idleEnd{done: &ev}, false
 			case idleTerminate:
-				event(e.log.Warn(), EventInterrupted).Str("signal", signals.Name(sig)).Str("phase", phase).
+				event(e.log.Warn(), cmdline.EventInterrupted).Str("signal", signals.Name(sig)).Str("phase", phase).
 					Msg("signal ends tandem while no CMD runs")
 				return value, idleEnd{signal: sig}, false
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/rs/zerolog"
 	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor/lifeline"
 	"github.com/tandem-sh/tandem/supervisor/peers"
 	"github.com/tandem-sh/tandem/supervisor/process"
@@ -46,7 +47,7 @@ func Run(ctx context.Context, cfg Config) error {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	if err := process.BecomeSubreaper(); err != nil {
-		event(cfg.Log.Warn(), EventSubreaperFailed).Err(err).Msg("cannot become a child subreaper; orphans will go to the real init")
+		event(cfg.Log.Warn(), cmdline.EventSubreaperFailed).Err(err).Msg("cannot become a child subreaper; orphans will go to the real init")
 	}
 	// The reaper registers SIGCHLD, and every forwarded signal is registered,
 	// before CMD starts, so nothing it does early is missed. Signal storms:
@@ -106,7 +107,7 @@ func (e *engine) run(ctx context.Context) outcome {
 func (e *engine) holdLifeline(file string) *lifeline.Holder {
 	h, err := lifeline.Hold(lifeline.Of(file), statusfile.Hostname())
 	if err != nil {
-		event(e.log.Warn(), EventLifelineMissing).Err(err).
+		event(e.log.Warn(), cmdline.EventLifelineMissing).Err(err).
 			Msg("no lifeline: if this tandem is killed outright, its sidecars will not notice")
 		return nil
 	}
@@ -123,7 +124,7 @@ func (e *engine) start() (*process.Child, error) {
 		e.log.Error().Err(err).Strs("argv", e.cfg.Command).Msg("cannot start CMD")
 		return nil, err
 	}
-	event(e.log.Info(), EventCmdStarted).Int("pid", c.Pid).Strs("argv", e.cfg.Command).Msg("CMD started")
+	event(e.log.Info(), cmdline.EventCmdStarted).Int("pid", c.Pid).Strs("argv", e.cfg.Command).Msg("CMD started")
 	return c, nil
 }
 
@@ -134,7 +135,7 @@ func (e *engine) endingOutcome(end ending) outcome {
 		return outcome{code: ExitCode(end.err), reason: "error", err: end.err}
 	case end.requested:
 		if end.status.Signal == unix.SIGKILL {
-			event(e.log.Warn(), EventStopForced).Msg("CMD had to be killed after grace; the stop was requested, so the exit code is 0")
+			event(e.log.Warn(), cmdline.EventStopForced).Msg("CMD had to be killed after grace; the stop was requested, so the exit code is 0")
 		}
 		return outcome{code: 0, reason: statusfile.ReasonStopped}
 	}
@@ -158,7 +159,7 @@ func (e *engine) finish(out outcome) error {
 	if out.err != nil {
 		ev = e.log.Error().Err(out.err)
 	}
-	event(ev, EventExiting).Int("exit_code", out.code).Str("reason", out.reason).Msg("tandem exiting")
+	event(ev, cmdline.EventExiting).Int("exit_code", out.code).Str("reason", out.reason).Msg("tandem exiting")
 	if e.cfg.TerminationLog != "" {
 		rec := terminationRecord{Name: e.cfg.Name, Mode: e.cfg.Mode.String(), ExitCode: out.code,
 			Reason: out.reason, Signal: out.signal, Time: time.Now().UTC()}

@@ -14,8 +14,10 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
-	"github.com/tandem-sh/tandem/supervisor/signals"
 	"golang.org/x/sys/unix"
+
+	"github.com/tandem-sh/tandem/internal/cmdline"
+	"github.com/tandem-sh/tandem/supervisor/signals"
 )
 
 // Options say which sidecar peers to signal (main and done).
@@ -113,7 +115,7 @@ func Signal(ctx context.Context, finder Finder, opts Options, sig unix.Signal, l
 				continue
 			}
 			namesSeen[p.Name] = true
-			log.Info().Str("event", "peer-signaled").Int("peer_pid", p.PID).Str("peer", p.Name).Str("signal", signals.Name(sig)).Msg("signaled sidecar peer")
+			log.Info().Str("event", cmdline.EventPeerSignaled).Int("peer_pid", p.PID).Str("peer", p.Name).Str("signal", signals.Name(sig)).Msg("signaled sidecar peer")
 		}
 		if len(failures) > 0 {
 			return errors.Join(failures...)
@@ -124,7 +126,7 @@ func Signal(ctx context.Context, finder Finder, opts Options, sig unix.Signal, l
 		}
 		if !lookingLogged {
 			lookingLogged = true
-			log.Info().Str("event", "peers-looking").Strs("missing", missing).Dur("peer_timeout_ms", opts.Timeout).
+			log.Info().Str("event", cmdline.EventPeersLooking).Strs("missing", missing).Dur("peer_timeout_ms", opts.Timeout).
 				Msg("sidecar peers not found or not listening yet; still looking")
 		}
 		select {
