@@ -26,13 +26,13 @@ type DoneOptions struct {
 // Validate rejects what cannot work, without changing anything.
 func (o *DoneOptions) Validate() error {
 	if o.File == "" && !o.Peers.Enabled {
-		return errors.New("nothing to announce: expected --file PATH and/or --signal-peers / --peer NAME")
+		return fmt.Errorf("nothing to announce: expected --%s PATH and/or --%s / --%s NAME", cmdline.FlagFile, cmdline.FlagSignalPeers, cmdline.FlagPeer)
 	}
 	if o.ExitCode < 0 || o.ExitCode > maxExitCode {
-		return fmt.Errorf("--exit-code %d: expected an exit code from 0 to 255", o.ExitCode)
+		return fmt.Errorf("--%s %d: expected an exit code from 0 to 255", cmdline.FlagExitCode, o.ExitCode)
 	}
 	if o.Peers.Enabled && o.Peers.Timeout <= 0 {
-		return fmt.Errorf("--peer-timeout %s: expected a duration above 0, e.g. 30s", o.Peers.Timeout)
+		return fmt.Errorf("--%s %s: expected a duration above 0, e.g. 30s", cmdline.FlagPeerTimeout, o.Peers.Timeout)
 	}
 	return nil
 }
