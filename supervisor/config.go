@@ -7,6 +7,7 @@ import (
 	"github.com/rs/zerolog"
 	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/exitcode"
 	"github.com/tandem-sh/tandem/supervisor/peers"
 	"github.com/tandem-sh/tandem/supervisor/probe"
@@ -23,7 +24,7 @@ const (
 )
 
 func (m Mode) String() string {
-	return [...]string{"run", "sidecar", "main"}[m]
+	return [...]string{cmdline.CmdRun, cmdline.CmdSidecar, cmdline.CmdMain}[m]
 }
 
 // Config is everything Run needs, parsed and typed by the CLI. Defaults
@@ -107,14 +108,14 @@ func (c *Config) validate() error {
 		return fmt.Errorf("missing CMD: expected `tandem %s [flags] -- CMD [ARG...]`", c.Mode)
 	}
 	if c.Grace < 0 {
-		return fmt.Errorf("--grace %s: expected a duration of 0 or more, e.g. 10s", c.Grace)
+		return fmt.Errorf("--%s %s: expected a duration of 0 or more, e.g. 10s", cmdline.FlagGrace, c.Grace)
 	}
 	if c.StopSignal < 1 {
-		return fmt.Errorf("--stop-signal %d: expected a signal such as TERM", c.StopSignal)
+		return fmt.Errorf("--%s %d: expected a signal such as TERM", cmdline.FlagStopSignal, c.StopSignal)
 	}
 	for _, code := range c.SuccessCodes {
 		if code < 0 || code > exitcode.Max {
-			return fmt.Errorf("--success-code %d: expected an exit code from 0 to 255", code)
+			return fmt.Errorf("--%s %d: expected an exit code from 0 to 255", cmdline.FlagSuccessCode, code)
 		}
 	}
 	switch c.Mode {
@@ -130,36 +131,36 @@ func (s *SidecarConfig) validate() error {
 	for _, d := range []struct {
 		flag  string
 		value time.Duration
-	}{{"--outlive-main", s.OutliveMain}, {"--stop-delay", s.StopDelay}, {"--main-start-timeout", s.MainStartTimeout}} {
+	}{{cmdline.FlagOutliveMain, s.OutliveMain}, {cmdline.FlagStopDelay, s.StopDelay}, {cmdline.FlagMainStartTimeout, s.MainStartTimeout}} {
 		if d.value < 0 {
-			return fmt.Errorf("%s %s: expected a duration of 0 (off) or more", d.flag, d.value)
+			return fmt.Errorf("--%s %s: expected a duration of 0 (off) or more", d.flag, d.value)
 		}
 	}
 	if s.PollInterval <= 0 {
-		return fmt.Errorf("--poll-interval %s: expected a duration above 0, e.g. 1s", s.PollInterval)
+		return fmt.Errorf("--%s %s: expected a duration above 0, e.g. 1s", cmdline.FlagPollInterval, s.PollInterval)
 	}
 	if len(s.ReadyWhen) > 0 && s.ReadyFile == "" {
-		return fmt.Errorf("--ready-when needs --ready-file PATH: the file that announces readiness")
+		return fmt.Errorf("--%s needs --%s PATH: the file that announces readiness", cmdline.FlagReadyWhen, cmdline.FlagReadyFile)
 	}
 	if !signals.Forwardable(s.TerminationSignal) {
-		return fmt.Errorf("--termination-signal %s: expected a catchable signal, e.g. TERM or QUIT", signals.Name(s.TerminationSignal))
+		return fmt.Errorf("--%s %s: expected a catchable signal, e.g. TERM or QUIT", cmdline.FlagTerminationSignal, signals.Name(s.TerminationSignal))
 	}
 	if s.DoneSignal == unix.SIGTERM || s.DoneSignal == s.TerminationSignal || !signals.Forwardable(s.DoneSignal) {
-		return fmt.Errorf("--done-signal %s: expected a catchable signal other than SIGTERM and the termination signal, e.g. USR2",
-			signals.Name(s.DoneSignal))
+		return fmt.Errorf("--%s %s: expected a catchable signal other than SIGTERM and the termination signal, e.g. USR2",
+			cmdline.FlagDoneSignal, signals.Name(s.DoneSignal))
 	}
 	return nil
 }
 
 func (m *MainConfig) validate() error {
 	if m.WaitTimeout <= 0 {
-		return fmt.Errorf("--wait-timeout %s: expected a duration above 0, e.g. 5m", m.WaitTimeout)
+		return fmt.Errorf("--%s %s: expected a duration above 0, e.g. 5m", cmdline.FlagWaitTimeout, m.WaitTimeout)
 	}
 	if m.WaitInterval <= 0 {
-		return fmt.Errorf("--wait-interval %s: expected a duration above 0, e.g. 250ms", m.WaitInterval)
+		return fmt.Errorf("--%s %s: expected a duration above 0, e.g. 250ms", cmdline.FlagWaitInterval, m.WaitInterval)
 	}
 	if m.Peers.Timeout <= 0 {
-		return fmt.Errorf("--peer-timeout %s: expected a duration above 0, e.g. 30s", m.Peers.Timeout)
+		return fmt.Errorf("--%s %s: expected a duration above 0, e.g. 30s", cmdline.FlagPeerTimeout, m.Peers.Timeout)
 	}
 	return nil
 }
@@ -175,12 +176,12 @@ const (
 // ParseStopWhen reads --stop-when.
 func ParseStopWhen(s string) (StopWhen, error) {
 	switch s {
-	case "any":
+	case cmdline.StopWhenAny:
 		return StopWhenAny, nil
-	case "success":
+	case cmdline.StopWhenSuccess:
 		return StopWhenSuccess, nil
 	}
-	return 0, fmt.Errorf("--stop-when %q: expected any or success", s)
+	return 0, fmt.Errorf("--%s %q: expected %s or %s", cmdline.FlagStopWhen, s, cmdline.StopWhenAny, cmdline.StopWhenSuccess)
 }
 
 // RestartPolicy is sidecar --restart.
@@ -202,5 +203,5 @@ func ParseRestart(s string) (RestartPolicy, error) {
 	case "always":
 		return RestartAlways, nil
 	}
-	return 0, fmt.Errorf("--restart %q: expected never, on-failure or always", s)
+	return 0, fmt.Errorf("--%s %q: expected never, on-failure or always", cmdline.FlagRestart, s)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/rs/zerolog"
 	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/exitcode"
 	"github.com/tandem-sh/tandem/supervisor/peers"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
@@ -26,13 +27,13 @@ type DoneOptions struct {
 // validate rejects what cannot work, without changing anything.
 func (o *DoneOptions) validate() error {
 	if o.File == "" && !o.Peers.Enabled {
-		return errors.New("nothing to announce: expected --file PATH and/or --signal-peers / --peer NAME")
+		return fmt.Errorf("nothing to announce: expected --%s PATH and/or --%s / --%s NAME", cmdline.FlagFile, cmdline.FlagSignalPeers, cmdline.FlagPeer)
 	}
 	if o.ExitCode < 0 || o.ExitCode > exitcode.Max {
-		return fmt.Errorf("--exit-code %d: expected an exit code from 0 to 255", o.ExitCode)
+		return fmt.Errorf("--%s %d: expected an exit code from 0 to 255", cmdline.FlagExitCode, o.ExitCode)
 	}
 	if o.Peers.Enabled && o.Peers.Timeout <= 0 {
-		return fmt.Errorf("--peer-timeout %s: expected a duration above 0, e.g. 30s", o.Peers.Timeout)
+		return fmt.Errorf("--%s %s: expected a duration above 0, e.g. 30s", cmdline.FlagPeerTimeout, o.Peers.Timeout)
 	}
 	return nil
 }
@@ -47,7 +48,7 @@ func AnnounceDone(ctx context.Context, opts DoneOptions) error {
 		if err := statusfile.Write(opts.File, f); err != nil {
 			return err
 		}
-		event(opts.Log.Info(), EventDoneWritten).Str("path", opts.File).Int("exit_code", opts.ExitCode).Msg("done file written")
+		event(opts.Log.Info(), cmdline.EventDoneWritten).Str("path", opts.File).Int("exit_code", opts.ExitCode).Msg("done file written")
 	}
 	if !opts.Peers.Enabled {
 		return nil

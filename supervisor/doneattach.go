@@ -6,6 +6,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor/lifeline"
 	"github.com/tandem-sh/tandem/supervisor/peers"
 )
@@ -55,7 +56,7 @@ func (a *attacher) lifeline(f *doneFile) {
 		return
 	}
 	if a.firstAttach() {
-		event(a.log.Info(), EventMainAttached).Str("path", f.lifeline).Msg("main attached through its lifeline")
+		event(a.log.Info(), cmdline.EventMainAttached).Str("path", f.lifeline).Msg("main attached through its lifeline")
 	}
 	if errors.Is(err, lifeline.ErrReleased) {
 		f.released(line)
@@ -77,12 +78,12 @@ func (a *attacher) unattached(f *doneFile, err error) {
 	switch {
 	case errors.Is(err, lifeline.ErrForeign):
 		a.warn.warn("foreign:"+f.lifeline, func(e *zerolog.Event) {
-			e.Str("event", EventLifelineForeign).Str("path", f.lifeline).Str("host", a.host).
+			e.Str("event", cmdline.EventLifelineForeign).Str("path", f.lifeline).Str("host", a.host).
 				Msg("the lifeline here is another pod's (a volume shared by mistake?); not attaching to it")
 		})
 	case errors.As(err, &unusable):
 		a.warn.warn("lifeline:"+f.lifeline, func(e *zerolog.Event) {
-			e.Str("event", EventLifelineMissing).Err(err).Str("path", f.path).
+			e.Str("event", cmdline.EventLifelineMissing).Err(err).Str("path", f.path).
 				Msg("relying on the done file alone: a main killed outright will not be noticed")
 		})
 	}
@@ -98,7 +99,7 @@ func (a *attacher) holderGone(f *doneFile) {
 
 func (a *attacher) logLost(f *doneFile) {
 	if f.lost {
-		a.log.Warn().Str("event", "main-lost").Str("path", f.path).
+		a.log.Warn().Str("event", cmdline.EventMainLost).Str("path", f.path).
 			Msg("the main's tandem ended without writing its done file (killed outright?)")
 	}
 }
@@ -140,7 +141,7 @@ func (a *attacher) findMain() <-chan struct{} {
 		return nil
 	}
 	if a.firstAttach() {
-		event(a.log.Info(), EventMainAttached).Int("peer_pid", p.PID).Msg("main attached through a pidfd")
+		event(a.log.Info(), cmdline.EventMainAttached).Int("peer_pid", p.PID).Msg("main attached through a pidfd")
 	}
 	return gone
 }

@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"github.com/rs/zerolog"
+	"github.com/tandem-sh/tandem/internal/cmdline"
 )
 
 // check reports whether the done condition holds now: every done file there
@@ -25,7 +26,7 @@ func (w *doneWatcher) check() (doneEvent, bool) {
 			}
 		case present:
 			w.warn.warn("failed:"+f.path+status.Time.String(), func(e *zerolog.Event) {
-				e.Str("event", EventMainFailed).Str("path", f.path).Int("exit_code", status.ExitCode).
+				e.Str("event", cmdline.EventMainFailed).Str("path", f.path).Int("exit_code", status.ExitCode).
 					Msg("main failed; --stop-when success keeps CMD running until the done file is replaced")
 			})
 			done = false
@@ -58,6 +59,6 @@ func (w *doneWatcher) allAttached() bool {
 // mainLost: the main peer held through a pidfd ended without the done
 // signal. Under --stop-when success it was a failed main: wait for the next.
 func (w *doneWatcher) mainLost() (doneEvent, bool) {
-	w.log.Warn().Str("event", "main-lost").Msg("the main's tandem ended without the done signal (killed outright?)")
+	w.log.Warn().Str("event", cmdline.EventMainLost).Msg("the main's tandem ended without the done signal (killed outright?)")
 	return doneEvent{Source: sourceLost, SeenAt: w.clock.Now()}, w.cfg.stopWhen == StopWhenAny
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor/lifeline"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
@@ -48,13 +49,13 @@ func (f *doneFile) read(host string, warn *onceWarner) (*statusfile.File, bool) 
 	}
 	if err != nil {
 		warn.warn("read:"+f.path, func(e *zerolog.Event) {
-			e.Str("event", EventDoneUnreadable).Err(err).Str("path", f.path).
+			e.Str("event", cmdline.EventDoneUnreadable).Err(err).Str("path", f.path).
 				Msg("done file exists but cannot be read; counting it as done, status unknown")
 		})
 	}
 	if status != nil && status.Host != "" && host != "" && status.Host != host {
 		warn.warn("host:"+f.path+status.Host, func(e *zerolog.Event) {
-			e.Str("event", EventDoneFileForeign).Str("path", f.path).Str("file_host", status.Host).Str("host", host).
+			e.Str("event", cmdline.EventDoneFileForeign).Str("path", f.path).Str("file_host", status.Host).Str("host", host).
 				Msg("done file written in another pod (a volume shared by mistake?); ignoring it")
 		})
 		return nil, false

@@ -3,6 +3,7 @@ package supervisor
 import (
 	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor/signals"
 )
 
@@ -54,7 +55,7 @@ func (e *engine) idleSignal(sig unix.Signal, during string) (idleEnd, bool) {
 		ev := doneEvent{Source: sourceDoneSignal, SeenAt: e.w.Now()}
 		return idleEnd{done: &ev}, true
 	case sigTerminate:
-		event(e.log.Warn(), EventInterrupted).Str("signal", signals.Name(sig)).Str("phase", during).
+		event(e.log.Warn(), cmdline.EventInterrupted).Str("signal", signals.Name(sig)).Str("phase", during).
 			Msg("signal ends tandem while no CMD runs")
 		return idleEnd{signal: sig}, true
 	}

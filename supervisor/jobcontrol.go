@@ -3,6 +3,7 @@ package supervisor
 import (
 	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor/signals"
 )
 
@@ -15,7 +16,7 @@ func (e *engine) onJobStop(r *cmdRun, sig unix.Signal) {
 	if !isJobControlStop(sig) || !e.w.JobControl() {
 		return
 	}
-	event(e.log.Info(), EventCmdStopped).Int("pid", r.child.Pid).Str("signal", signals.Name(sig)).
+	event(e.log.Info(), cmdline.EventCmdStopped).Int("pid", r.child.Pid).Str("signal", signals.Name(sig)).
 		Msg("CMD stopped by job control; stopping tandem too")
 	if err := e.w.Take(); err != nil {
 		e.log.Warn().Err(err).Msg("cannot take the terminal back")
@@ -33,7 +34,7 @@ func (e *engine) onJobContinue(r *cmdRun) {
 	if err := e.w.Give(r.child.Pid); err != nil {
 		e.log.Warn().Err(err).Msg("cannot hand the terminal back to CMD")
 	}
-	event(e.log.Info(), EventCmdContinued).Int("pid", r.child.Pid).Msg("continuing CMD")
+	event(e.log.Info(), cmdline.EventCmdContinued).Int("pid", r.child.Pid).Msg("continuing CMD")
 }
 
 func isJobControlStop(sig unix.Signal) bool {

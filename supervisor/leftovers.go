@@ -5,6 +5,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor/signals"
 )
 
@@ -20,7 +21,7 @@ func (e *engine) stopLeftovers(pgid int) {
 	if !e.w.GroupAlive(pgid) {
 		return
 	}
-	event(e.log.Info(), EventLeftovers).Int("pgid", pgid).Str("signal", signals.Name(e.cfg.StopSignal)).
+	event(e.log.Info(), cmdline.EventLeftovers).Int("pgid", pgid).Str("signal", signals.Name(e.cfg.StopSignal)).
 		Msg("CMD left processes in its group; stopping them")
 	_ = e.w.Signal(pgid, e.cfg.StopSignal, true)
 	_ = e.w.Signal(pgid, unix.SIGCONT, true)
@@ -31,7 +32,7 @@ func (e *engine) stopLeftovers(pgid int) {
 		case <-e.w.After(leftoverPollInterval):
 		case <-grace:
 			grace = nil
-			event(e.log.Warn(), EventLeftoversKilled).Int("pgid", pgid).Dur("grace_ms", e.cfg.Grace).
+			event(e.log.Warn(), cmdline.EventLeftoversKilled).Int("pgid", pgid).Dur("grace_ms", e.cfg.Grace).
 				Msg("leftover processes did not stop within grace; sending SIGKILL")
 			_ = e.w.Signal(pgid, unix.SIGKILL, true)
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor/peers"
 	"github.com/tandem-sh/tandem/supervisor/probe"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
@@ -46,7 +47,7 @@ func (e *engine) waitBeforeStart(ctx context.Context) (out outcome, ended bool) 
 	m := e.cfg.Main
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	event(e.log.Info(), EventWaiting).Str("conditions", probe.Names(m.WaitFor)).Dur("timeout_ms", m.WaitTimeout).
+	event(e.log.Info(), cmdline.EventWaiting).Str("conditions", probe.Names(m.WaitFor)).Dur("timeout_ms", m.WaitTimeout).
 		Msg("waiting before starting CMD")
 	results := make(chan waitResult, 1)
 	go func() {
@@ -76,7 +77,7 @@ func (e *engine) announce(ctx context.Context, out outcome) outcome {
 			e.log.Error().Err(err).Int("cmd_exit_code", out.code).Msg("cannot write the done file")
 			return failed(err)
 		}
-		event(e.log.Info(), EventDoneWritten).Str("path", m.DoneFile).Int("exit_code", out.code).Str("reason", out.reason).
+		event(e.log.Info(), cmdline.EventDoneWritten).Str("path", m.DoneFile).Int("exit_code", out.code).Str("reason", out.reason).
 			Msg("done file written")
 	}
 	// Only now: a sidecar that sees the lifeline released finds the file.
@@ -93,7 +94,7 @@ func (e *engine) announce(ctx context.Context, out outcome) outcome {
 		if m.Peers.Enabled {
 			wg.Go(func() {
 				if err := peers.Signal(ctx, e.w.peers, m.Peers, m.DoneSignal, e.log); err != nil {
-					event(e.log.Warn(), EventPeersFailed).Err(err).Msg("sidecar peers not signaled")
+					event(e.log.Warn(), cmdline.EventPeersFailed).Err(err).Msg("sidecar peers not signaled")
 				}
 			})
 		}

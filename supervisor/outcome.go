@@ -5,6 +5,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/exitcode"
 	"github.com/tandem-sh/tandem/supervisor/process"
 	"github.com/tandem-sh/tandem/supervisor/signals"
@@ -62,7 +63,7 @@ func (e *engine) endingOutcome(end ending) outcome {
 		return failed(end.err)
 	case end.requested:
 		if end.status.Signal == unix.SIGKILL {
-			event(e.log.Warn(), EventStopForced).Msg("CMD had to be killed after grace; the stop was requested, so the exit code is 0")
+			event(e.log.Warn(), cmdline.EventStopForced).Msg("CMD had to be killed after grace; the stop was requested, so the exit code is 0")
 		}
 		return stopped()
 	}

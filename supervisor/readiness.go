@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor/probe"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
@@ -44,7 +45,7 @@ func (e *engine) startReadiness(ctx context.Context) readiness {
 			}
 			return
 		}
-		event(e.log.Info(), EventReadyWritten).Str("path", sc.ReadyFile).Msg("ready file written")
+		event(e.log.Info(), cmdline.EventReadyWritten).Str("path", sc.ReadyFile).Msg("ready file written")
 	}()
 	return readiness{failed: failed, stop: func() {
 		cancel()

@@ -8,6 +8,7 @@ import (
 	"github.com/rs/zerolog"
 	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/exitcode"
 	"github.com/tandem-sh/tandem/supervisor/lifeline"
 	"github.com/tandem-sh/tandem/supervisor/peers"
@@ -38,7 +39,7 @@ func Run(ctx context.Context, cfg Config) error {
 		return &exitcode.Error{Code: exitcode.Usage, Err: err}
 	}
 	if err := process.BecomeSubreaper(); err != nil {
-		event(cfg.Log.Warn(), EventSubreaperFailed).Err(err).Msg("cannot become a child subreaper; orphans will go to the real init")
+		event(cfg.Log.Warn(), cmdline.EventSubreaperFailed).Err(err).Msg("cannot become a child subreaper; orphans will go to the real init")
 	}
 	// The reaper registers SIGCHLD, and every forwarded signal is registered,
 	// before CMD starts, so nothing it does early is missed. Signal storms:
@@ -98,7 +99,7 @@ func (e *engine) run(ctx context.Context) outcome {
 func (e *engine) holdLifeline(file string) *lifeline.Holder {
 	h, err := lifeline.Hold(lifeline.Of(file), statusfile.Hostname())
 	if err != nil {
-		event(e.log.Warn(), EventLifelineMissing).Err(err).
+		event(e.log.Warn(), cmdline.EventLifelineMissing).Err(err).
 			Msg("no lifeline: if this tandem is killed outright, its sidecars will not notice")
 		return nil
 	}
@@ -111,7 +112,7 @@ func (e *engine) start() (*process.Child, error) {
 		e.log.Error().Err(err).Strs("argv", e.cfg.Command).Msg("cannot start CMD")
 		return nil, err
 	}
-	event(e.log.Info(), EventCmdStarted).Int("pid", c.Pid).Strs("argv", e.cfg.Command).Msg("CMD started")
+	event(e.log.Info(), cmdline.EventCmdStarted).Int("pid", c.Pid).Strs("argv", e.cfg.Command).Msg("CMD started")
 	return c, nil
 }
 
@@ -122,7 +123,7 @@ func (e *engine) finish(out outcome) error {
 	if out.err != nil {
 		ev = e.log.Error().Err(out.err)
 	}
-	event(ev, EventExiting).Int("exit_code", out.code).Str("reason", out.reason).Msg("tandem exiting")
+	event(ev, cmdline.EventExiting).Int("exit_code", out.code).Str("reason", out.reason).Msg("tandem exiting")
 	if e.cfg.TerminationLog != "" {
 		rec := terminationRecord{Name: e.cfg.Name, Mode: e.cfg.Mode.String(), ExitCode: out.code,
 			Reason: out.reason, Signal: out.signal, Time: e.w.Now().UTC()}

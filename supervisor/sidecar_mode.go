@@ -5,6 +5,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor/process"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
@@ -24,7 +25,7 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 	}
 	if ev, done := source.check(); done {
 		e.logDone(ev)
-		event(e.log.Info(), EventNotStarted).Msg("main was done before the sidecar started; CMD not started")
+		event(e.log.Info(), cmdline.EventNotStarted).Msg("main was done before the sidecar started; CMD not started")
 		return e.sidecarOutcome(ending{requested: true})
 	}
 	// Not closed on the way out: the exit releases it, and closing it first
@@ -41,7 +42,7 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 			return e.sidecarOutcome(end)
 		}
 		delay := delays.next(e.w.Now().Sub(c.Started))
-		event(e.log.Warn(), EventRestarting).Int("exit_code", end.status.ExitCode()).Dur("delay_ms", delay).
+		event(e.log.Warn(), cmdline.EventRestarting).Int("exit_code", end.status.ExitCode()).Dur("delay_ms", delay).
 			Msg("CMD exited before the main was done; restarting")
 		if _, stop, ok := idle(e, "restart-backoff", e.w.After(delay)); !ok {
 			if stop.done != nil {
@@ -69,7 +70,7 @@ func (e *engine) sidecarOutcome(end ending) outcome {
 			e.log.Error().Err(err).Str("path", path).Msg("cannot write the stopped file")
 			return failed(err)
 		}
-		event(e.log.Info(), EventStoppedWritten).Str("path", path).Msg("stopped file written")
+		event(e.log.Info(), cmdline.EventStoppedWritten).Str("path", path).Msg("stopped file written")
 	}
 	e.lifeline.Release()
 	return out

@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor/signals"
 )
 
@@ -54,7 +55,7 @@ func (e *engine) beginStop(ctx context.Context, r *cmdRun, delay bool) {
 	}
 	if d := e.cfg.Sidecar.StopDelay; delay && d > 0 {
 		r.stop.phase, r.stop.timer = stopDelaying, e.w.After(d)
-		event(e.log.Info(), EventStopDelayed).Dur("stop_delay_ms", d).Msg("stop delayed so CMD can drain")
+		event(e.log.Info(), cmdline.EventStopDelayed).Dur("stop_delay_ms", d).Msg("stop delayed so CMD can drain")
 		return
 	}
 	e.afterDelay(ctx, r)
@@ -88,7 +89,7 @@ func (e *engine) stopTimerFired(ctx context.Context, r *cmdRun) {
 	case stopAwaitingQuit:
 		e.sendStop(r)
 	case stopSignaled:
-		event(e.log.Warn(), EventKillSent).Int("pid", r.child.Pid).Dur("grace_ms", e.cfg.Grace).
+		event(e.log.Warn(), cmdline.EventKillSent).Int("pid", r.child.Pid).Dur("grace_ms", e.cfg.Grace).
 			Msg("CMD did not stop within grace; sending SIGKILL")
 		_ = e.w.Signal(r.child.Pid, unix.SIGKILL, true)
 		r.stop.phase = stopKilled
@@ -96,7 +97,7 @@ func (e *engine) stopTimerFired(ctx context.Context, r *cmdRun) {
 }
 
 func (e *engine) sendStop(r *cmdRun) {
-	event(e.log.Info(), EventStopSent).Int("pid", r.child.Pid).Str("signal", signals.Name(e.cfg.StopSignal)).Msg("stop signal sent")
+	event(e.log.Info(), cmdline.EventStopSent).Int("pid", r.child.Pid).Str("signal", signals.Name(e.cfg.StopSignal)).Msg("stop signal sent")
 	if err := e.w.Signal(r.child.Pid, e.cfg.StopSignal, true); err != nil {
 		e.log.Error().Err(err).Int("pid", r.child.Pid).Msg("cannot send stop signal")
 	}

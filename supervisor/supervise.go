@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor/process"
 	"github.com/tandem-sh/tandem/supervisor/signals"
 )
@@ -87,7 +88,7 @@ func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 				staleReadiness(e, err)
 				return e.ended(r, ready, st)
 			}
-			event(e.log.Error(), EventFailed).Err(err).Msg("tandem failed; stopping CMD")
+			event(e.log.Error(), cmdline.EventFailed).Err(err).Msg("tandem failed; stopping CMD")
 			r.failure = err
 			e.beginStop(ctx, r, false)
 		case sig := <-c.Stopped:
@@ -132,7 +133,7 @@ func exitPending(c *process.Child) (process.Status, bool) {
 }
 
 func staleReadiness(e *engine, err error) {
-	event(e.log.Warn(), EventFailed).Err(err).Msg("the ready file could not be written, but CMD had already exited")
+	event(e.log.Warn(), cmdline.EventFailed).Err(err).Msg("the ready file could not be written, but CMD had already exited")
 }
 
 func (e *engine) onDone(ctx context.Context, r *cmdRun, ev doneEvent) {
@@ -186,13 +187,13 @@ func (e *engine) onSignal(ctx context.Context, r *cmdRun, sig unix.Signal) {
 	case sigHold:
 		r.held = true
 		r.outliveEnd = e.w.After(e.cfg.Sidecar.OutliveMain)
-		event(e.log.Info(), EventSignalHeld).Str("signal", signals.Name(sig)).Dur("outlive_main_ms", e.cfg.Sidecar.OutliveMain).
+		event(e.log.Info(), cmdline.EventSignalHeld).Str("signal", signals.Name(sig)).Dur("outlive_main_ms", e.cfg.Sidecar.OutliveMain).
 			Msg("termination signal held: CMD keeps running until the main is done or outlive-main passes")
 	case sigAbsorb:
-		event(e.log.Info(), EventSignalAbsorbed).Str("signal", signals.Name(sig)).
+		event(e.log.Info(), cmdline.EventSignalAbsorbed).Str("signal", signals.Name(sig)).
 			Msg("termination signal during a requested stop: not forwarded, the stop under way goes on")
 	case sigDrop:
-		event(e.log.Debug(), EventSignalDropped).Str("signal", signals.Name(sig)).Msg("signal not forwarded (--rewrite to 0)")
+		event(e.log.Debug(), cmdline.EventSignalDropped).Str("signal", signals.Name(sig)).Msg("signal not forwarded (--rewrite to 0)")
 	default:
 		if sig == unix.SIGCONT && r.jobStopped {
 			e.onJobContinue(r)
@@ -206,7 +207,7 @@ func (e *engine) onSignal(ctx context.Context, r *cmdRun, sig unix.Signal) {
 func (e *engine) releaseHeld(r *cmdRun) {
 	r.outliveEnd = nil
 	sig := e.cfg.Sidecar.TerminationSignal
-	event(e.log.Info(), EventSignalReleased).Str("signal", signals.Name(sig)).Dur("outlive_main_ms", e.cfg.Sidecar.OutliveMain).
+	event(e.log.Info(), cmdline.EventSignalReleased).Str("signal", signals.Name(sig)).Dur("outlive_main_ms", e.cfg.Sidecar.OutliveMain).
 		Msg("outlive-main passed before the main was done; forwarding the termination signal")
 	e.forward(r.child, sig)
 	if r.stop.phase == stopDelaying {
@@ -223,12 +224,12 @@ func (e *engine) forward(c *process.Child, sig unix.Signal) {
 		e.log.Warn().Err(err).Str("signal", signals.Name(to)).Msg("cannot forward signal")
 		return
 	}
-	event(e.log.Debug(), EventSignalForwarded).Str("received", signals.Name(sig)).Str("sent", signals.Name(to)).Int("pid", c.Pid).
+	event(e.log.Debug(), cmdline.EventSignalForwarded).Str("received", signals.Name(sig)).Str("sent", signals.Name(to)).Int("pid", c.Pid).
 		Bool("group", !e.cfg.ChildOnly).Msg("signal forwarded")
 }
 
 func (e *engine) logDone(ev doneEvent) {
-	l := event(e.log.Info(), EventDoneSeen).Str("source", ev.Source)
+	l := event(e.log.Info(), cmdline.EventDoneSeen).Str("source", ev.Source)
 	if ev.Path != "" {
 		l = l.Str("path", ev.Path)
 	}
@@ -240,7 +241,7 @@ func (e *engine) logDone(ev doneEvent) {
 }
 
 func (e *engine) logExit(c *process.Child, st process.Status) {
-	l := event(e.log.Info(), EventCmdExited).Int("pid", c.Pid).Int("exit_code", st.ExitCode())
+	l := event(e.log.Info(), cmdline.EventCmdExited).Int("pid", c.Pid).Int("exit_code", st.ExitCode())
 	if st.Signal != 0 {
 		l = l.Str("signal", signals.Name(st.Signal))
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/exitcode"
 	"github.com/tandem-sh/tandem/supervisor/probe"
 )
@@ -23,13 +24,13 @@ type WaitOptions struct {
 // validate rejects what cannot work, without changing anything.
 func (o *WaitOptions) validate() error {
 	if len(o.Conditions) == 0 {
-		return errors.New("nothing to wait for: expected at least one --for COND")
+		return fmt.Errorf("nothing to wait for: expected at least one --%s COND", cmdline.FlagFor)
 	}
 	if o.Interval <= 0 {
-		return fmt.Errorf("--interval %s: expected a duration above 0, e.g. 250ms", o.Interval)
+		return fmt.Errorf("--%s %s: expected a duration above 0, e.g. 250ms", cmdline.FlagInterval, o.Interval)
 	}
 	if o.Timeout < 0 {
-		return fmt.Errorf("--timeout %s: expected 0 (forever) or a duration above 0", o.Timeout)
+		return fmt.Errorf("--%s %s: expected 0 (forever) or a duration above 0", cmdline.FlagTimeout, o.Timeout)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/rs/zerolog"
 	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor/peers"
 	"github.com/tandem-sh/tandem/supervisor/probe"
 	"github.com/tandem-sh/tandem/supervisor/process"
@@ -66,11 +67,11 @@ func (httpQuitter) Quit(ctx context.Context, urls []probe.Target, timeout time.D
 			code, err := probe.Request(ctx, "POST", target, timeout)
 			switch {
 			case err != nil:
-				event(log.Warn(), EventQuitFailed).Str("url", target.String()).Err(err).Msg("quit URL call failed")
+				event(log.Warn(), cmdline.EventQuitFailed).Str("url", target.String()).Err(err).Msg("quit URL call failed")
 			case code < 200 || code > 299:
-				event(log.Warn(), EventQuitFailed).Str("url", target.String()).Int("status", code).Msg("quit URL answered with an error status")
+				event(log.Warn(), cmdline.EventQuitFailed).Str("url", target.String()).Int("status", code).Msg("quit URL answered with an error status")
 			default:
-				event(log.Info(), EventQuitCalled).Str("url", target.String()).Int("status", code).Msg("quit URL called")
+				event(log.Info(), cmdline.EventQuitCalled).Str("url", target.String()).Int("status", code).Msg("quit URL called")
 			}
 		})
 	}

@@ -1,13 +1,13 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/exitcode"
 	"github.com/tandem-sh/tandem/supervisor"
 )
@@ -20,7 +20,7 @@ func newApp() *cli.App {
 		c.OnUsageError = usageError // every command's bad flag exits 2
 	}
 	return &cli.App{
-		Name:  "tandem",
+		Name:  cmdline.Program,
 		Usage: "a container init that stops a Job's sidecar when the main work is done",
 		UsageText: "tandem [global flags] COMMAND [flags] -- CMD [ARG...]\n" +
 			"   tandem [run flags] -- CMD [ARG...]   (same as `tandem run`)",
@@ -79,22 +79,7 @@ func withGlobals(flags ...[]cli.Flag) []cli.Flag {
 // given there and hide the flag given before the command name (lookup takes
 // the innermost one given). The help still names the variable.
 func envAtAppLevelOnly(f cli.Flag) {
-	var env *[]string
-	var usage *string
-	switch f := f.(type) {
-	case *cli.StringFlag:
-		env, usage = &f.EnvVars, &f.Usage
-	case *cli.StringSliceFlag:
-		env, usage = &f.EnvVars, &f.Usage
-	case *cli.DurationFlag:
-		env, usage = &f.EnvVars, &f.Usage
-	case *cli.BoolFlag:
-		env, usage = &f.EnvVars, &f.Usage
-	case *cli.IntSliceFlag:
-		env, usage = &f.EnvVars, &f.Usage
-	default:
-		panic(fmt.Sprintf("flag %s: add its type to envAtAppLevelOnly", f.Names()[0]))
-	}
+	_, env, usage := flagFields(f)
 	if len(*env) > 0 {
 		*usage += " [$" + strings.Join(*env, ", $") + "]"
 		*env = nil

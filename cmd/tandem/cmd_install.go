@@ -5,13 +5,14 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor/install"
 )
 
 // installCommand builds `tandem install`.
 func installCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "install",
+		Name:      cmdline.CmdInstall,
 		Usage:     "copy this binary to DIR/tandem (mode 0555, atomic) for the init-copy pattern",
 		ArgsUsage: "DIR",
 		Flags:     withGlobals(),

@@ -3,13 +3,14 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor"
 )
 
 // runCommand builds `tandem run`.
 func runCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "run",
+		Name:      cmdline.CmdRun,
 		Usage:     "supervise CMD as PID 1: forward signals, reap every child, exit as CMD exits",
 		ArgsUsage: "-- CMD [ARG...]",
 		Flags:     withGlobals(supervisionFlags(supervisor.Defaults(supervisor.ModeRun))),

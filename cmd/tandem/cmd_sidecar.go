@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor"
 )
 
@@ -11,35 +12,34 @@ var sidecarDefaults = supervisor.Defaults(supervisor.ModeSidecar)
 // sidecarCommand builds `tandem sidecar`.
 func sidecarCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "sidecar",
+		Name:      cmdline.CmdSidecar,
 		Usage:     "run CMD until the main work is done, then stop it; publish readiness; outlive the main on termination",
 		ArgsUsage: "-- CMD [ARG...]",
 		Flags: withGlobals(supervisionFlags(sidecarDefaults), []cli.Flag{
-			&cli.StringSliceFlag{Name: "done-file", EnvVars: envVars("done-file"),
-				Usage: "stop CMD once every listed file exists (repeatable)"},
+			named(cmdline.FlagDoneFile, &cli.StringSliceFlag{
+				Usage: "stop CMD once every listed file exists (repeatable)"}),
 			doneSignalFlag(),
-			&cli.StringFlag{Name: "stop-when", Value: "any", EnvVars: envVars("stop-when"),
-				Usage: "any, or success: ignore a done file that reports a failed main until it is replaced"},
+			named(cmdline.FlagStopWhen, &cli.StringFlag{Value: cmdline.StopWhenAny,
+				Usage: "any, or success: ignore a done file that reports a failed main until it is replaced"}),
 			quitURLFlag("on done, POST to this http:// URL before the stop signal (repeatable)"),
-			&cli.StringFlag{Name: "termination-signal", Value: signalFlagValue(sidecarDefaults.Sidecar.TerminationSignal),
-				EnvVars: envVars("termination-signal"),
-				Usage:   "the signal the runtime sends this container on pod deletion (the image's STOPSIGNAL, or lifecycle.stopSignal)"},
-			&cli.DurationFlag{Name: "outlive-main", EnvVars: envVars("outlive-main"),
-				Usage: "hold the termination signal until the main is done or this long has passed (0 = off)"},
-			&cli.StringSliceFlag{Name: "ready-when", EnvVars: envVars("ready-when"),
-				Usage: "condition for readiness: file:PATH, tcp:HOST:PORT, http://..., exec:PROG ARG... (repeatable)"},
-			&cli.StringFlag{Name: "ready-file", EnvVars: envVars("ready-file"),
-				Usage: "file written once CMD started and every --ready-when holds; removed when CMD stops"},
-			&cli.StringFlag{Name: "restart", Value: "never", EnvVars: envVars("restart"),
-				Usage: "never, on-failure or always: restart CMD when it exits before the main is done"},
-			&cli.DurationFlag{Name: "poll-interval", Value: sidecarDefaults.Sidecar.PollInterval, EnvVars: envVars("poll-interval"),
-				Usage: "safety-net stat of the done files beside the inotify watch"},
-			&cli.DurationFlag{Name: "stop-delay", EnvVars: envVars("stop-delay"),
-				Usage: "after the main is done, wait this long before stopping CMD, so a shipper can drain (0 = off)"},
-			&cli.StringFlag{Name: "stopped-file", EnvVars: envVars("stopped-file"),
-				Usage: "file written once CMD exited after a requested stop: another sidecar's --done-file, for shutdown order"},
-			&cli.DurationFlag{Name: "main-start-timeout", EnvVars: envVars("main-start-timeout"),
-				Usage: "stop as if done when no main attached and nothing was done within this long (0 = off)"},
+			named(cmdline.FlagTerminationSignal, &cli.StringFlag{Value: signalFlagValue(sidecarDefaults.Sidecar.TerminationSignal),
+				Usage: "the signal the runtime sends this container on pod deletion (the image's STOPSIGNAL, or lifecycle.stopSignal)"}),
+			named(cmdline.FlagOutliveMain, &cli.DurationFlag{
+				Usage: "hold the termination signal until the main is done or this long has passed (0 = off)"}),
+			named(cmdline.FlagReadyWhen, &cli.StringSliceFlag{
+				Usage: "condition for readiness: file:PATH, tcp:HOST:PORT, http://..., exec:PROG ARG... (repeatable)"}),
+			named(cmdline.FlagReadyFile, &cli.StringFlag{
+				Usage: "file written once CMD started and every --ready-when holds; removed when CMD stops"}),
+			named(cmdline.FlagRestart, &cli.StringFlag{Value: "never",
+				Usage: "never, on-failure or always: restart CMD when it exits before the main is done"}),
+			named(cmdline.FlagPollInterval, &cli.DurationFlag{Value: sidecarDefaults.Sidecar.PollInterval,
+				Usage: "safety-net stat of the done files beside the inotify watch"}),
+			named(cmdline.FlagStopDelay, &cli.DurationFlag{
+				Usage: "after the main is done, wait this long before stopping CMD, so a shipper can drain (0 = off)"}),
+			named(cmdline.FlagStoppedFile, &cli.StringFlag{
+				Usage: "file written once CMD exited after a requested stop: another sidecar's --done-file, for shutdown order"}),
+			named(cmdline.FlagMainStartTimeout, &cli.DurationFlag{
+				Usage: "stop as if done when no main attached and nothing was done within this long (0 = off)"}),
 		}),
 		Action: sidecarAction,
 	}
@@ -59,30 +59,30 @@ func sidecarConfig(cliCtx *cli.Context) (supervisor.Config, error) {
 		return cfg, err
 	}
 	sc := &cfg.Sidecar
-	sc.DoneFiles = cliCtx.StringSlice("done-file")
-	if sc.DoneSignal, err = signalFlag(cliCtx, "done-signal"); err != nil {
+	sc.DoneFiles = cliCtx.StringSlice(cmdline.FlagDoneFile)
+	if sc.DoneSignal, err = signalFlag(cliCtx, cmdline.FlagDoneSignal); err != nil {
 		return cfg, err
 	}
-	if sc.TerminationSignal, err = signalFlag(cliCtx, "termination-signal"); err != nil {
+	if sc.TerminationSignal, err = signalFlag(cliCtx, cmdline.FlagTerminationSignal); err != nil {
 		return cfg, err
 	}
-	if sc.StopWhen, err = supervisor.ParseStopWhen(cliCtx.String("stop-when")); err != nil {
+	if sc.StopWhen, err = supervisor.ParseStopWhen(cliCtx.String(cmdline.FlagStopWhen)); err != nil {
 		return cfg, usagef("%v", err)
 	}
 	if sc.QuitURLs, err = quitURLs(cliCtx); err != nil {
 		return cfg, err
 	}
-	sc.OutliveMain = cliCtx.Duration("outlive-main")
-	if sc.ReadyWhen, err = conditionsFlag(cliCtx, "ready-when"); err != nil {
+	sc.OutliveMain = cliCtx.Duration(cmdline.FlagOutliveMain)
+	if sc.ReadyWhen, err = conditionsFlag(cliCtx, cmdline.FlagReadyWhen); err != nil {
 		return cfg, err
 	}
-	sc.ReadyFile = cliCtx.String("ready-file")
-	if sc.Restart, err = supervisor.ParseRestart(cliCtx.String("restart")); err != nil {
+	sc.ReadyFile = cliCtx.String(cmdline.FlagReadyFile)
+	if sc.Restart, err = supervisor.ParseRestart(cliCtx.String(cmdline.FlagRestart)); err != nil {
 		return cfg, usagef("%v", err)
 	}
-	sc.PollInterval = cliCtx.Duration("poll-interval")
-	sc.StopDelay = cliCtx.Duration("stop-delay")
-	sc.StoppedFile = cliCtx.String("stopped-file")
-	sc.MainStartTimeout = cliCtx.Duration("main-start-timeout")
+	sc.PollInterval = cliCtx.Duration(cmdline.FlagPollInterval)
+	sc.StopDelay = cliCtx.Duration(cmdline.FlagStopDelay)
+	sc.StoppedFile = cliCtx.String(cmdline.FlagStoppedFile)
+	sc.MainStartTimeout = cliCtx.Duration(cmdline.FlagMainStartTimeout)
 	return cfg, nil
 }

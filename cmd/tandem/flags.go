@@ -1,11 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/urfave/cli/v2"
 	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor"
 	"github.com/tandem-sh/tandem/supervisor/peers"
 	"github.com/tandem-sh/tandem/supervisor/probe"
@@ -16,20 +18,20 @@ import (
 // `tandem -- CMD`).
 func supervisionFlags(d supervisor.Config) []cli.Flag {
 	return []cli.Flag{
-		&cli.DurationFlag{Name: "grace", Value: d.Grace, EnvVars: envVars("grace"),
-			Usage: "time between the stop signal and SIGKILL when tandem stops CMD"},
-		&cli.StringFlag{Name: "stop-signal", Value: signalFlagValue(d.StopSignal), EnvVars: envVars("stop-signal"),
-			Usage: "signal tandem uses to stop CMD (name or number)"},
-		&cli.StringSliceFlag{Name: "rewrite", EnvVars: envVars("rewrite"),
-			Usage: "deliver a forwarded signal FROM as TO, e.g. TERM:QUIT; FROM:0 drops FROM (repeatable)"},
-		&cli.BoolFlag{Name: "child-only", EnvVars: envVars("child-only"),
-			Usage: "forward signals to CMD alone instead of its process group"},
-		&cli.IntSliceFlag{Name: "success-code", EnvVars: envVars("success-code"),
-			Usage: "report CMD's exit code N as 0 (repeatable)"},
-		&cli.StringFlag{Name: "termination-log", EnvVars: envVars("termination-log"),
-			Usage: "file for one JSON line saying why tandem ended (default /dev/termination-log when writable; empty disables)"},
-		&cli.StringFlag{Name: "name", EnvVars: envVars("name"),
-			Usage: "this container's name in logs, files, and for done --peer (give it as a flag so peers can see it)"},
+		named(cmdline.FlagGrace, &cli.DurationFlag{Value: d.Grace,
+			Usage: "time between the stop signal and SIGKILL when tandem stops CMD"}),
+		named(cmdline.FlagStopSignal, &cli.StringFlag{Value: signalFlagValue(d.StopSignal),
+			Usage: "signal tandem uses to stop CMD (name or number)"}),
+		named(cmdline.FlagRewrite, &cli.StringSliceFlag{
+			Usage: "deliver a forwarded signal FROM as TO, e.g. TERM:QUIT; FROM:0 drops FROM (repeatable)"}),
+		named(cmdline.FlagChildOnly, &cli.BoolFlag{
+			Usage: "forward signals to CMD alone instead of its process group"}),
+		named(cmdline.FlagSuccessCode, &cli.IntSliceFlag{
+			Usage: "report CMD's exit code N as 0 (repeatable)"}),
+		named(cmdline.FlagTerminationLog, &cli.StringFlag{
+			Usage: "file for one JSON line saying why tandem ended (default /dev/termination-log when writable; empty disables)"}),
+		named(cmdline.FlagName, &cli.StringFlag{
+			Usage: "this container's name in logs, files, and for done --peer (give it as a flag so peers can see it)"}),
 	}
 }
 
@@ -44,28 +46,28 @@ func signalFlagValue(sig unix.Signal) string {
 func supervisionConfig(cliCtx *cli.Context, mode supervisor.Mode) (supervisor.Config, error) {
 	cfg := supervisor.Defaults(mode)
 	cfg.Command = cliCtx.Args().Slice()
-	cfg.Name = flagString(cliCtx, "name")
-	cfg.Grace = lookup(cliCtx, "grace").Duration("grace")
+	cfg.Name = flagString(cliCtx, cmdline.FlagName)
+	cfg.Grace = lookup(cliCtx, cmdline.FlagGrace).Duration(cmdline.FlagGrace)
 	var err error
 	if cfg.Log, err = newLogger(cliCtx, mode.String()); err != nil {
 		return cfg, err
 	}
-	if cfg.StopSignal, err = signalFlag(lookup(cliCtx, "stop-signal"), "stop-signal"); err != nil {
+	if cfg.StopSignal, err = signalFlag(lookup(cliCtx, cmdline.FlagStopSignal), cmdline.FlagStopSignal); err != nil {
 		return cfg, err
 	}
 	cfg.Rewrite = map[unix.Signal]unix.Signal{}
-	for _, pair := range lookup(cliCtx, "rewrite").StringSlice("rewrite") {
+	for _, pair := range lookup(cliCtx, cmdline.FlagRewrite).StringSlice(cmdline.FlagRewrite) {
 		from, to, err := signals.ParseRewrite(pair)
 		if err != nil {
-			return cfg, usagef("--rewrite: %v", err)
+			return cfg, usagef("--%s: %v", cmdline.FlagRewrite, err)
 		}
 		cfg.Rewrite[from] = to
 	}
-	cfg.ChildOnly = lookup(cliCtx, "child-only").Bool("child-only")
-	cfg.SuccessCodes = lookup(cliCtx, "success-code").IntSlice("success-code")
+	cfg.ChildOnly = lookup(cliCtx, cmdline.FlagChildOnly).Bool(cmdline.FlagChildOnly)
+	cfg.SuccessCodes = lookup(cliCtx, cmdline.FlagSuccessCode).IntSlice(cmdline.FlagSuccessCode)
 	cfg.TerminationLog = defaultTerminationLog()
-	if c := lookup(cliCtx, "termination-log"); c.IsSet("termination-log") {
-		cfg.TerminationLog = c.String("termination-log")
+	if c := lookup(cliCtx, cmdline.FlagTerminationLog); c.IsSet(cmdline.FlagTerminationLog) {
+		cfg.TerminationLog = c.String(cmdline.FlagTerminationLog)
 	} else if cfg.TerminationLog == "" {
 		// Say why no termination log will be written: outside Kubernetes,
 		// or under a read-only root, the default path is missing or
@@ -115,15 +117,15 @@ func conditionsFlag(cliCtx *cli.Context, name string) ([]probe.Condition, error)
 }
 
 func quitURLFlag(usage string) cli.Flag {
-	return &cli.StringSliceFlag{Name: "quit-url", EnvVars: envVars("quit-url"), Usage: usage}
+	return named(cmdline.FlagQuitURL, &cli.StringSliceFlag{Usage: usage})
 }
 
 func quitURLs(cliCtx *cli.Context) ([]probe.Target, error) {
 	var targets []probe.Target
-	for _, raw := range cliCtx.StringSlice("quit-url") {
+	for _, raw := range cliCtx.StringSlice(cmdline.FlagQuitURL) {
 		t, err := probe.ParseURL(raw)
 		if err != nil {
-			return nil, usagef("--quit-url: %v", err)
+			return nil, usagef("--%s: %v", cmdline.FlagQuitURL, err)
 		}
 		targets = append(targets, t)
 	}
@@ -133,27 +135,55 @@ func quitURLs(cliCtx *cli.Context) ([]probe.Target, error) {
 // peerFlags are shared by main and done.
 func peerFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.BoolFlag{Name: "signal-peers", EnvVars: envVars("signal-peers"),
-			Usage: "send the done signal to every `tandem sidecar` in the shared PID namespace"},
-		&cli.StringSliceFlag{Name: "peer", EnvVars: envVars("peer"),
-			Usage: "signal only the sidecar started with --name NAME (repeatable; implies --signal-peers)"},
-		&cli.DurationFlag{Name: "peer-timeout", Value: supervisor.DefaultPeerTimeout, EnvVars: envVars("peer-timeout"),
-			Usage: "how long to keep looking for peers that have not started yet"},
+		named(cmdline.FlagSignalPeers, &cli.BoolFlag{
+			Usage: "send the done signal to every `tandem sidecar` in the shared PID namespace"}),
+		named(cmdline.FlagPeer, &cli.StringSliceFlag{
+			Usage: "signal only the sidecar started with --name NAME (repeatable; implies --signal-peers)"}),
+		named(cmdline.FlagPeerTimeout, &cli.DurationFlag{Value: supervisor.DefaultPeerTimeout,
+			Usage: "how long to keep looking for peers that have not started yet"}),
 		doneSignalFlag(),
 	}
 }
 
 func doneSignalFlag() cli.Flag {
 	d := supervisor.Defaults(supervisor.ModeSidecar).Sidecar.DoneSignal
-	return &cli.StringFlag{Name: "done-signal", Value: signalFlagValue(d), EnvVars: envVars("done-signal"),
-		Usage: "the signal that means \"main is done\" (main and sidecar must agree)"}
+	return named(cmdline.FlagDoneSignal, &cli.StringFlag{Value: signalFlagValue(d),
+		Usage: "the signal that means \"main is done\" (main and sidecar must agree)"})
 }
 
 func peerOptions(cliCtx *cli.Context) peers.Options {
 	opts := peers.Options{
-		Names:   cliCtx.StringSlice("peer"),
-		Timeout: cliCtx.Duration("peer-timeout"),
+		Names:   cliCtx.StringSlice(cmdline.FlagPeer),
+		Timeout: cliCtx.Duration(cmdline.FlagPeerTimeout),
 	}
-	opts.Enabled = cliCtx.Bool("signal-peers") || len(opts.Names) > 0
+	opts.Enabled = cliCtx.Bool(cmdline.FlagSignalPeers) || len(opts.Names) > 0
 	return opts
+}
+
+// named gives a flag its name and its TANDEM_<FLAG> variable, both from one
+// cmdline constant.
+func named(name string, f cli.Flag) cli.Flag {
+	flagName, env, _ := flagFields(f)
+	*flagName, *env = name, []string{cmdline.EnvVar(name)}
+	return f
+}
+
+// flagFields are what named and envAtAppLevelOnly set in the flag types
+// tandem uses.
+func flagFields(f cli.Flag) (name *string, env *[]string, usage *string) {
+	switch f := f.(type) {
+	case *cli.StringFlag:
+		return &f.Name, &f.EnvVars, &f.Usage
+	case *cli.StringSliceFlag:
+		return &f.Name, &f.EnvVars, &f.Usage
+	case *cli.DurationFlag:
+		return &f.Name, &f.EnvVars, &f.Usage
+	case *cli.BoolFlag:
+		return &f.Name, &f.EnvVars, &f.Usage
+	case *cli.IntFlag:
+		return &f.Name, &f.EnvVars, &f.Usage
+	case *cli.IntSliceFlag:
+		return &f.Name, &f.EnvVars, &f.Usage
+	}
+	panic(fmt.Sprintf("flag type %T: add it to flagFields", f))
 }

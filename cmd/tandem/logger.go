@@ -2,19 +2,20 @@ package main
 
 import (
 	"os"
-	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
 	"github.com/urfave/cli/v2"
+
+	"github.com/tandem-sh/tandem/internal/cmdline"
 )
 
 func globalFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "log-level", Value: "info", EnvVars: envVars("log-level"),
-			Usage: "debug, info, warn or error"},
-		&cli.StringFlag{Name: "log-format", Value: "auto", EnvVars: envVars("log-format"),
-			Usage: "json, console, or auto (console when stderr is a terminal)"},
+		named(cmdline.FlagLogLevel, &cli.StringFlag{Value: "info",
+			Usage: "debug, info, warn or error"}),
+		named(cmdline.FlagLogFormat, &cli.StringFlag{Value: "auto",
+			Usage: "json, console, or auto (console when stderr is a terminal)"}),
 	}
 }
 
@@ -22,13 +23,13 @@ func globalFlags() []cli.Flag {
 // Every line carries the mode and, when given, --name (before or after the
 // command name).
 func newLogger(cliCtx *cli.Context, mode string) (zerolog.Logger, error) {
-	levelText := flagString(cliCtx, "log-level")
+	levelText := flagString(cliCtx, cmdline.FlagLogLevel)
 	level, err := zerolog.ParseLevel(levelText)
 	if err != nil || levelText == "" || level > zerolog.ErrorLevel || level < zerolog.DebugLevel {
-		return zerolog.Nop(), usagef("--log-level %q: expected debug, info, warn or error", levelText)
+		return zerolog.Nop(), usagef("--%s %q: expected debug, info, warn or error", cmdline.FlagLogLevel, levelText)
 	}
 	var logger zerolog.Logger
-	switch format := flagString(cliCtx, "log-format"); format {
+	switch format := flagString(cliCtx, cmdline.FlagLogFormat); format {
 	case "json":
 		logger = zerolog.New(os.Stderr)
 	case "console":
@@ -40,11 +41,11 @@ func newLogger(cliCtx *cli.Context, mode string) (zerolog.Logger, error) {
 			logger = zerolog.New(os.Stderr)
 		}
 	default:
-		return zerolog.Nop(), usagef("--log-format %q: expected json, console or auto", format)
+		return zerolog.Nop(), usagef("--%s %q: expected json, console or auto", cmdline.FlagLogFormat, format)
 	}
 	zerolog.TimeFieldFormat = time.RFC3339Nano
 	ctx := logger.Level(level).With().Timestamp().Str("mode", mode)
-	if name := flagString(cliCtx, "name"); name != "" {
+	if name := flagString(cliCtx, cmdline.FlagName); name != "" {
 		ctx = ctx.Str("name", name)
 	}
 	return ctx.Logger(), nil
@@ -54,13 +55,4 @@ func consoleWriter() zerolog.ConsoleWriter {
 	// Colours only for a person at a terminal, not in a forced console format
 	// captured by a log collector.
 	return zerolog.ConsoleWriter{Out: os.Stderr, TimeFormat: "15:04:05.000", NoColor: !isTerminal(os.Stderr)}
-}
-
-func envVars(flag string) []string {
-	return []string{envName(flag)}
-}
-
-// envName is TANDEM_<FLAG>: upper case, '-' becomes '_'.
-func envName(flag string) string {
-	return "TANDEM_" + strings.ToUpper(strings.ReplaceAll(flag, "-", "_"))
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/exitcode"
 )
 
@@ -96,8 +97,8 @@ func TestEveryFlagHasItsVariable(t *testing.T) {
 		appEnv[f.Names()[0]] = f.(cli.DocGenerationFlag).GetEnvVars()
 	}
 	for name, env := range appEnv {
-		if !slices.Equal(env, []string{envName(name)}) {
-			t.Errorf("tandem --%s reads %q, want %s", name, env, envName(name))
+		if !slices.Equal(env, []string{cmdline.EnvVar(name)}) {
+			t.Errorf("tandem --%s reads %q, want %s", name, env, cmdline.EnvVar(name))
 		}
 	}
 	for _, cmd := range app.Commands {
@@ -111,8 +112,8 @@ func TestEveryFlagHasItsVariable(t *testing.T) {
 				}
 				continue
 			}
-			if !slices.Equal(env, []string{envName(name)}) {
-				t.Errorf("tandem %s --%s reads %q, want %s", cmd.Name, name, env, envName(name))
+			if !slices.Equal(env, []string{cmdline.EnvVar(name)}) {
+				t.Errorf("tandem %s --%s reads %q, want %s", cmd.Name, name, env, cmdline.EnvVar(name))
 			}
 		}
 	}

@@ -14,8 +14,10 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
-	"github.com/tandem-sh/tandem/supervisor/signals"
 	"golang.org/x/sys/unix"
+
+	"github.com/tandem-sh/tandem/internal/cmdline"
+	"github.com/tandem-sh/tandem/supervisor/signals"
 )
 
 // Options say which sidecar peers to signal (main and done).
@@ -54,28 +56,14 @@ const peerRetryInterval = 100 * time.Millisecond
 // ErrNotFound is returned when a named peer never appeared.
 var ErrNotFound = errors.New("peer not found")
 
-// parsePeerCmdline recognises tandem sidecar by its command line alone:
-// argv[0] named tandem, argv[1] "sidecar". Matching process names would hit
-// unrelated programs; a command line is what tandem itself wrote.
-func parseCmdline(cmdline []byte) (name string, ok bool) {
-	argv := strings.Split(strings.TrimRight(string(cmdline), "\x00"), "\x00")
-	if len(argv) < 2 || filepath.Base(argv[0]) != "tandem" || argv[1] != "sidecar" {
+// parseCmdline recognises `tandem sidecar` by its command line alone (see
+// cmdline.ParseProc) and reads its --name.
+func parseCmdline(raw []byte) (name string, ok bool) {
+	inv, ok := cmdline.ParseProc(raw)
+	if !ok || inv.Command != cmdline.CmdSidecar {
 		return "", false
 	}
-	for i := 2; i < len(argv); i++ {
-		arg := argv[i]
-		if arg == "--" {
-			break
-		}
-		for _, prefix := range []string{"--name", "-name"} {
-			if arg == prefix && i+1 < len(argv) {
-				name = argv[i+1]
-			} else if value, found := strings.CutPrefix(arg, prefix+"="); found {
-				name = value
-			}
-		}
-	}
-	return name, true
+	return inv.Name, true
 }
 
 // signalPeers sends sig to the sidecar peers: every one found (at least one)
@@ -113,7 +101,7 @@ func Signal(ctx context.Context, finder Finder, opts Options, sig unix.Signal, l
 				continue
 			}
 			namesSeen[p.Name] = true
-			log.Info().Str("event", "peer-signaled").Int("peer_pid", p.PID).Str("peer", p.Name).Str("signal", signals.Name(sig)).Msg("signaled sidecar peer")
+			log.Info().Str("event", cmdline.EventPeerSignaled).Int("peer_pid", p.PID).Str("peer", p.Name).Str("signal", signals.Name(sig)).Msg("signaled sidecar peer")
 		}
 		if len(failures) > 0 {
 			return errors.Join(failures...)
@@ -124,7 +112,7 @@ func Signal(ctx context.Context, finder Finder, opts Options, sig unix.Signal, l
 		}
 		if !lookingLogged {
 			lookingLogged = true
-			log.Info().Str("event", "peers-looking").Strs("missing", missing).Dur("peer_timeout_ms", opts.Timeout).
+			log.Info().Str("event", cmdline.EventPeersLooking).Strs("missing", missing).Dur("peer_timeout_ms", opts.Timeout).
 				Msg("sidecar peers not found or not listening yet; still looking")
 		}
 		select {
@@ -133,8 +121,8 @@ func Signal(ctx context.Context, finder Finder, opts Options, sig unix.Signal, l
 				return fmt.Errorf("%w: no `tandem sidecar` process appeared in this PID namespace within %s "+
 					"(is shareProcessNamespace: true set, and is the sidecar started as `tandem sidecar ...`?)", ErrNotFound, opts.Timeout)
 			}
-			return fmt.Errorf("%w: no `tandem sidecar --name %s` appeared within %s (the name must be given with --name on the sidecar's command line; TANDEM_NAME is invisible to other processes)",
-				ErrNotFound, strings.Join(missing, ", "), opts.Timeout)
+			return fmt.Errorf("%w: no `tandem %s --%s %s` appeared within %s (the name must be given with --%s on the sidecar's command line; %s is invisible to other processes)",
+				ErrNotFound, cmdline.CmdSidecar, cmdline.FlagName, strings.Join(missing, ", "), opts.Timeout, cmdline.FlagName, cmdline.EnvVar(cmdline.FlagName))
 		case <-ticker.C:
 		}
 	}
@@ -183,11 +171,11 @@ func (f *ProcFinder) FindPeers() ([]Peer, error) {
 		if !ok || pid == f.self {
 			continue
 		}
-		cmdline, err := readSmallFile(filepath.Join(f.procRoot, entry, "cmdline"))
-		if err != nil || len(cmdline) == 0 || !bytes.Contains(cmdline, []byte("sidecar")) {
+		raw, err := readSmallFile(filepath.Join(f.procRoot, entry, "cmdline"))
+		if err != nil || len(raw) == 0 || !bytes.Contains(raw, []byte(cmdline.CmdSidecar)) {
 			continue // gone, a kernel thread, or plainly not a sidecar
 		}
-		if name, ok := parseCmdline(cmdline); ok && f.listening(entry) {
+		if name, ok := parseCmdline(raw); ok && f.listening(entry) {
 			peers = append(peers, Peer{PID: pid, Name: name})
 		}
 	}

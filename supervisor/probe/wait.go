@@ -9,8 +9,10 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
-	"github.com/tandem-sh/tandem/supervisor/process"
 	"golang.org/x/sys/unix"
+
+	"github.com/tandem-sh/tandem/internal/cmdline"
+	"github.com/tandem-sh/tandem/supervisor/process"
 )
 
 // Prober checks one condition once, within timeout.
@@ -106,7 +108,7 @@ func Wait(ctx context.Context, prober Prober, conds []Condition, interval, timeo
 				still = append(still, c)
 				continue
 			}
-			log.Info().Str("event", "condition-holds").Str("condition", c.raw).Msg("condition holds")
+			log.Info().Str("event", cmdline.EventConditionHolds).Str("condition", c.raw).Msg("condition holds")
 		}
 		pending = still
 		if len(pending) == 0 {

@@ -3,8 +3,11 @@ package inject
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/tandem-sh/tandem/internal/cmdline"
 )
 
 // apply rewrites the pod template as planned; it cannot fail.
@@ -15,7 +18,7 @@ func (p *plan) apply(template *yaml.Node, opts Options) {
 	initFirst := []*yaml.Node{p.installContainer(opts.Image)}
 	if opts.Mode == Native {
 		for _, c := range p.sidecars {
-			c.wrap([]string{binary, "run", "--name", c.name, "--"})
+			c.wrap(cmdline.Run{Binary: binary, Name: c.name}.Argv())
 			setAfter(c.node, "restartPolicy", str("Always"), "image")
 			initFirst = append(initFirst, c.node)
 		}
@@ -38,8 +41,8 @@ func (p *plan) applyClassic() {
 	var doneFiles []string
 	for _, c := range p.mains {
 		done := MountPath + "/" + c.name + ".done"
-		doneFiles = append(doneFiles, "--done-file", done)
-		c.wrap([]string{binary, "main", "--name", c.name, "--done-file", done, "--"})
+		doneFiles = append(doneFiles, done)
+		c.wrap(cmdline.Main{Binary: binary, Name: c.name, DoneFile: done}.Argv())
 	}
 	grace := defaultGraceSecs
 	if g := lookup(p.spec, "terminationGracePeriodSeconds"); g != nil {
@@ -48,18 +51,13 @@ func (p *plan) applyClassic() {
 		}
 	}
 	for _, c := range p.sidecars {
-		argv := append([]string{binary, "sidecar", "--name", c.name}, doneFiles...)
+		sidecar := cmdline.Sidecar{Binary: binary, Name: c.name, DoneFiles: doneFiles,
+			OutliveMain: time.Duration(grace) * time.Second, TerminationSignal: c.terminationSignal}
 		if scalarAt(p.spec, "restartPolicy") == "OnFailure" {
 			// The kubelet retries the main in the same pod: keep the proxy.
-			argv = append(argv, "--stop-when", "success")
+			sidecar.StopWhen = cmdline.StopWhenSuccess
 		}
-		if grace > 0 {
-			argv = append(argv, "--outlive-main", strconv.Itoa(grace)+"s")
-		}
-		if c.terminationSignal != "" {
-			argv = append(argv, "--termination-signal", c.terminationSignal)
-		}
-		c.wrap(append(argv, "--"))
+		c.wrap(sidecar.Argv())
 		if w := c.addStartHook(); w != "" {
 			p.warnings = append(p.warnings, w)
 		}
@@ -115,8 +113,8 @@ func (c *container) addStartHook() string {
 	case path(c.node, "lifecycle", "postStart") != nil:
 		return "sidecar " + strconv.Quote(c.name) + " keeps its own postStart hook, so the mains may start before it is ready"
 	}
-	hook := mapping("exec", mapping("command", stringSeq([]string{
-		binary, "wait", "--for", cond, "--timeout", strconv.Itoa(budget) + "s"})))
+	wait := cmdline.Wait{Binary: binary, For: []string{cond}, Timeout: time.Duration(budget) * time.Second}
+	hook := mapping("exec", mapping("command", stringSeq(wait.Argv())))
 	set(mappingAt(c.node, "lifecycle"), "postStart", hook)
 	return ""
 }
@@ -138,7 +136,7 @@ func (p *plan) installContainer(image string) *yaml.Node {
 	return mapping(
 		"name", InstallContainer,
 		"image", image,
-		"command", stringSeq([]string{"/tandem", "install", MountPath}),
+		"command", stringSeq(cmdline.Install{Binary: "/tandem", Dir: MountPath}.Argv()),
 		"securityContext", security,
 		"volumeMounts", mountSeq())
 }

@@ -7,6 +7,8 @@ import (
 	pathpkg "path"
 	"strconv"
 	"strings"
+
+	"github.com/tandem-sh/tandem/internal/cmdline"
 )
 
 // read works out what c runs and, for a classic sidecar, the signal the
@@ -23,7 +25,7 @@ func (c *container) read(ctx context.Context, opts Options) error {
 	if !ok1 || !ok2 {
 		return fail(errors.New("command and args: expected lists of strings"), "write them as lists of strings")
 	}
-	if len(command) > 0 && pathpkg.Base(command[0]) == "tandem" {
+	if len(command) > 0 && pathpkg.Base(command[0]) == cmdline.Program {
 		return fail(fmt.Errorf("already runs tandem (%s)", strings.Join(command, " ")),
 			"leave this pod's tandem command lines as they are (drop the sidecar annotation), or remove them to let inject write them")
 	}

@@ -1,0 +1,133 @@
+package cmdline
+
+import (
+	"strconv"
+	"time"
+)
+
+// The builders write tandem's command lines for tandemctl's injection. A
+// zero field writes no flag. Argv of run, sidecar and main ends with "--":
+// CMD follows, in the container's args.
+
+// Run is `tandem run`, which wraps a native sidecar.
+type Run struct {
+	Binary string // argv[0]: the path of tandem in the container
+	Name   string
+}
+
+// Argv is BINARY run [--name NAME] --.
+func (r Run) Argv() []string {
+	a := start(r.Binary, CmdRun)
+	a.value(FlagName, r.Name)
+	return append(a, "--")
+}
+
+// Main is `tandem main`.
+type Main struct {
+	Binary      string
+	Name        string
+	DoneFile    string
+	SignalPeers bool
+	Peers       []string
+	DoneSignal  string
+}
+
+// Argv is BINARY main [--name NAME] [--done-file PATH] [--signal-peers]
+// [--peer NAME]... [--done-signal SIG] --.
+func (m Main) Argv() []string {
+	a := start(m.Binary, CmdMain)
+	a.value(FlagName, m.Name)
+	a.value(FlagDoneFile, m.DoneFile)
+	a.boolean(FlagSignalPeers, m.SignalPeers)
+	a.values(FlagPeer, m.Peers)
+	a.value(FlagDoneSignal, m.DoneSignal)
+	return append(a, "--")
+}
+
+// Sidecar is `tandem sidecar`.
+type Sidecar struct {
+	Binary            string
+	Name              string
+	DoneFiles         []string
+	StopWhen          string // StopWhenAny or StopWhenSuccess
+	OutliveMain       time.Duration
+	TerminationSignal string
+	DoneSignal        string
+}
+
+// Argv is BINARY sidecar [--name NAME] [--done-file PATH]... [--stop-when
+// WHEN] [--outlive-main DURATION] [--termination-signal SIG] [--done-signal
+// SIG] --.
+func (s Sidecar) Argv() []string {
+	a := start(s.Binary, CmdSidecar)
+	a.value(FlagName, s.Name)
+	a.values(FlagDoneFile, s.DoneFiles)
+	a.value(FlagStopWhen, s.StopWhen)
+	a.duration(FlagOutliveMain, s.OutliveMain)
+	a.value(FlagTerminationSignal, s.TerminationSignal)
+	a.value(FlagDoneSignal, s.DoneSignal)
+	return append(a, "--")
+}
+
+// Wait is `tandem wait`, a sidecar's start hook.
+type Wait struct {
+	Binary  string
+	For     []string
+	Timeout time.Duration
+}
+
+// Argv is BINARY wait [--for COND]... [--timeout DURATION].
+func (w Wait) Argv() []string {
+	a := start(w.Binary, CmdWait)
+	a.values(FlagFor, w.For)
+	a.duration(FlagTimeout, w.Timeout)
+	return a
+}
+
+// Install is `tandem install`, which copies tandem into a shared volume.
+type Install struct {
+	Binary string
+	Dir    string
+}
+
+// Argv is BINARY install DIR.
+func (i Install) Argv() []string {
+	return []string{i.Binary, CmdInstall, i.Dir}
+}
+
+// argv is a command line being written.
+type argv []string
+
+func start(binary, command string) argv {
+	return argv{binary, command}
+}
+
+func (a *argv) value(flag, value string) {
+	if value != "" {
+		*a = append(*a, "--"+flag, value)
+	}
+}
+
+func (a *argv) values(flag string, values []string) {
+	for _, v := range values {
+		a.value(flag, v)
+	}
+}
+
+func (a *argv) boolean(flag string, on bool) {
+	if on {
+		*a = append(*a, "--"+flag)
+	}
+}
+
+// duration writes whole seconds as seconds ("90s", as a manifest's
+// terminationGracePeriodSeconds reads), not as time.Duration does ("1m30s").
+func (a *argv) duration(flag string, d time.Duration) {
+	switch {
+	case d <= 0:
+	case d%time.Second == 0:
+		a.value(flag, strconv.FormatInt(int64(d/time.Second), 10)+"s")
+	default:
+		a.value(flag, d.String())
+	}
+}

@@ -1,0 +1,34 @@
+package cmdline
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestArgv(t *testing.T) {
+	const bin = "/run/tandem/tandem"
+	for _, tt := range []struct {
+		got  []string
+		want string
+	}{
+		{Run{Binary: bin, Name: "proxy"}.Argv(), "/run/tandem/tandem run --name proxy --"},
+		{Run{Binary: bin}.Argv(), "/run/tandem/tandem run --"},
+		{Main{Binary: bin, Name: "job", DoneFile: "/d"}.Argv(), "/run/tandem/tandem main --name job --done-file /d --"},
+		{Main{Binary: bin, SignalPeers: true, Peers: []string{"a", "b"}, DoneSignal: "USR1"}.Argv(),
+			"/run/tandem/tandem main --signal-peers --peer a --peer b --done-signal USR1 --"},
+		{Sidecar{Binary: bin, Name: "proxy", DoneFiles: []string{"/a", "/b"}, StopWhen: StopWhenSuccess,
+			OutliveMain: 90 * time.Second, TerminationSignal: "QUIT", DoneSignal: "USR1"}.Argv(),
+			"/run/tandem/tandem sidecar --name proxy --done-file /a --done-file /b --stop-when success " +
+				"--outlive-main 90s --termination-signal QUIT --done-signal USR1 --"},
+		{Sidecar{Binary: bin, OutliveMain: 1500 * time.Millisecond}.Argv(), "/run/tandem/tandem sidecar --outlive-main 1.5s --"},
+		{Wait{Binary: bin, For: []string{"tcp:127.0.0.1:80"}, Timeout: 30 * time.Second}.Argv(),
+			"/run/tandem/tandem wait --for tcp:127.0.0.1:80 --timeout 30s"},
+		{Install{Binary: "/tandem", Dir: "/run/tandem"}.Argv(), "/tandem install /run/tandem"},
+	} {
+		if want := strings.Fields(tt.want); !slices.Equal(tt.got, want) {
+			t.Errorf("argv %q, want %q", tt.got, want)
+		}
+	}
+}

@@ -1,0 +1,81 @@
+package cmdline
+
+import "strings"
+
+// Program is the base name argv[0] must have for one tandem to recognise
+// another by its command line.
+const Program = "tandem"
+
+// The commands: argv[1].
+const (
+	CmdRun     = "run"
+	CmdSidecar = "sidecar"
+	CmdMain    = "main"
+	CmdDone    = "done"
+	CmdWait    = "wait"
+	CmdInstall = "install"
+	CmdVersion = "version"
+)
+
+// The flags, without their leading "--". Each also reads the environment
+// variable EnvVar(flag).
+const (
+	// Every command.
+	FlagLogLevel  = "log-level"
+	FlagLogFormat = "log-format"
+
+	// run, sidecar, main.
+	FlagGrace          = "grace"
+	FlagStopSignal     = "stop-signal"
+	FlagRewrite        = "rewrite"
+	FlagChildOnly      = "child-only"
+	FlagSuccessCode    = "success-code"
+	FlagTerminationLog = "termination-log"
+	FlagName           = "name" // done too
+
+	// main and done.
+	FlagSignalPeers = "signal-peers"
+	FlagPeer        = "peer"
+	FlagPeerTimeout = "peer-timeout"
+	FlagDoneSignal  = "done-signal" // sidecar too
+
+	// main.
+	FlagWaitFor      = "wait-for"
+	FlagWaitTimeout  = "wait-timeout"
+	FlagWaitInterval = "wait-interval"
+	FlagDoneFile     = "done-file" // sidecar too, repeatable there
+	FlagQuitURL      = "quit-url"  // sidecar too
+
+	// sidecar.
+	FlagStopWhen          = "stop-when"
+	FlagTerminationSignal = "termination-signal"
+	FlagOutliveMain       = "outlive-main"
+	FlagReadyWhen         = "ready-when"
+	FlagReadyFile         = "ready-file"
+	FlagRestart           = "restart"
+	FlagPollInterval      = "poll-interval"
+	FlagStopDelay         = "stop-delay"
+	FlagStoppedFile       = "stopped-file"
+	FlagMainStartTimeout  = "main-start-timeout"
+
+	// done.
+	FlagFile     = "file"
+	FlagExitCode = "exit-code"
+
+	// wait.
+	FlagFor      = "for"
+	FlagTimeout  = "timeout"
+	FlagInterval = "interval"
+)
+
+// The values of sidecar --stop-when: injection writes one of them.
+const (
+	StopWhenAny     = "any"
+	StopWhenSuccess = "success"
+)
+
+// EnvVar is the variable a flag also reads: TANDEM_<FLAG>, upper case, '-'
+// becomes '_'.
+func EnvVar(flag string) string {
+	return "TANDEM_" + strings.ToUpper(strings.ReplaceAll(flag, "-", "_"))
+}
