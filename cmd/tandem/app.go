@@ -1,9 +1,9 @@
 package main
 
 import (
+	"context"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -13,10 +13,8 @@ import (
 )
 
 func newApp() *cli.App {
-	// Built afresh for each app: a cli.Flag keeps what one run parsed (an
-	// environment value even becomes its default), so apps must not share them.
-	commands := []*cli.Command{runCommand(), sidecarCommand(), mainCommand(), doneCommand(), waitCommand(), installCommand(), versionCommand()}
-	for _, c := range commands {
+	cmds := commands()
+	for _, c := range cmds {
 		c.OnUsageError = usageError // every command's bad flag exits 2
 	}
 	return &cli.App{
@@ -26,12 +24,57 @@ func newApp() *cli.App {
 			"   tandem [run flags] -- CMD [ARG...]   (same as `tandem run`)",
 		Version:              version,
 		HideVersion:          true,
-		Flags:                append(globalFlags(), supervisionFlags(supervisor.Defaults(supervisor.ModeRun))...),
-		Commands:             commands,
+		Flags:                cliFlags(appFlags(), nil),
+		Commands:             cmds,
 		Action:               bareRun,
 		OnUsageError:         usageError,
 		ExitErrHandler:       func(*cli.Context, error) {}, // main() alone exits, after cleanup
 		EnableBashCompletion: false,
+	}
+}
+
+// argsCMD is the ArgsUsage of the commands that supervise a CMD.
+const argsCMD = "-- CMD [ARG...]"
+
+// commands are tandem's commands, in the order of the help. Each cmd_*.go
+// file declares a command's flags and reads them into what the action hands
+// on.
+func commands() []*cli.Command {
+	return []*cli.Command{
+		{Name: cmdline.CmdRun, ArgsUsage: argsCMD, Flags: withGlobals(supervisionFlags(runDefaults)),
+			Action: runAction,
+			Usage:  "supervise CMD as PID 1: forward signals, reap every child, exit as CMD exits"},
+		{Name: cmdline.CmdSidecar, ArgsUsage: argsCMD, Flags: withGlobals(supervisionFlags(sidecarDefaults), sidecarFlags()),
+			Action: handTo(sidecarConfig, &runSupervisor),
+			Usage:  "run CMD until the main work is done, then stop it; publish readiness; outlive the main on termination"},
+		{Name: cmdline.CmdMain, ArgsUsage: argsCMD, Flags: withGlobals(supervisionFlags(mainDefaults), peerFlags(), mainFlags()),
+			Action: handTo(mainConfig, &runSupervisor),
+			Usage:  "wait for conditions, run CMD, and when it ends for any reason tell the sidecars"},
+		{Name: cmdline.CmdDone, Flags: withGlobals(peerFlags(), doneFlags()),
+			Action: handTo(doneOptions, &announceDone),
+			Usage:  "announce that the main work is done: write a done file and/or signal sidecar peers"},
+		{Name: cmdline.CmdWait, Flags: withGlobals(waitFlags()),
+			Action: handTo(waitOptions, &waitFor),
+			Usage:  "block until every condition holds (an init container, or a line of a script)"},
+		{Name: cmdline.CmdInstall, ArgsUsage: "DIR", Flags: withGlobals(),
+			Action: installAction,
+			Usage:  "copy this binary to DIR/tandem (mode 0555, atomic) for the init-copy pattern"},
+		{Name: cmdline.CmdVersion,
+			Action: versionAction,
+			Usage:  "print version, commit and Go version"},
+	}
+}
+
+// handTo is the action of a command that reads its options with read and
+// hands them to *sink. sink is one of the seams the table tests replace, so
+// it is read when the command runs.
+func handTo[T any](read func(*cli.Context) (T, error), sink *func(context.Context, T) error) cli.ActionFunc {
+	return func(cliCtx *cli.Context) error {
+		opts, err := read(cliCtx)
+		if err != nil {
+			return err
+		}
+		return (*sink)(cliCtx.Context, opts)
 	}
 }
 
@@ -55,33 +98,17 @@ func usagef(format string, args ...any) error {
 	return exitcode.Usagef(format, args...)
 }
 
-// withGlobals gives a command the global flags too, so that
-// `tandem sidecar --log-level debug` works as well as the reverse.
-func withGlobals(flags ...[]cli.Flag) []cli.Flag {
-	all := globalFlags()
-	for _, f := range flags {
-		all = append(all, f...)
+// noArgs rejects arguments to a command that takes flags only; hint says
+// what to give instead.
+func noArgs(cliCtx *cli.Context, hint string) error {
+	if cliCtx.NArg() > 0 {
+		return usagef("unexpected argument %q: %s", cliCtx.Args().First(), hint)
 	}
-	appLevel := map[string]bool{}
-	for _, f := range append(globalFlags(), supervisionFlags(supervisor.Defaults(supervisor.ModeRun))...) {
-		appLevel[f.Names()[0]] = true
-	}
-	for _, f := range all {
-		if appLevel[f.Names()[0]] {
-			envAtAppLevelOnly(f)
-		}
-	}
-	return all
+	return nil
 }
 
-// envAtAppLevelOnly: a flag the app defines too reads its TANDEM_<FLAG> there
-// only. Read at the command's level as well, the variable would count as
-// given there and hide the flag given before the command name (lookup takes
-// the innermost one given). The help still names the variable.
-func envAtAppLevelOnly(f cli.Flag) {
-	_, env, usage := flagFields(f)
-	if len(*env) > 0 {
-		*usage += " [$" + strings.Join(*env, ", $") + "]"
-		*env = nil
-	}
-}
+var (
+	runDefaults     = supervisor.Defaults(supervisor.ModeRun)
+	sidecarDefaults = supervisor.Defaults(supervisor.ModeSidecar)
+	mainDefaults    = supervisor.Defaults(supervisor.ModeMain)
+)

@@ -7,31 +7,18 @@ import (
 	"github.com/tandem-sh/tandem/supervisor"
 )
 
-// doneCommand builds `tandem done`.
-func doneCommand() *cli.Command {
-	return &cli.Command{
-		Name:  cmdline.CmdDone,
-		Usage: "announce that the main work is done: write a done file and/or signal sidecar peers",
-		Flags: withGlobals(peerFlags(), []cli.Flag{
-			named(cmdline.FlagFile, &cli.StringFlag{Usage: "done file to write (one JSON line, atomically)"}),
-			named(cmdline.FlagExitCode, &cli.IntFlag{Usage: "the main's exit status to record in the file"}),
-			named(cmdline.FlagName, &cli.StringFlag{Usage: "name recorded in the done file"}),
-		}),
-		Action: doneAction,
+// doneFlags are `tandem done`'s own, beside peerFlags.
+func doneFlags() []flagSpec {
+	return []flagSpec{
+		{cmdline.FlagFile, "", "done file to write (one JSON line, atomically)"},
+		{cmdline.FlagExitCode, 0, "the main's exit status to record in the file"},
+		{cmdline.FlagName, "", "name recorded in the done file"},
 	}
-}
-
-func doneAction(cliCtx *cli.Context) error {
-	opts, err := doneOptions(cliCtx)
-	if err != nil {
-		return err
-	}
-	return announceDone(cliCtx.Context, opts)
 }
 
 func doneOptions(cliCtx *cli.Context) (supervisor.DoneOptions, error) {
-	if cliCtx.NArg() > 0 {
-		return supervisor.DoneOptions{}, usagef("unexpected argument %q: done takes flags only", cliCtx.Args().First())
+	if err := noArgs(cliCtx, "done takes flags only"); err != nil {
+		return supervisor.DoneOptions{}, err
 	}
 	log, err := newLogger(cliCtx, cmdline.CmdDone)
 	if err != nil {

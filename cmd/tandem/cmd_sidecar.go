@@ -7,50 +7,31 @@ import (
 	"github.com/tandem-sh/tandem/supervisor"
 )
 
-var sidecarDefaults = supervisor.Defaults(supervisor.ModeSidecar)
-
-// sidecarCommand builds `tandem sidecar`.
-func sidecarCommand() *cli.Command {
-	return &cli.Command{
-		Name:      cmdline.CmdSidecar,
-		Usage:     "run CMD until the main work is done, then stop it; publish readiness; outlive the main on termination",
-		ArgsUsage: "-- CMD [ARG...]",
-		Flags: withGlobals(supervisionFlags(sidecarDefaults), []cli.Flag{
-			named(cmdline.FlagDoneFile, &cli.StringSliceFlag{
-				Usage: "stop CMD once every listed file exists (repeatable)"}),
-			doneSignalFlag(),
-			named(cmdline.FlagStopWhen, &cli.StringFlag{Value: cmdline.StopWhenAny,
-				Usage: "any, or success: ignore a done file that reports a failed main until it is replaced"}),
-			quitURLFlag("on done, POST to this http:// URL before the stop signal (repeatable)"),
-			named(cmdline.FlagTerminationSignal, &cli.StringFlag{Value: signalFlagValue(sidecarDefaults.Sidecar.TerminationSignal),
-				Usage: "the signal the runtime sends this container on pod deletion (the image's STOPSIGNAL, or lifecycle.stopSignal)"}),
-			named(cmdline.FlagOutliveMain, &cli.DurationFlag{
-				Usage: "hold the termination signal until the main is done or this long has passed (0 = off)"}),
-			named(cmdline.FlagReadyWhen, &cli.StringSliceFlag{
-				Usage: "condition for readiness: file:PATH, tcp:HOST:PORT, http://..., exec:PROG ARG... (repeatable)"}),
-			named(cmdline.FlagReadyFile, &cli.StringFlag{
-				Usage: "file written once CMD started and every --ready-when holds; removed when CMD stops"}),
-			named(cmdline.FlagRestart, &cli.StringFlag{Value: "never",
-				Usage: "never, on-failure or always: restart CMD when it exits before the main is done"}),
-			named(cmdline.FlagPollInterval, &cli.DurationFlag{Value: sidecarDefaults.Sidecar.PollInterval,
-				Usage: "safety-net stat of the done files beside the inotify watch"}),
-			named(cmdline.FlagStopDelay, &cli.DurationFlag{
-				Usage: "after the main is done, wait this long before stopping CMD, so a shipper can drain (0 = off)"}),
-			named(cmdline.FlagStoppedFile, &cli.StringFlag{
-				Usage: "file written once CMD exited after a requested stop: another sidecar's --done-file, for shutdown order"}),
-			named(cmdline.FlagMainStartTimeout, &cli.DurationFlag{
-				Usage: "stop as if done when no main attached and nothing was done within this long (0 = off)"}),
-		}),
-		Action: sidecarAction,
+// sidecarFlags are `tandem sidecar`'s own, beside supervisionFlags.
+func sidecarFlags() []flagSpec {
+	return []flagSpec{
+		{cmdline.FlagDoneFile, list, "stop CMD once every listed file exists (repeatable)"},
+		doneSignalFlag(),
+		{cmdline.FlagStopWhen, cmdline.StopWhenAny,
+			"any, or success: ignore a done file that reports a failed main until it is replaced"},
+		quitURLFlag("on done, POST to this http:// URL before the stop signal (repeatable)"),
+		{cmdline.FlagTerminationSignal, signalFlagValue(sidecarDefaults.Sidecar.TerminationSignal),
+			"the signal the runtime sends this container on pod deletion (the image's STOPSIGNAL, or lifecycle.stopSignal)"},
+		{cmdline.FlagOutliveMain, noTime,
+			"hold the termination signal until the main is done or this long has passed (0 = off)"},
+		{cmdline.FlagReadyWhen, list,
+			"condition for readiness: file:PATH, tcp:HOST:PORT, http://..., exec:PROG ARG... (repeatable)"},
+		{cmdline.FlagReadyFile, "", "file written once CMD started and every --ready-when holds; removed when CMD stops"},
+		{cmdline.FlagRestart, "never", "never, on-failure or always: restart CMD when it exits before the main is done"},
+		{cmdline.FlagPollInterval, sidecarDefaults.Sidecar.PollInterval,
+			"safety-net stat of the done files beside the inotify watch"},
+		{cmdline.FlagStopDelay, noTime,
+			"after the main is done, wait this long before stopping CMD, so a shipper can drain (0 = off)"},
+		{cmdline.FlagStoppedFile, "",
+			"file written once CMD exited after a requested stop: another sidecar's --done-file, for shutdown order"},
+		{cmdline.FlagMainStartTimeout, noTime,
+			"stop as if done when no main attached and nothing was done within this long (0 = off)"},
 	}
-}
-
-func sidecarAction(cliCtx *cli.Context) error {
-	cfg, err := sidecarConfig(cliCtx)
-	if err != nil {
-		return err
-	}
-	return runSupervisor(cliCtx.Context, cfg)
 }
 
 func sidecarConfig(cliCtx *cli.Context) (supervisor.Config, error) {

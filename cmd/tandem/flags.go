@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/urfave/cli/v2"
@@ -16,22 +15,17 @@ import (
 
 // supervisionFlags are shared by run, sidecar and main (and the bare
 // `tandem -- CMD`).
-func supervisionFlags(d supervisor.Config) []cli.Flag {
-	return []cli.Flag{
-		named(cmdline.FlagGrace, &cli.DurationFlag{Value: d.Grace,
-			Usage: "time between the stop signal and SIGKILL when tandem stops CMD"}),
-		named(cmdline.FlagStopSignal, &cli.StringFlag{Value: signalFlagValue(d.StopSignal),
-			Usage: "signal tandem uses to stop CMD (name or number)"}),
-		named(cmdline.FlagRewrite, &cli.StringSliceFlag{
-			Usage: "deliver a forwarded signal FROM as TO, e.g. TERM:QUIT; FROM:0 drops FROM (repeatable)"}),
-		named(cmdline.FlagChildOnly, &cli.BoolFlag{
-			Usage: "forward signals to CMD alone instead of its process group"}),
-		named(cmdline.FlagSuccessCode, &cli.IntSliceFlag{
-			Usage: "report CMD's exit code N as 0 (repeatable)"}),
-		named(cmdline.FlagTerminationLog, &cli.StringFlag{
-			Usage: "file for one JSON line saying why tandem ended (default /dev/termination-log when writable; empty disables)"}),
-		named(cmdline.FlagName, &cli.StringFlag{
-			Usage: "this container's name in logs, files, and for done --peer (give it as a flag so peers can see it)"}),
+func supervisionFlags(d supervisor.Config) []flagSpec {
+	return []flagSpec{
+		{cmdline.FlagGrace, d.Grace, "time between the stop signal and SIGKILL when tandem stops CMD"},
+		{cmdline.FlagStopSignal, signalFlagValue(d.StopSignal), "signal tandem uses to stop CMD (name or number)"},
+		{cmdline.FlagRewrite, list, "deliver a forwarded signal FROM as TO, e.g. TERM:QUIT; FROM:0 drops FROM (repeatable)"},
+		{cmdline.FlagChildOnly, false, "forward signals to CMD alone instead of its process group"},
+		{cmdline.FlagSuccessCode, intList, "report CMD's exit code N as 0 (repeatable)"},
+		{cmdline.FlagTerminationLog, "",
+			"file for one JSON line saying why tandem ended (default /dev/termination-log when writable; empty disables)"},
+		{cmdline.FlagName, "",
+			"this container's name in logs, files, and for done --peer (give it as a flag so peers can see it)"},
 	}
 }
 
@@ -116,8 +110,8 @@ func conditionsFlag(cliCtx *cli.Context, name string) ([]probe.Condition, error)
 	return conds, nil
 }
 
-func quitURLFlag(usage string) cli.Flag {
-	return named(cmdline.FlagQuitURL, &cli.StringSliceFlag{Usage: usage})
+func quitURLFlag(usage string) flagSpec {
+	return flagSpec{cmdline.FlagQuitURL, list, usage}
 }
 
 func quitURLs(cliCtx *cli.Context) ([]probe.Target, error) {
@@ -133,22 +127,18 @@ func quitURLs(cliCtx *cli.Context) ([]probe.Target, error) {
 }
 
 // peerFlags are shared by main and done.
-func peerFlags() []cli.Flag {
-	return []cli.Flag{
-		named(cmdline.FlagSignalPeers, &cli.BoolFlag{
-			Usage: "send the done signal to every `tandem sidecar` in the shared PID namespace"}),
-		named(cmdline.FlagPeer, &cli.StringSliceFlag{
-			Usage: "signal only the sidecar started with --name NAME (repeatable; implies --signal-peers)"}),
-		named(cmdline.FlagPeerTimeout, &cli.DurationFlag{Value: supervisor.DefaultPeerTimeout,
-			Usage: "how long to keep looking for peers that have not started yet"}),
+func peerFlags() []flagSpec {
+	return []flagSpec{
+		{cmdline.FlagSignalPeers, false, "send the done signal to every `tandem sidecar` in the shared PID namespace"},
+		{cmdline.FlagPeer, list, "signal only the sidecar started with --name NAME (repeatable; implies --signal-peers)"},
+		{cmdline.FlagPeerTimeout, supervisor.DefaultPeerTimeout, "how long to keep looking for peers that have not started yet"},
 		doneSignalFlag(),
 	}
 }
 
-func doneSignalFlag() cli.Flag {
+func doneSignalFlag() flagSpec {
 	d := supervisor.Defaults(supervisor.ModeSidecar).Sidecar.DoneSignal
-	return named(cmdline.FlagDoneSignal, &cli.StringFlag{Value: signalFlagValue(d),
-		Usage: "the signal that means \"main is done\" (main and sidecar must agree)"})
+	return flagSpec{cmdline.FlagDoneSignal, signalFlagValue(d), "the signal that means \"main is done\" (main and sidecar must agree)"}
 }
 
 func peerOptions(cliCtx *cli.Context) peers.Options {
@@ -158,32 +148,4 @@ func peerOptions(cliCtx *cli.Context) peers.Options {
 	}
 	opts.Enabled = cliCtx.Bool(cmdline.FlagSignalPeers) || len(opts.Names) > 0
 	return opts
-}
-
-// named gives a flag its name and its TANDEM_<FLAG> variable, both from one
-// cmdline constant.
-func named(name string, f cli.Flag) cli.Flag {
-	flagName, env, _ := flagFields(f)
-	*flagName, *env = name, []string{cmdline.EnvVar(name)}
-	return f
-}
-
-// flagFields are what named and envAtAppLevelOnly set in the flag types
-// tandem uses.
-func flagFields(f cli.Flag) (name *string, env *[]string, usage *string) {
-	switch f := f.(type) {
-	case *cli.StringFlag:
-		return &f.Name, &f.EnvVars, &f.Usage
-	case *cli.StringSliceFlag:
-		return &f.Name, &f.EnvVars, &f.Usage
-	case *cli.DurationFlag:
-		return &f.Name, &f.EnvVars, &f.Usage
-	case *cli.BoolFlag:
-		return &f.Name, &f.EnvVars, &f.Usage
-	case *cli.IntFlag:
-		return &f.Name, &f.EnvVars, &f.Usage
-	case *cli.IntSliceFlag:
-		return &f.Name, &f.EnvVars, &f.Usage
-	}
-	panic(fmt.Sprintf("flag type %T: add it to flagFields", f))
 }

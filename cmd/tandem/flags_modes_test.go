@@ -125,10 +125,7 @@ func TestDoneFlags(t *testing.T) {
 		{"name before done beats env", map[string]string{"TANDEM_NAME": "env"}, []string{"--name", "job", "done", "--file", "/done"}, named},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got, stderr, err := runApp(t, tt.env, tt.args...)
-			if err != nil {
-				t.Fatalf("tandem %q: %v\n%s", tt.args, err, stderr)
-			}
+			got := mustRunApp(t, tt.env, tt.args...)
 			if got.done == nil {
 				t.Fatal("AnnounceDone was not called")
 			}
@@ -158,10 +155,7 @@ func TestWaitFlags(t *testing.T) {
 			[]string{"wait"}, []string{"file:/a", "tcp:127.0.0.1:5432"}, time.Second, time.Minute},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got, stderr, err := runApp(t, tt.env, tt.args...)
-			if err != nil {
-				t.Fatalf("tandem %q: %v\n%s", tt.args, err, stderr)
-			}
+			got := mustRunApp(t, tt.env, tt.args...)
 			if got.wait == nil {
 				t.Fatal("WaitFor was not called")
 			}

@@ -22,10 +22,7 @@ func runConfigCases(t *testing.T, mode supervisor.Mode, cases []configCase) {
 	t.Helper()
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
-			got, stderr, err := runApp(t, tt.env, tt.args...)
-			if err != nil {
-				t.Fatalf("tandem %q: %v\n%s", tt.args, err, stderr)
-			}
+			got := mustRunApp(t, tt.env, tt.args...)
 			assertConfig(t, got.cfg, wantConfig(mode, tt.want))
 		})
 	}

@@ -54,6 +54,16 @@ func runApp(t *testing.T, env map[string]string, args ...string) (captured, stri
 	return got, stderr, err
 }
 
+// mustRunApp is runApp for a command line that must succeed.
+func mustRunApp(t *testing.T, env map[string]string, args ...string) captured {
+	t.Helper()
+	got, stderr, err := runApp(t, env, args...)
+	if err != nil {
+		t.Fatalf("tandem %q: %v\n%s", args, err, stderr)
+	}
+	return got
+}
+
 // logProbe writes a debug and an info line with the logger a command built,
 // for the logger tests to read back.
 func logProbe(log zerolog.Logger) {

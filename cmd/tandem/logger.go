@@ -10,12 +10,10 @@ import (
 	"github.com/tandem-sh/tandem/internal/cmdline"
 )
 
-func globalFlags() []cli.Flag {
-	return []cli.Flag{
-		named(cmdline.FlagLogLevel, &cli.StringFlag{Value: "info",
-			Usage: "debug, info, warn or error"}),
-		named(cmdline.FlagLogFormat, &cli.StringFlag{Value: "auto",
-			Usage: "json, console, or auto (console when stderr is a terminal)"}),
+func globalFlags() []flagSpec {
+	return []flagSpec{
+		{cmdline.FlagLogLevel, "info", "debug, info, warn or error"},
+		{cmdline.FlagLogFormat, "auto", "json, console, or auto (console when stderr is a terminal)"},
 	}
 }
 

@@ -96,10 +96,7 @@ func TestCommandLineRoundTrip(t *testing.T) {
 			if args[len(args)-1] == "--" {
 				args = append(args, "x")
 			}
-			got, _, err := runApp(t, nil, args...)
-			if err != nil {
-				t.Fatalf("tandem %q: %v", args, err)
-			}
+			got := mustRunApp(t, nil, args...)
 			assertCaptured(t, got, tt.want)
 			proc := []byte(strings.Join(append(tt.argv, "x", ""), "\x00")) // /proc ends each argument with NUL
 			if peer, ok := cmdline.ParseProc(proc); !ok || !reflect.DeepEqual(peer, tt.peer) {
