@@ -1,7 +1,6 @@
 package supervisor
 
 import (
-	"errors"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -16,6 +15,14 @@ import (
 // cases, so each scenario runs often enough that a loop without a fixed
 // order fails it (2^-rounds to pass by chance).
 const pendingRounds = 20
+
+// inRounds runs scenario pendingRounds times, each in its own synctest
+// bubble.
+func inRounds(t *testing.T, scenario func(t *testing.T)) {
+	for range pendingRounds {
+		synctest.Test(t, scenario)
+	}
+}
 
 // heldLoop runs r and parks its loop inside the forwarding of SIGUSR1;
 // release lets it go on.
@@ -43,117 +50,98 @@ func heldLoop(t *testing.T, r *rig) (c *fakeChild, release func()) {
 // exit wins: CMD is restarted (the failure belonged to a run that is over),
 // instead of tandem ending 125.
 func TestPendingExitWinsOverReadinessFailure(t *testing.T) {
-	for range pendingRounds {
-		synctest.Test(t, func(t *testing.T) {
-			cfg := sidecarConfig(func(s *SidecarConfig) {
-				s.Restart = RestartAlways
-				s.ReadyFile = "/shared/ready"
-			})
-			writing, failWrite := make(chan struct{}), make(chan struct{})
-			first := true
-			r := newRig(t, cfg, func(f *fakes) {
-				f.writeErr = func(string) error {
-					if !first {
-						return nil
-					}
-					first = false
-					close(writing)
-					<-failWrite
-					return errors.New("read-only file system")
-				}
-			})
-			c, release := heldLoop(t, r)
-			<-writing
-			c.exited <- exitedWith(1)
-			close(failWrite)
-			release()
-			r.fire(time.Second) // the restart backoff: the exit was taken
-			c = r.child()
-			r.wantWrite("ready:/shared/ready")
-			r.done()
-			r.wantSent(c.Pid, unix.SIGTERM)
-			c.exited <- killedBy(unix.SIGTERM)
-			r.wantOutcome(0, "stopped")
+	inRounds(t, func(t *testing.T) {
+		cfg := sidecarConfig(func(s *SidecarConfig) {
+			s.Restart = RestartAlways
+			s.ReadyFile = "/shared/ready"
 		})
-	}
+		writing, failWrite := make(chan struct{}), make(chan struct{})
+		r := newRig(t, cfg, failFirstWrite(writing, failWrite))
+		c, release := heldLoop(t, r)
+		<-writing
+		c.exited <- exitedWith(1)
+		close(failWrite)
+		release()
+		r.fire(time.Second) // the restart backoff: the exit was taken
+		c = r.child()
+		r.wantWrite("ready:/shared/ready")
+		r.done()
+		r.wantSent(c.Pid, unix.SIGTERM)
+		c.exited <- killedBy(unix.SIGTERM)
+		r.wantOutcome(0, "stopped")
+	})
 }
 
 // CMD exits while the done condition is pending: the run ends as the
 // requested stop it is (exit 0, the stopped file, no restart), and no stop
 // signal goes to a CMD that is gone.
 func TestPendingExitWithDoneIsTheRequestedStop(t *testing.T) {
-	for range pendingRounds {
-		synctest.Test(t, func(t *testing.T) {
-			cfg := sidecarConfig(func(s *SidecarConfig) {
-				s.Restart = RestartAlways
-				s.StoppedFile = "/shared/proxy.stopped"
-			})
-			r := newRig(t, cfg)
-			c, release := heldLoop(t, r)
-			c.exited <- exitedWith(1)
-			r.done()
-			release()
-			r.wantOutcome(0, "stopped")
-			r.wantWrite("stopped:/shared/proxy.stopped")
-			r.noneSent()
-			select {
-			case <-r.f.starts:
-				t.Fatal("CMD restarted although the main was done")
-			default:
-			}
+	inRounds(t, func(t *testing.T) {
+		cfg := sidecarConfig(func(s *SidecarConfig) {
+			s.Restart = RestartAlways
+			s.StoppedFile = "/shared/proxy.stopped"
 		})
-	}
+		r := newRig(t, cfg)
+		c, release := heldLoop(t, r)
+		c.exited <- exitedWith(1)
+		r.done()
+		release()
+		r.wantOutcome(0, "stopped")
+		r.wantWrite("stopped:/shared/proxy.stopped")
+		r.noneSent()
+		select {
+		case <-r.f.starts:
+			t.Fatal("CMD restarted although the main was done")
+		default:
+		}
+	})
 }
 
 // The done condition and the termination signal pending at once: done
 // wins, so the signal is the same stop (absorbed, not forwarded) and
 // --stop-delay still lets CMD drain.
 func TestPendingDoneWinsOverTerminationSignal(t *testing.T) {
-	for range pendingRounds {
-		synctest.Test(t, func(t *testing.T) {
-			cfg := sidecarConfig(func(s *SidecarConfig) { s.StopDelay = 5 * time.Second })
-			r := newRig(t, cfg)
-			c, release := heldLoop(t, r)
-			r.signal(unix.SIGTERM)
-			r.done()
-			release()
-			r.fire(5 * time.Second) // the drain was not cut short
-			r.wantSent(c.Pid, unix.SIGTERM)
-			c.exited <- killedBy(unix.SIGTERM)
-			r.wantOutcome(0, "stopped")
-			r.noneSent() // the pod's SIGTERM was absorbed, never forwarded
-		})
-	}
+	inRounds(t, func(t *testing.T) {
+		cfg := sidecarConfig(func(s *SidecarConfig) { s.StopDelay = 5 * time.Second })
+		r := newRig(t, cfg)
+		c, release := heldLoop(t, r)
+		r.signal(unix.SIGTERM)
+		r.done()
+		release()
+		r.fire(5 * time.Second) // the drain was not cut short
+		r.wantSent(c.Pid, unix.SIGTERM)
+		c.exited <- killedBy(unix.SIGTERM)
+		r.wantOutcome(0, "stopped")
+		r.noneSent() // the pod's SIGTERM was absorbed, never forwarded
+	})
 }
 
 // The restart backoff has passed while the done condition is pending: done
 // wins, so CMD is not started again only to be stopped.
 func TestPendingDoneWinsOverRestartBackoff(t *testing.T) {
-	for range pendingRounds {
-		synctest.Test(t, func(t *testing.T) {
-			cfg := sidecarConfig(func(s *SidecarConfig) { s.Restart = RestartAlways })
-			held, unblock := make(chan struct{}), make(chan struct{})
-			r := newRig(t, cfg, func(f *fakes) {
-				f.onTimer = func(tm timer) {
-					if tm.d == time.Second {
-						close(held)
-						<-unblock
-					}
+	inRounds(t, func(t *testing.T) {
+		cfg := sidecarConfig(func(s *SidecarConfig) { s.Restart = RestartAlways })
+		held, unblock := make(chan struct{}), make(chan struct{})
+		r := newRig(t, cfg, func(f *fakes) {
+			f.onTimer = func(tm timer) {
+				if tm.d == time.Second {
+					close(held)
+					<-unblock
 				}
-			}).run()
-			r.child().exited <- exitedWith(1)
-			backoff := r.timer(time.Second)
-			<-held // the loop is still asking for the backoff's timer
-			backoff.ch <- time.Now()
-			r.done()
-			synctest.Wait()
-			close(unblock)
-			r.wantOutcome(0, "stopped")
-			select {
-			case <-r.f.starts:
-				t.Fatal("CMD restarted although the main was done")
-			default:
 			}
-		})
-	}
+		}).run()
+		r.child().exited <- exitedWith(1)
+		backoff := r.timer(time.Second)
+		<-held // the loop is still asking for the backoff's timer
+		backoff.ch <- time.Now()
+		r.done()
+		synctest.Wait()
+		close(unblock)
+		r.wantOutcome(0, "stopped")
+		select {
+		case <-r.f.starts:
+			t.Fatal("CMD restarted although the main was done")
+		default:
+		}
+	})
 }

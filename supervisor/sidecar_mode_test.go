@@ -234,6 +234,23 @@ func TestSidecarRestart(t *testing.T) {
 	})
 }
 
+// failFirstWrite makes the first file write of the rig close writing, wait
+// for failWrite, then fail as on a read-only file system; the others pass.
+func failFirstWrite(writing, failWrite chan struct{}) func(*fakes) {
+	return func(f *fakes) {
+		first := true
+		f.writeErr = func(string) error {
+			if !first {
+				return nil
+			}
+			first = false
+			close(writing)
+			<-failWrite
+			return errors.New("read-only file system")
+		}
+	}
+}
+
 // A readiness failure belongs to its run: one from a run that ended must
 // not stop the next (the old shared channel did, or deadlocked).
 func TestSidecarReadinessFailureDoesNotOutliveItsRun(t *testing.T) {
@@ -243,18 +260,7 @@ func TestSidecarReadinessFailureDoesNotOutliveItsRun(t *testing.T) {
 		s.Restart = RestartAlways
 		s.ReadyFile = "/shared/ready"
 	})
-	first := true
-	r := newRig(t, cfg, func(f *fakes) {
-		f.writeErr = func(string) error {
-			if !first {
-				return nil
-			}
-			first = false
-			close(failed)
-			<-release
-			return errors.New("read-only file system")
-		}
-	}).run()
+	r := newRig(t, cfg, failFirstWrite(failed, release)).run()
 	c := r.child()
 	<-failed                  // the first run's ready file cannot be written...
 	c.exited <- exitedWith(1) // ...but CMD ends first
