@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tandem-sh/tandem/internal/exitcode"
+	"github.com/tandem-sh/tandem/internal/testkit"
 	"github.com/tandem-sh/tandem/supervisor/probe"
 )
 
@@ -18,15 +19,6 @@ func validConfig(m Mode) Config {
 	cfg := Defaults(m)
 	cfg.Command = []string{"/bin/true"}
 	return cfg
-}
-
-func mustConditions(t *testing.T, raw ...string) []probe.Condition {
-	t.Helper()
-	conds, err := probe.ParseAll(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return conds
 }
 
 func TestValidateRejectsAndNamesTheValue(t *testing.T) {
@@ -48,7 +40,7 @@ func TestValidateRejectsAndNamesTheValue(t *testing.T) {
 		{"main start timeout negative", ModeSidecar, func(c *Config) { c.Sidecar.MainStartTimeout = -time.Second },
 			[]string{"--main-start-timeout", "-1s"}},
 		{"ready-when without ready-file", ModeSidecar, func(c *Config) {
-			c.Sidecar.ReadyWhen = mustConditions(t, "file:/x")
+			c.Sidecar.ReadyWhen = testkit.Parsed(t, probe.Parse, "file:/x")
 		}, []string{"--ready-when", "--ready-file"}},
 		{"termination signal KILL", ModeSidecar, func(c *Config) { c.Sidecar.TerminationSignal = unix.SIGKILL },
 			[]string{"--termination-signal", "SIGKILL"}},
@@ -88,7 +80,7 @@ func TestValidateAcceptsEdges(t *testing.T) {
 		cfg := validConfig(m)
 		cfg.Grace = 0 // stop at once: allowed
 		cfg.SuccessCodes = []int{0, 255}
-		cfg.Sidecar.ReadyWhen = mustConditions(t, "file:/x")
+		cfg.Sidecar.ReadyWhen = testkit.Parsed(t, probe.Parse, "file:/x")
 		cfg.Sidecar.ReadyFile = "/ready"
 		if err := cfg.validate(); err != nil {
 			t.Errorf("%s: %v", m, err)

@@ -11,7 +11,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/tandem-sh/tandem/internal/exitcode"
+	"github.com/tandem-sh/tandem/internal/testkit"
 	"github.com/tandem-sh/tandem/supervisor/peers"
+	"github.com/tandem-sh/tandem/supervisor/probe"
 )
 
 func TestAnnounceDoneUsageErrors(t *testing.T) {
@@ -47,8 +49,8 @@ func TestWaitForUsageErrors(t *testing.T) {
 		want string
 	}{
 		{"nothing to wait for", WaitOptions{Interval: time.Second}, "--for"},
-		{"interval zero", WaitOptions{Conditions: mustConditions(t, "file:"+file)}, "--interval 0s"},
-		{"timeout negative", WaitOptions{Conditions: mustConditions(t, "file:"+file), Interval: time.Second, Timeout: -time.Second},
+		{"interval zero", WaitOptions{Conditions: testkit.Parsed(t, probe.Parse, "file:"+file)}, "--interval 0s"},
+		{"timeout negative", WaitOptions{Conditions: testkit.Parsed(t, probe.Parse, "file:"+file), Interval: time.Second, Timeout: -time.Second},
 			"--timeout -1s"},
 	}
 	for _, tt := range tests {
@@ -67,12 +69,12 @@ func TestWaitForHoldsAndTimesOut(t *testing.T) {
 	if err := os.WriteFile(present, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	opts := WaitOptions{Conditions: mustConditions(t, "file:"+present), Interval: time.Millisecond, Log: zerolog.Nop()}
+	opts := WaitOptions{Conditions: testkit.Parsed(t, probe.Parse, "file:"+present), Interval: time.Millisecond, Log: zerolog.Nop()}
 	if err := WaitFor(context.Background(), opts); err != nil {
 		t.Errorf("a file that exists: %v", err)
 	}
 	// A file nobody creates: the timeout always comes first.
-	opts.Conditions = mustConditions(t, "file:"+present, "file:"+missing)
+	opts.Conditions = testkit.Parsed(t, probe.Parse, "file:"+present, "file:"+missing)
 	opts.Timeout = time.Millisecond
 	err := WaitFor(context.Background(), opts)
 	if exitcode.Of(err) != exitcode.Timeout || !strings.Contains(err.Error(), missing) || strings.Contains(err.Error(), "file:"+present) {

@@ -8,31 +8,10 @@ import (
 	"github.com/rs/zerolog"
 	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/internal/testkit"
 	"github.com/tandem-sh/tandem/supervisor"
 	"github.com/tandem-sh/tandem/supervisor/probe"
 )
-
-func conditions(t *testing.T, raw ...string) []probe.Condition {
-	t.Helper()
-	conds, err := probe.ParseAll(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return conds
-}
-
-func targets(t *testing.T, raw ...string) []probe.Target {
-	t.Helper()
-	var out []probe.Target
-	for _, r := range raw {
-		target, err := probe.ParseURL(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, target)
-	}
-	return out
-}
 
 const quitURL = "http://127.0.0.1:15020/quitquitquit"
 
@@ -42,8 +21,8 @@ func TestSidecarFlags(t *testing.T) {
 	every := func(c *supervisor.Config) {
 		s := &c.Sidecar
 		s.DoneFiles, s.DoneSignal, s.StopWhen = []string{"/a", "/b"}, unix.SIGUSR1, supervisor.StopWhenSuccess
-		s.QuitURLs, s.TerminationSignal, s.OutliveMain = targets(t, quitURL, "http://h/q"), unix.SIGQUIT, time.Minute
-		s.ReadyWhen, s.ReadyFile = conditions(t, "file:/r", "tcp:127.0.0.1:80"), "/ready"
+		s.QuitURLs, s.TerminationSignal, s.OutliveMain = testkit.Parsed(t, probe.ParseURL, quitURL, "http://h/q"), unix.SIGQUIT, time.Minute
+		s.ReadyWhen, s.ReadyFile = testkit.Parsed(t, probe.Parse, "file:/r", "tcp:127.0.0.1:80"), "/ready"
 		s.Restart, s.PollInterval, s.StopDelay = supervisor.RestartOnFailure, 2*time.Second, 3*time.Second
 		s.StoppedFile, s.MainStartTimeout = "/stopped", 4*time.Minute
 	}
@@ -76,8 +55,8 @@ func TestMainFlags(t *testing.T) {
 	mn := func(args ...string) []string { return append(append([]string{"main"}, args...), "--", "x") }
 	every := func(c *supervisor.Config) {
 		m := &c.Main
-		m.WaitFor, m.WaitTimeout, m.WaitInterval = conditions(t, "file:/w", "http://h:8080/ready"), time.Minute, time.Second
-		m.DoneFile, m.QuitURLs, m.DoneSignal = "/done", targets(t, quitURL), unix.SIGUSR1
+		m.WaitFor, m.WaitTimeout, m.WaitInterval = testkit.Parsed(t, probe.Parse, "file:/w", "http://h:8080/ready"), time.Minute, time.Second
+		m.DoneFile, m.QuitURLs, m.DoneSignal = "/done", testkit.Parsed(t, probe.ParseURL, quitURL), unix.SIGUSR1
 		m.Peers.Enabled, m.Peers.Names, m.Peers.Timeout = true, []string{"a", "b"}, 5*time.Second
 	}
 	runConfigCases(t, supervisor.ModeMain, []configCase{
@@ -159,7 +138,7 @@ func TestWaitFlags(t *testing.T) {
 			if got.wait == nil {
 				t.Fatal("WaitFor was not called")
 			}
-			if names := probe.Names(got.wait.Conditions); names != probe.Names(conditions(t, tt.conds...)) {
+			if names := probe.Names(got.wait.Conditions); names != probe.Names(testkit.Parsed(t, probe.Parse, tt.conds...)) {
 				t.Errorf("conditions %q, want %q", names, tt.conds)
 			}
 			if got.wait.Interval != tt.interval || got.wait.Timeout != tt.timeout {

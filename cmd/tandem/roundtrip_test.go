@@ -9,7 +9,9 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
+	"github.com/tandem-sh/tandem/internal/testkit"
 	"github.com/tandem-sh/tandem/supervisor"
+	"github.com/tandem-sh/tandem/supervisor/probe"
 )
 
 // TestCommandLineRoundTrip holds tandem's command line together across
@@ -87,7 +89,7 @@ func TestCommandLineRoundTrip(t *testing.T) {
 			peer: cmdline.Invocation{Command: cmdline.CmdSidecar}},
 		{name: "wait --for --timeout",
 			argv: cmdline.Wait{Binary: bin, For: []string{"tcp:127.0.0.1:5432", "http://127.0.0.1:8080/ready"}, Timeout: 45 * time.Second}.Argv(),
-			want: captured{wait: &supervisor.WaitOptions{Conditions: conditions(t, "tcp:127.0.0.1:5432", "http://127.0.0.1:8080/ready"),
+			want: captured{wait: &supervisor.WaitOptions{Conditions: testkit.Parsed(t, probe.Parse, "tcp:127.0.0.1:5432", "http://127.0.0.1:8080/ready"),
 				Interval: supervisor.DefaultWaitInterval, Timeout: 45 * time.Second}},
 			peer: cmdline.Invocation{Command: cmdline.CmdWait}},
 	} {

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/tandem-sh/tandem/internal/testkit"
 )
 
 // runningBinary is what Self must copy: this test binary.
@@ -41,17 +43,7 @@ func TestSelfCopiesTheRunningBinary(t *testing.T) {
 // read-only executable copy of want.
 func assertInstalled(t *testing.T, dir string, want []byte) {
 	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(entries) != 1 || entries[0].Name() != "tandem" {
-		var names []string
-		for _, e := range entries {
-			names = append(names, e.Name())
-		}
-		t.Fatalf("dir holds %q, want only tandem", names)
-	}
+	testkit.OnlyEntry(t, dir, "tandem")
 	target := filepath.Join(dir, "tandem")
 	info, err := os.Stat(target)
 	if err != nil {

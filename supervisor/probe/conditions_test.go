@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/tandem-sh/tandem/internal/testkit"
 )
 
 func TestParseCondition(t *testing.T) {
@@ -59,10 +61,7 @@ func TestParseCondition(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
 			c, err := Parse(tt.in)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("Parse(%q) = %+v, %v; want error containing %q", tt.in, c, err, tt.wantErr)
-				}
+			if testkit.WantsError(t, err, tt.wantErr, "Parse(%q) = %+v", tt.in, c) {
 				return
 			}
 			if err != nil {
@@ -120,15 +119,6 @@ func (p *fakeProber) Probe(_ context.Context, c Condition, timeout time.Duration
 	return errors.New("not yet")
 }
 
-func mustConditions(t *testing.T, values ...string) []Condition {
-	t.Helper()
-	conds, err := ParseAll(values)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return conds
-}
-
 func TestWaitConditions(t *testing.T) {
 	tests := []struct {
 		name        string
@@ -166,7 +156,7 @@ func TestWaitConditions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			conds := mustConditions(t, "file:/a", "file:/b")
+			conds := testkit.Parsed(t, Parse, "file:/a", "file:/b")
 			prober := newFakeProber(tt.holdsFrom)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -201,7 +191,7 @@ func TestWaitConditionsProbeTimeout(t *testing.T) {
 		{3 * time.Second, 3 * time.Second},
 	} {
 		prober := newFakeProber(map[string]int{"file:/a": 1})
-		if _, err := Wait(context.Background(), prober, mustConditions(t, "file:/a"), tt.interval, 0, zerolog.Nop()); err != nil {
+		if _, err := Wait(context.Background(), prober, testkit.Parsed(t, Parse, "file:/a"), tt.interval, 0, zerolog.Nop()); err != nil {
 			t.Fatal(err)
 		}
 		if len(prober.timeouts) != 1 || prober.timeouts[0] != tt.want {
@@ -245,7 +235,7 @@ func TestRealProber(t *testing.T) {
 		{"tcp:127.0.0.1:" + strconv.Itoa(closedPort), false},
 	}
 	for _, tt := range tests {
-		c := mustConditions(t, tt.cond)[0]
+		c := testkit.Parsed(t, Parse, tt.cond)[0]
 		err := prober.Probe(context.Background(), c, 5*time.Second)
 		if (err == nil) != tt.holds {
 			t.Errorf("Probe(%s) = %v, want holds=%v", tt.cond, err, tt.holds)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/tandem-sh/tandem/internal/testkit"
 )
 
 // Native fuzz targets for what tandem parses from users, files and other
@@ -23,10 +25,7 @@ func FuzzParseCondition(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		c, err := Parse(s)
-		if err != nil {
-			if !strings.Contains(err.Error(), strconv.Quote(s)) {
-				t.Fatalf("Parse(%q): error %q does not name the value", s, err)
-			}
+		if testkit.Rejected(t, err, s) {
 			return
 		}
 		if c.String() != s {
@@ -92,10 +91,7 @@ func FuzzParseHTTPURL(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
 		target, err := ParseURL(raw)
-		if err != nil {
-			if !strings.Contains(err.Error(), strconv.Quote(raw)) {
-				t.Fatalf("error %q does not name the URL %q", err, raw)
-			}
+		if testkit.Rejected(t, err, raw) {
 			return
 		}
 		if strings.HasPrefix(strings.ToLower(raw), "https://") {

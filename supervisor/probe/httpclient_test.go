@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tandem-sh/tandem/internal/testkit"
 )
 
 // rawServer is a TCP listener whose every connection is handled by serve:
@@ -107,10 +109,7 @@ func TestHTTPRequest(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			server := startRawServer(t, tt.serve)
 			code, err := Request(context.Background(), "POST", server.target("/quitquitquit"), 10*time.Second)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("httpRequest = %d, %v; want error containing %q", code, err, tt.wantErr)
-				}
+			if testkit.WantsError(t, err, tt.wantErr, "Request = %d", code) {
 				return
 			}
 			if err != nil || code != tt.wantCode {
@@ -239,10 +238,7 @@ func TestParseHTTPURL(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
 			got, err := ParseURL(tt.in)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("ParseURL(%q) = %+v, %v; want error containing %q", tt.in, got, err, tt.wantErr)
-				}
+			if testkit.WantsError(t, err, tt.wantErr, "ParseURL(%q) = %+v", tt.in, got) {
 				return
 			}
 			want := Target{raw: tt.in, hostPort: tt.hostPort, host: tt.host, path: tt.path}

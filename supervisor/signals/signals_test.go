@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/tandem-sh/tandem/internal/testkit"
 )
 
 func TestParse(t *testing.T) {
@@ -43,10 +45,7 @@ func TestParse(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
 			got, err := Parse(tt.in)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("Parse(%q) = %v, %v; want error containing %q", tt.in, got, err, tt.wantErr)
-				}
+			if testkit.WantsError(t, err, tt.wantErr, "Parse(%q) = %v", tt.in, got) {
 				return
 			}
 			if err != nil || got != tt.want {
@@ -103,10 +102,7 @@ func TestParseRewrite(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
 			from, to, err := ParseRewrite(tt.in)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("ParseRewrite(%q) = %v, %v, %v; want error containing %q", tt.in, from, to, err, tt.wantErr)
-				}
+			if testkit.WantsError(t, err, tt.wantErr, "ParseRewrite(%q) = %v, %v", tt.in, from, to) {
 				return
 			}
 			if err != nil || from != tt.from || to != tt.to {

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/tandem-sh/tandem/internal/testkit"
 )
 
 func TestWriteStatusFileAtomic(t *testing.T) {
@@ -46,17 +48,7 @@ func TestWriteStatusFileAtomic(t *testing.T) {
 	if perm := info.Mode().Perm(); perm != 0o644 {
 		t.Errorf("done file mode %o, want 644", perm)
 	}
-	entries, err := os.ReadDir(filepath.Dir(path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(entries) != 1 || entries[0].Name() != "done" {
-		var names []string
-		for _, e := range entries {
-			names = append(names, e.Name())
-		}
-		t.Errorf("directory holds %v; want only the done file (no temporary file left)", names)
-	}
+	testkit.OnlyEntry(t, filepath.Dir(path), "done")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
