@@ -88,18 +88,27 @@ func TestFDStateSeesTheFIFOAndInotify(t *testing.T) {
 	}
 }
 
+// startLifelineMain runs lifelineMain on done in this process until it says
+// it holds the lifeline. It returns the trigger to write or close, the rest
+// of its output, and its end.
+func startLifelineMain(t *testing.T, done string) (trigger *io.PipeWriter, out *bufio.Reader, ended <-chan error) {
+	t.Helper()
+	triggerR, triggerW := io.Pipe()
+	outR, outW := io.Pipe()
+	end := make(chan error, 1)
+	go func() { end <- lifelineMain(done, triggerR, outW); outW.Close() }()
+	out = bufio.NewReader(outR)
+	if line, err := out.ReadString('\n'); err != nil || line != "held\n" {
+		t.Fatalf("first line %q, %v; want held", line, err)
+	}
+	return triggerW, out, end
+}
+
 // lifelineMain, run in this process: attached until the trigger, then the
 // done file is there before the lifeline lets go, and t0 comes after.
 func TestLifelineMainWritesThenReleases(t *testing.T) {
 	done := filepath.Join(t.TempDir(), "done")
-	triggerR, triggerW := io.Pipe()
-	outR, outW := io.Pipe()
-	ended := make(chan error, 1)
-	go func() { ended <- lifelineMain(done, triggerR, outW); outW.Close() }()
-	out := bufio.NewReader(outR)
-	if line, err := out.ReadString('\n'); err != nil || line != "held\n" {
-		t.Fatalf("first line %q, %v; want held", line, err)
-	}
+	triggerW, out, ended := startLifelineMain(t, done)
 	line, err := lifeline.Watch(lifeline.Of(done), statusfile.Hostname())
 	if err != nil {
 		t.Fatalf("lifeline not held after \"held\": %v", err)
@@ -135,14 +144,8 @@ func TestLifelineMainWritesThenReleases(t *testing.T) {
 
 func TestLifelineMainEOFWritesNothing(t *testing.T) {
 	done := filepath.Join(t.TempDir(), "done")
-	triggerR, triggerW := io.Pipe()
-	outR, outW := io.Pipe()
-	ended := make(chan error, 1)
-	go func() { ended <- lifelineMain(done, triggerR, outW); outW.Close() }()
-	if line, err := bufio.NewReader(outR).ReadString('\n'); err != nil || line != "held\n" {
-		t.Fatalf("first line %q, %v; want held", line, err)
-	}
-	go io.Copy(io.Discard, outR)
+	triggerW, out, ended := startLifelineMain(t, done)
+	go io.Copy(io.Discard, out)
 	triggerW.Close()
 	if err := <-ended; err != nil {
 		t.Errorf("lifelineMain after EOF: %v, want nil", err)
