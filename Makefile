@@ -19,14 +19,14 @@ all: build
 
 build: $(BIN) $(CTL)
 
-$(BIN): $(shell find cmd/tandem supervisor -name '*.go') go.mod go.sum
+$(BIN): $(shell find cmd/tandem supervisor internal -name '*.go') go.mod go.sum
 	$(GO) build $(BUILDFLAGS) -o $@ ./cmd/tandem
 	@size=$$(stat -c %s $@); echo "$@: $$size bytes"; \
 	  if [ $$size -gt $(MAX_SIZE) ]; then echo "binary exceeds 6 MiB (SPEC, Size)"; exit 1; fi
 
 # tandemctl runs on operators' machines, never in a workload: its size is
 # free. A kubectl-tandem link to it is a kubectl plugin.
-$(CTL): $(shell find cmd/tandemctl -name '*.go') go.mod go.sum
+$(CTL): $(shell find cmd/tandemctl internal -name '*.go') go.mod go.sum
 	$(GO) build $(BUILDFLAGS) -o $@ ./cmd/tandemctl
 	@ln -sf tandemctl bin/kubectl-tandem
 	@echo "$@: $$(stat -c %s $@) bytes (and bin/kubectl-tandem, a link: \`kubectl tandem inject\`)"
