@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // registryStartBound is how long docker-registry may take to listen.
@@ -159,20 +161,19 @@ CMD ["echo the CMD that args replace; exit 3"]
 		t.Errorf("report %q; want %q", report, want)
 	}
 	p := manifestPod(t, "a Pod injected from the registry", []byte(out), "e2e-inject-registry")
-	p.commands = nil // these command lines are tandemctl's, checked here
 	for ctr, want := range map[string][]string{
 		"cloud-sql-proxy": {"standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432"},
 		"export":          {"sh", "-c", "until standin send --name pg_dump 127.0.0.1:5432 'COPY orders TO STDOUT'; do sleep 0.1; done"},
 	} {
-		if got := p.list(t, ctr, "args"); strings.Join(got, "\x00") != strings.Join(want, "\x00") {
+		if got := p.List(ctr, "args"); strings.Join(got, "\x00") != strings.Join(want, "\x00") {
 			t.Errorf("%s args %q; want %q", ctr, got, want)
 		}
 	}
-	if got := strings.Join(p.list(t, "cloud-sql-proxy", "command"), " "); !strings.Contains(got, "--termination-signal INT --") {
+	if got := strings.Join(p.List("cloud-sql-proxy", "command"), " "); !strings.Contains(got, "--termination-signal INT --") {
 		t.Errorf("proxy command %q; want --termination-signal INT from the image's STOPSIGNAL", got)
 	}
 	pp := play(t, p)
 	pp.mustEnd(jobBound)
 	pp.exitCodes(map[string]int{"tandem-install": 0, "export": 0, "cloud-sql-proxy": 0})
-	assertPresent(t, pp.logs(), event{"cloud-sql-proxy", `received "COPY orders TO STDOUT"`})
+	kit.AssertPresent(t, pp.logs(), kit.Program("cloud-sql-proxy", `received "COPY orders TO STDOUT"`))
 }
