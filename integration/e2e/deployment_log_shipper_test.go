@@ -32,12 +32,7 @@ func TestDeploymentLogShipper(t *testing.T) {
 		t.Errorf("the shipper stopped at %s, before the app at %s", run.shipperEnd, run.appEnd)
 	}
 	run.pp.exitCodes(map[string]int{"install-tandem": 0, "web": 0, "fluent-bit": 0})
-	kit.AssertOrder(t, run.logs,
-		kit.Tandem("web", "cmd-exited"),
-		kit.Tandem("fluent-bit", "done-seen"),
-		kit.Tandem("fluent-bit", "stop-sent"),
-		kit.Tandem("fluent-bit", "exiting"),
-	)
+	kit.AssertOrder(t, run.logs, kit.MainThenStop("web", "fluent-bit")...)
 	kit.AssertOrder(t, run.logs,
 		kit.Tandem("fluent-bit", "stop-sent"),
 		kit.Program("fluent-bit", "fluent-bit: terminated, flushed"),

@@ -50,15 +50,11 @@ func playExportJob(t *testing.T, example, pod string, exitCodes map[string]int) 
 
 	pp.exitCodes(exitCodes)
 	logs := pp.logs()
-	kit.AssertOrder(t, logs,
+	kit.AssertOrder(t, logs, kit.MainThenStop("export", "cloud-sql-proxy",
 		kit.Tandem("cloud-sql-proxy", "cmd-started"),
 		kit.Tandem("export", "condition-holds"),
 		kit.Tandem("export", "cmd-started"),
-		kit.Tandem("export", "cmd-exited"),
-		kit.Tandem("cloud-sql-proxy", "done-seen"),
-		kit.Tandem("cloud-sql-proxy", "stop-sent"),
-		kit.Tandem("cloud-sql-proxy", "exiting"),
-	)
+	)...)
 	kit.SidecarGap(t, logs, "export", "cloud-sql-proxy", sidecarStopBound)
 	kit.AssertPresent(t, logs,
 		kit.Program("export", "pg_dump: finished"),

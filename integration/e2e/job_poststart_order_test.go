@@ -22,12 +22,7 @@ func TestJobPostStartOrder(t *testing.T) {
 
 	pp.exitCodes(map[string]int{"export": 0, "cloud-sql-proxy": 0})
 	logs := pp.logs()
-	kit.AssertOrder(t, logs,
-		kit.Tandem("export", "cmd-exited"),
-		kit.Tandem("cloud-sql-proxy", "done-seen"),
-		kit.Tandem("cloud-sql-proxy", "stop-sent"),
-		kit.Tandem("cloud-sql-proxy", "exiting"),
-	)
+	kit.AssertOrder(t, logs, kit.MainThenStop("export", "cloud-sql-proxy")...)
 	kit.SidecarGap(t, logs, "export", "cloud-sql-proxy", sidecarStopBound)
 	kit.AssertPresent(t, logs, kit.Program("cloud-sql-proxy", `received "COPY orders TO STDOUT"`))
 }

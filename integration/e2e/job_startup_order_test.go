@@ -22,17 +22,13 @@ func TestJobStartupOrder(t *testing.T) {
 
 	pp.exitCodes(map[string]int{"install-tandem": 0, "migrate": 0, "postgres": 0})
 	logs := pp.logs()
-	kit.AssertOrder(t, logs,
+	kit.AssertOrder(t, logs, kit.MainThenStop("migrate", "postgres",
 		kit.Tandem("postgres", "cmd-started"),
 		kit.Tandem("postgres", "condition-holds"), // --ready-when tcp:127.0.0.1:5432
 		kit.Tandem("postgres", "ready-written"),
 		kit.Tandem("migrate", "condition-holds"),
 		kit.Tandem("migrate", "cmd-started"),
-		kit.Tandem("migrate", "cmd-exited"),
-		kit.Tandem("postgres", "done-seen"),
-		kit.Tandem("postgres", "stop-sent"),
-		kit.Tandem("postgres", "exiting"),
-	)
+	)...)
 	kit.AssertOrder(t, logs,
 		kit.Tandem("postgres", "stop-sent"),
 		kit.Program("postgres", "postgres: interrupt, exiting"),

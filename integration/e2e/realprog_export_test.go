@@ -30,14 +30,10 @@ func TestRealprogExport(t *testing.T) {
 	pp.exitCodes(map[string]int{"export": 0, "pgbouncer": 0, "postgres": 0})
 	logs := pp.logs()
 	for _, sidecar := range []string{"pgbouncer", "postgres"} {
-		kit.AssertOrder(t, logs,
+		kit.AssertOrder(t, logs, kit.MainThenStop("export", sidecar,
 			kit.Tandem(sidecar, "cmd-started"),
 			kit.Tandem("export", "cmd-started"),
-			kit.Tandem("export", "cmd-exited"),
-			kit.Tandem(sidecar, "done-seen"),
-			kit.Tandem(sidecar, "stop-sent"),
-			kit.Tandem(sidecar, "exiting"),
-		)
+		)...)
 	}
 	kit.AssertOrder(t, logs,
 		kit.Tandem("postgres", "stop-sent"),

@@ -34,12 +34,7 @@ func TestRealprogLogShipperDrains(t *testing.T) {
 
 			pp.exitCodes(map[string]int{"app": 0, "shipper": 0})
 			logs := pp.logs()
-			kit.AssertOrder(t, logs,
-				kit.Tandem("app", "cmd-exited"),
-				kit.Tandem("shipper", "done-seen"),
-				kit.Tandem("shipper", "stop-sent"),
-				kit.Tandem("shipper", "exiting"),
-			)
+			kit.AssertOrder(t, logs, kit.MainThenStop("app", "shipper")...)
 			done := kit.MustFind(t, logs, kit.Tandem("shipper", "done-seen"))
 			stop := kit.MustFind(t, logs, kit.Tandem("shipper", "stop-sent"))
 			if waited := stop.At.Sub(done.At); waited < stopDelay {

@@ -3,9 +3,7 @@
 package e2e
 
 import (
-	"bufio"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -13,13 +11,9 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tandem-sh/tandem/integration/kit"
 )
-
-// registryStartBound is how long docker-registry may take to listen.
-const registryStartBound = 30 * time.Second
 
 // startRegistry runs Debian's docker-registry (distribution) on 127.0.0.1
 // at a free port, with its own storage, until the test ends, and returns
@@ -40,48 +34,7 @@ func startRegistry(t *testing.T) string {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	dir := t.TempDir()
-	config := fmt.Sprintf("version: 0.1\nlog:\n  level: info\nstorage:\n  filesystem:\n    rootdirectory: %s\nhttp:\n  addr: %s\n",
-		filepath.Join(dir, "storage"), addr)
-	if err := os.WriteFile(filepath.Join(dir, "config.yml"), []byte(config), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "serve", filepath.Join(dir, "config.yml"))
-	cmd.Stdout, cmd.Stderr = w, w
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	listening := make(chan string, 1)
-	go func() {
-		var seen strings.Builder
-		sc := bufio.NewScanner(r)
-		for sc.Scan() {
-			seen.WriteString(sc.Text() + "\n")
-			if strings.Contains(sc.Text(), "listening on "+addr) {
-				listening <- ""
-				_, _ = io.Copy(io.Discard, r) // keep its pipe drained
-				return
-			}
-		}
-		listening <- seen.String()
-	}()
-	select {
-	case out := <-listening:
-		if out != "" {
-			t.Fatalf("docker-registry ended before listening on %s:\n%s", addr, out)
-		}
-	case <-time.After(registryStartBound):
-		t.Fatalf("docker-registry did not listen on %s within %s", addr, registryStartBound)
-	}
+	kit.StartRegistry(t, bin, addr)
 	return addr
 }
 

@@ -32,13 +32,9 @@ func TestDeploymentLogShipper(t *testing.T) {
 // that both tandems exited 0. It logs the figures after what.
 func assertShipperOutlived(t *testing.T, run shipperRun, what string) {
 	t.Helper()
-	kit.AssertOrder(t, run.logs,
+	kit.AssertOrder(t, run.logs, kit.MainThenStop("web", "fluent-bit",
 		kit.Tandem("fluent-bit", "signal-held"),
-		kit.Tandem("web", "cmd-exited"),
-		kit.Tandem("fluent-bit", "done-seen"),
-		kit.Tandem("fluent-bit", "stop-sent"),
-		kit.Tandem("fluent-bit", "exiting"),
-	)
+	)...)
 	kit.AssertOrder(t, run.logs, kit.Tandem("fluent-bit", "stop-sent"), kit.Program("fluent-bit", "fluent-bit: terminated, flushed"))
 	for _, c := range []string{"web", "fluent-bit"} {
 		if l := kit.MustFind(t, run.logs, kit.Tandem(c, "exiting")); l.Field("exit_code") != "0" {

@@ -45,14 +45,10 @@ func TestJobSharedPID(t *testing.T) {
 	m.Args("vacuum", "standin", "send", "--name", "psql", "127.0.0.1:5432", "VACUUM (ANALYZE) orders")
 	pj := playJob(t, n, m)
 	pj.exitCodes(map[string]int{"vacuum": 0, "proxy": 0})
-	kit.AssertOrder(t, pj.logs,
+	kit.AssertOrder(t, pj.logs, kit.MainThenStop("vacuum", "proxy",
 		kit.Tandem("proxy", "cmd-started"),
 		kit.Tandem("vacuum", "cmd-started"),
-		kit.Tandem("vacuum", "cmd-exited"),
-		kit.Tandem("proxy", "done-seen"),
-		kit.Tandem("proxy", "stop-sent"),
-		kit.Tandem("proxy", "exiting"),
-	)
+	)...)
 	if l := kit.MustFind(t, pj.logs, kit.Tandem("proxy", "done-seen")); l.Field("source") != "done-signal" {
 		t.Errorf("the sidecar saw the end through %q; want done-signal", l.Field("source"))
 	}
@@ -71,15 +67,11 @@ func TestJobStartupOrder(t *testing.T) {
 	m.Args("migrate", "standin", "send", "--name", "flyway", "127.0.0.1:5432", "CREATE TABLE orders (id bigint)")
 	pj := playJob(t, n, m)
 	pj.exitCodes(map[string]int{"install-tandem": 0, "migrate": 0, "postgres": 0})
-	kit.AssertOrder(t, pj.logs,
+	kit.AssertOrder(t, pj.logs, kit.MainThenStop("migrate", "postgres",
 		kit.Tandem("postgres", "cmd-started"),
 		kit.Tandem("postgres", "ready-written"),
 		kit.Tandem("migrate", "cmd-started"),
-		kit.Tandem("migrate", "cmd-exited"),
-		kit.Tandem("postgres", "done-seen"),
-		kit.Tandem("postgres", "stop-sent"),
-		kit.Tandem("postgres", "exiting"),
-	)
+	)...)
 	kit.AssertOrder(t, pj.logs, kit.Tandem("postgres", "stop-sent"), kit.Program("postgres", "postgres: interrupt, exiting"))
 	if l := kit.MustFind(t, pj.logs, kit.Tandem("postgres", "stop-sent")); l.Field("signal") != "SIGINT" {
 		t.Errorf("stop signal %q; want SIGINT", l.Field("signal"))

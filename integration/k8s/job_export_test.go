@@ -39,14 +39,10 @@ func playExportJob(t *testing.T, file string) playedJob {
 	m.Args("cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432", "--listen-after", "1s")
 	m.Args("export", "standin", "send", "--name", "pg_dump", "127.0.0.1:5432", "COPY orders TO STDOUT")
 	pj := playJob(t, n, m)
-	kit.AssertOrder(t, pj.logs,
+	kit.AssertOrder(t, pj.logs, kit.MainThenStop("export", "cloud-sql-proxy",
 		kit.Tandem("cloud-sql-proxy", "cmd-started"),
 		kit.Tandem("export", "cmd-started"),
-		kit.Tandem("export", "cmd-exited"),
-		kit.Tandem("cloud-sql-proxy", "done-seen"),
-		kit.Tandem("cloud-sql-proxy", "stop-sent"),
-		kit.Tandem("cloud-sql-proxy", "exiting"),
-	)
+	)...)
 	kit.AssertOrder(t, pj.logs, kit.Tandem("export", "cmd-started"), kit.Program("export", "pg_dump: finished"))
 	kit.AssertOrder(t, pj.logs, kit.Tandem("cloud-sql-proxy", "cmd-started"), kit.Program("cloud-sql-proxy", `received "COPY orders TO STDOUT"`))
 	kit.SidecarGap(t, pj.logs, "export", "cloud-sql-proxy", sidecarStopBound)

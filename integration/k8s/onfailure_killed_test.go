@@ -26,15 +26,11 @@ func TestJobOnFailureMainKilledOnce(t *testing.T) {
 
 	took := n.mustComplete(m.Name(), start, onFailureBound)
 	logs := checkRetriedOnce(t, n, n.onlyPod(m.Name()))
-	kit.AssertOrder(t, logs,
+	kit.AssertOrder(t, logs, kit.MainThenStop("export", "cloud-sql-proxy",
 		kit.Tandem("cloud-sql-proxy", "cmd-started"),
 		kit.Tandem("cloud-sql-proxy", "main-lost"),
 		kit.Tandem("export", "cmd-started"), // the second run's: the first one's logs are gone
-		kit.Tandem("export", "cmd-exited"),
-		kit.Tandem("cloud-sql-proxy", "done-seen"),
-		kit.Tandem("cloud-sql-proxy", "stop-sent"),
-		kit.Tandem("cloud-sql-proxy", "exiting"),
-	)
+	)...)
 	lost := kit.MustFind(t, logs, kit.Tandem("cloud-sql-proxy", "main-lost"))
 	done := kit.MustFind(t, logs, kit.Tandem("cloud-sql-proxy", "done-seen"))
 	if done.Field("source") != "done-file" || done.Field("main_exit_code") != "0" {

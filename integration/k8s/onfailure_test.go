@@ -46,14 +46,10 @@ func TestJobOnFailureStopWhenSuccess(t *testing.T) {
 	if !ok {
 		t.Fatalf("the proxy logged no failed done file (exit_code 1) that it kept running through:\n%s", kit.Format(logs))
 	}
-	kit.AssertOrder(t, logs,
+	kit.AssertOrder(t, logs, kit.MainThenStop("export", "cloud-sql-proxy",
 		kit.Tandem("cloud-sql-proxy", "cmd-started"),
 		kit.Tandem("export", "cmd-started"), // the second run's: the first one's logs are gone
-		kit.Tandem("export", "cmd-exited"),
-		kit.Tandem("cloud-sql-proxy", "done-seen"),
-		kit.Tandem("cloud-sql-proxy", "stop-sent"),
-		kit.Tandem("cloud-sql-proxy", "exiting"),
-	)
+	)...)
 	if done := kit.MustFind(t, logs, kit.Tandem("cloud-sql-proxy", "done-seen")); done.Field("main_exit_code") != "0" {
 		t.Errorf("the proxy stopped on a done file with exit code %q; want the second run's 0", done.Field("main_exit_code"))
 	}

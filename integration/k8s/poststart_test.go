@@ -78,10 +78,8 @@ func assertExportBeforeProxyStop(t *testing.T, logs []kit.Line) {
 	t.Helper()
 	kit.AssertOrder(t, logs,
 		kit.Tandem("cloud-sql-proxy", "cmd-started"),
-		kit.Tandem("export", "cmd-started"),
-		kit.Tandem("export", "cmd-exited"),
-		kit.Tandem("cloud-sql-proxy", "done-seen"),
-		kit.Tandem("cloud-sql-proxy", "exiting"),
+		kit.Tandem("export", "cmd-started"), kit.Tandem("export", "cmd-exited"),
+		kit.Tandem("cloud-sql-proxy", "done-seen"), kit.Tandem("cloud-sql-proxy", "exiting"),
 	)
 	kit.AssertOrder(t, logs, kit.Tandem("export", "cmd-started"), kit.Program("export", "pg_dump: finished"))
 }

@@ -65,3 +65,14 @@ func SidecarGap(t testing.TB, lines []Line, main, sidecar string, bound time.Dur
 	t.Logf("%s stopped %s after %s ended", sidecar, gap.Round(time.Microsecond), main)
 	return gap
 }
+
+// MainThenStop is the chain every sidecar pattern ends with, after the
+// events before: the main's CMD exits, then the sidecar's tandem sees the
+// main done, sends its CMD the stop signal and exits.
+func MainThenStop(main, sidecar string, before ...Event) []Event {
+	return append(before,
+		Tandem(main, "cmd-exited"),
+		Tandem(sidecar, "done-seen"),
+		Tandem(sidecar, "stop-sent"),
+		Tandem(sidecar, "exiting"))
+}
