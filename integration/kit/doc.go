@@ -7,7 +7,8 @@
 //     (ParseLogs).
 //   - Event is what a test looks for in them, with one matching rule:
 //     Tandem(ctr, event) is tandem's `event` field, Program(ctr, text) a
-//     line of the program's own. AssertOrder and its kin assert on them.
+//     line of the program's own. AssertOrder and its kin assert on them;
+//     MainThenStop is the chain every sidecar pattern ends with.
 //   - Manifest edits the YAML of examples/ on the node helpers tandemctl
 //     uses (internal/yamlnode): images, commands, args, flags, containers,
 //     volumes; CheckCommands holds the tandem command lines as written.
@@ -15,4 +16,6 @@
 //     must play.
 //   - Runner is the tool a suite plays pods with (podman, kubectl); Tool
 //     runs one, and ContainerLogs reads a container's lines through it.
+//   - What both suites' pods need alike: the test image (tools.Containerfile),
+//     a registry (StartRegistry), the log shipper's count (CountShipped).
 package kit
