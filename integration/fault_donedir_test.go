@@ -39,7 +39,7 @@ func TestFaultDoneDirRecreated(t *testing.T) {
 	}
 
 	seen := p.waitEvent("done-seen")
-	if seen.str("source") != "done-file" || seen.str("path") != done || seen.str("main") != "job" {
+	if seen.Field("source") != "done-file" || seen.Field("path") != done || seen.Field("main") != "job" {
 		t.Errorf("done seen as %v; want source done-file, path %s, main job", seen, done)
 	}
 	if code := p.wait(); code != 0 {

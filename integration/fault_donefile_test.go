@@ -137,16 +137,16 @@ func checkOddDoneSeen(t *testing.T, p *tandemProc, odd oddDoneFile, done string)
 	t.Helper()
 	if odd.warns {
 		warning := p.waitEvent("done-file-unreadable")
-		if warning.str("level") != "warn" || warning.str("path") != done || warning.str("error") == "" {
+		if warning.Field("level") != "warn" || warning.Field("path") != done || warning.Field("error") == "" {
 			t.Errorf("warning %v; want level warn, path %s and the error", warning, done)
 		}
 	}
 	seen := p.waitEvent("done-seen")
-	if seen.str("path") != done {
+	if seen.Field("path") != done {
 		t.Errorf("done seen as %v; want path %s", seen, done)
 	}
 	// Status unknown: no exit code is claimed for the main.
-	if _, claimed := seen["main_exit_code"]; claimed {
+	if _, claimed := seen.Fields["main_exit_code"]; claimed {
 		t.Errorf("done seen as %v; a file that does not parse has no exit code", seen)
 	}
 }

@@ -64,7 +64,7 @@ func runEscape(t *testing.T, opts procOptions) (pid, sid int) {
 	// CMD's exit is logged only after the escapee reported: it is running
 	// outside CMD's group while tandem decides to exit.
 	exited := p.waitEvent("cmd-exited")
-	if exited.num("exit_code") != 0 {
+	if exited.Num("exit_code") != 0 {
 		t.Fatalf("CMD exited %v", exited)
 	}
 	if code := p.wait(); code != 0 {

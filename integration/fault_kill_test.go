@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/tandem-sh/tandem/integration/kit"
 	"golang.org/x/sys/unix"
 )
 
@@ -77,8 +78,8 @@ func TestFaultSIGKILLNotPID1(t *testing.T) {
 				// starts a new one after the 1s backoff.
 				mustDo(t, unix.Kill(cmdPID, syscall.SIGTERM))
 				p.waitEvent("restarting")
-				p.waitFor("the second CMD started", func(l logLine) bool {
-					return l.str("event") == "cmd-started" && l.num("pid") != cmdPID
+				p.waitFor("the second CMD started", func(l kit.Line) bool {
+					return l.Is("cmd-started") && l.Num("pid") != cmdPID
 				})
 				waitLines(t, signals, 3) // ready, 15, ready
 			},

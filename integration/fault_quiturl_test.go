@@ -9,6 +9,8 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // faultServer is a TCP listener that answers quit calls and probes the way
@@ -91,7 +93,7 @@ func TestFaultQuitURL(t *testing.T) {
 		name      string
 		url       func(t *testing.T) (url string, server *faultServer)
 		wantMsg   string
-		wantField func(logLine) bool
+		wantField func(kit.Line) bool
 	}{
 		{
 			name: "hangs",
@@ -100,7 +102,7 @@ func TestFaultQuitURL(t *testing.T) {
 				return s.url("/quitquitquit"), s
 			},
 			wantMsg:   "quit-failed",
-			wantField: func(l logLine) bool { return l.str("error") != "" },
+			wantField: func(l kit.Line) bool { return l.Field("error") != "" },
 		},
 		{
 			name: "refuses",
@@ -108,7 +110,7 @@ func TestFaultQuitURL(t *testing.T) {
 				return "http://127.0.0.1:" + strconv.Itoa(closedPort(t)) + "/quitquitquit", nil
 			},
 			wantMsg:   "quit-failed",
-			wantField: func(l logLine) bool { return l.str("error") != "" },
+			wantField: func(l kit.Line) bool { return l.Field("error") != "" },
 		},
 		{
 			name: "answers 500",
@@ -117,7 +119,7 @@ func TestFaultQuitURL(t *testing.T) {
 				return s.url("/quitquitquit"), s
 			},
 			wantMsg:   "quit-failed",
-			wantField: func(l logLine) bool { return l.num("status") == 500 },
+			wantField: func(l kit.Line) bool { return l.Num("status") == 500 },
 		},
 	}
 	for _, tt := range tests {
@@ -135,7 +137,7 @@ func TestFaultQuitURL(t *testing.T) {
 			p.signal(syscall.SIGUSR2) // the main is done
 
 			failed := p.waitEvent(tt.wantMsg)
-			if failed.str("url") != url || failed.str("level") != "warn" || !tt.wantField(failed) {
+			if failed.Field("url") != url || failed.Field("level") != "warn" || !tt.wantField(failed) {
 				t.Errorf("log line %v; want level warn, url %s and the cause", failed, url)
 			}
 			p.waitEvent("stop-sent")

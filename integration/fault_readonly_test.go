@@ -7,6 +7,8 @@ import (
 	"slices"
 	"syscall"
 	"testing"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // tandem in a container with readOnlyRootFilesystem and runAsUser: a mount
@@ -93,15 +95,15 @@ func readOnlyRootOptions(t *testing.T, bins faultBinaries, rw string) procOption
 func checkQuietRun(t *testing.T, p *tandemProc) {
 	t.Helper()
 	p.mu.Lock()
-	lines := append([]logLine(nil), p.lines...)
+	lines := append([]kit.Line(nil), p.lines...)
 	p.mu.Unlock()
 	skipped := false
 	for _, l := range lines {
 		switch {
-		case l.str("level") == "warn" || l.str("level") == "error":
-			t.Errorf("unexpected %s: %v", l.str("level"), l)
-		case l.str("message") == "termination log skipped: the default path is missing or not writable":
-			skipped = l.str("level") == "debug" && l.str("path") == "/dev/termination-log"
+		case l.Field("level") == "warn" || l.Field("level") == "error":
+			t.Errorf("unexpected %s: %v", l.Field("level"), l)
+		case l.Field("message") == "termination log skipped: the default path is missing or not writable":
+			skipped = l.Field("level") == "debug" && l.Field("path") == "/dev/termination-log"
 		}
 	}
 	if !skipped {

@@ -4,36 +4,25 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // testTimeout bounds every wait in a test: a hang fails the test with what
 // was seen so far instead of stalling the suite. It is a safety bound, never
 // what a test synchronises on.
 const testTimeout = 30 * time.Second
-
-// logLine is one JSON line tandem wrote to stderr.
-type logLine map[string]any
-
-func (l logLine) str(key string) string {
-	s, _ := l[key].(string)
-	return s
-}
-
-func (l logLine) num(key string) int {
-	f, _ := l[key].(float64)
-	return int(f)
-}
 
 // tandemProc is a running tandem whose stderr is parsed as it arrives.
 type tandemProc struct {
@@ -42,7 +31,7 @@ type tandemProc struct {
 	stdout *bytes.Buffer
 
 	mu      sync.Mutex
-	lines   []logLine
+	lines   []kit.Line
 	raw     []string
 	changed chan struct{} // closed and replaced whenever a line arrives
 	exited  chan struct{}
@@ -123,11 +112,10 @@ func (p *tandemProc) readLogs(stderr io.Reader) {
 		scanner.Buffer(make([]byte, 64<<10), 1<<20)
 		for scanner.Scan() {
 			text := scanner.Text()
-			var line logLine
-			_ = json.Unmarshal([]byte(text), &line)
+			line, isJSON := kit.ParseJSON(text)
 			p.mu.Lock()
 			p.raw = append(p.raw, text)
-			if line != nil {
+			if isJSON {
 				p.lines = append(p.lines, line)
 			}
 			close(p.changed)
@@ -166,8 +154,8 @@ func (p *tandemProc) killCMDGroups() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, l := range p.lines {
-		if l.str("event") == "cmd-started" && l.num("pid") > 1 {
-			_ = syscall.Kill(-l.num("pid"), syscall.SIGKILL)
+		if l.Is("cmd-started") && l.Num("pid") > 1 {
+			_ = syscall.Kill(-l.Num("pid"), syscall.SIGKILL)
 		}
 	}
 }
@@ -201,7 +189,7 @@ func (p *tandemProc) Stdout() string {
 
 // waitFor blocks until match accepts a log line (returned), or fails the
 // test when tandem exits first or testTimeout passes.
-func (p *tandemProc) waitFor(what string, match func(logLine) bool) logLine {
+func (p *tandemProc) waitFor(what string, match func(kit.Line) bool) kit.Line {
 	p.t.Helper()
 	deadline := time.After(testTimeout)
 	seen := 0
@@ -226,7 +214,7 @@ func (p *tandemProc) waitFor(what string, match func(logLine) bool) logLine {
 
 // scanLines looks through the lines logged since *seen for one that match
 // accepts; changed is closed when the next line arrives.
-func (p *tandemProc) scanLines(seen *int, match func(logLine) bool) (line logLine, found bool, changed <-chan struct{}) {
+func (p *tandemProc) scanLines(seen *int, match func(kit.Line) bool) (line kit.Line, found bool, changed <-chan struct{}) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for ; *seen < len(p.lines); *seen++ {
@@ -234,31 +222,26 @@ func (p *tandemProc) scanLines(seen *int, match func(logLine) bool) (line logLin
 			return p.lines[*seen], true, nil
 		}
 	}
-	return nil, false, p.changed
+	return kit.Line{}, false, p.changed
 }
 
 // waitEvent waits for a log line with this event.
-func (p *tandemProc) waitEvent(name string) logLine {
+func (p *tandemProc) waitEvent(name string) kit.Line {
 	p.t.Helper()
-	return p.waitFor(fmt.Sprintf("event %q", name), func(l logLine) bool { return l.str("event") == name })
+	return p.waitFor(fmt.Sprintf("event %q", name), func(l kit.Line) bool { return l.Is(name) })
 }
 
 // hasEvent reports whether a line with this event was logged so far.
 func (p *tandemProc) hasEvent(name string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for _, l := range p.lines {
-		if l.str("event") == name {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(p.lines, func(l kit.Line) bool { return l.Is(name) })
 }
 
 // childPID waits for "cmd-started" and returns CMD's pid as tandem sees it.
 func (p *tandemProc) childPID() int {
 	p.t.Helper()
-	return p.waitEvent("cmd-started").num("pid")
+	return p.waitEvent("cmd-started").Num("pid")
 }
 
 // wait waits for tandem to exit and returns its exit code.

@@ -4,6 +4,8 @@ import (
 	"os"
 	"syscall"
 	"testing"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // A main killed outright (SIGKILL of its container's PID 1) writes no done
@@ -36,7 +38,7 @@ func killOutright(t *testing.T, p *tandemProc) {
 func wantLost(t *testing.T, sidecar *tandemProc, done string) {
 	t.Helper()
 	sidecar.scWantExit(0, "stopped")
-	if seen := sidecar.waitEvent("done-seen"); seen.str("source") != "lost" || seen.str("path") != done {
+	if seen := sidecar.waitEvent("done-seen"); seen.Field("source") != "lost" || seen.Field("path") != done {
 		t.Fatalf("done-seen %v, want source lost for %s", seen, done)
 	}
 }
@@ -103,7 +105,7 @@ func TestLifelineStopWhenSuccessRetry(t *testing.T) {
 	retry := startTandem(t, procOptions{}, cmdArgs([]string{"main", "--done-file", done}, helper("exit", "0"))...)
 	retry.scWantExit(0, "exited")
 	sidecar.scWantExit(0, "stopped")
-	if seen := sidecar.waitEvent("done-seen"); seen.str("source") != "done-file" || seen.num("main_exit_code") != 0 {
+	if seen := sidecar.waitEvent("done-seen"); seen.Field("source") != "done-file" || seen.Num("main_exit_code") != 0 {
 		t.Fatalf("done-seen %v, want the retried main's done file", seen)
 	}
 	if n := len(sidecar.scLinesWith("cmd-started")); n != 1 {
@@ -122,7 +124,7 @@ func TestLifelineNormalEndsNeverLost(t *testing.T) {
 		main := startTandem(t, procOptions{}, cmdArgs([]string{"main", "--done-file", done}, helper("exit", code))...)
 		main.wait()
 		sidecar.scWantExit(0, "stopped")
-		if seen := sidecar.waitEvent("done-seen"); seen.str("source") != "done-file" || sidecar.hasEvent("main-lost") {
+		if seen := sidecar.waitEvent("done-seen"); seen.Field("source") != "done-file" || sidecar.hasEvent("main-lost") {
 			t.Fatalf("run %d (exit %s): done-seen %v; a normal end reported as lost", i, code, seen)
 		}
 	}
@@ -142,7 +144,7 @@ func TestLifelineSharedPIDMainKilled(t *testing.T) {
 	}
 	main.wait()
 	sidecar.scWantExit(0, "stopped")
-	if seen := sidecar.waitEvent("done-seen"); seen.str("source") != "lost" {
+	if seen := sidecar.waitEvent("done-seen"); seen.Field("source") != "lost" {
 		t.Fatalf("done-seen %v, want lost", seen)
 	}
 }
@@ -154,7 +156,7 @@ func TestMainStartTimeout(t *testing.T) {
 	sidecar := startTandem(t, procOptions{}, cmdArgs([]string{"sidecar", "--done-file", done,
 		"--main-start-timeout", "300ms"}, helper("sleep"))...)
 	sidecar.scWantExit(0, "stopped")
-	if seen := sidecar.waitEvent("done-seen"); seen.str("source") != "no-main" {
+	if seen := sidecar.waitEvent("done-seen"); seen.Field("source") != "no-main" {
 		t.Fatalf("done-seen %v, want no-main", seen)
 	}
 }
@@ -172,8 +174,8 @@ func TestMainStartTimeoutAttached(t *testing.T) {
 	// Well past the timeout, as counted by the main's own probes of the gate
 	// (every 20ms): the sidecar must still be running.
 	rounds := 0
-	main.waitFor("25 probe rounds", func(l logLine) bool {
-		if l.str("condition") == "file:"+gate {
+	main.waitFor("25 probe rounds", func(l kit.Line) bool {
+		if l.Field("condition") == "file:"+gate {
 			rounds++
 		}
 		return rounds >= 25
@@ -184,7 +186,7 @@ func TestMainStartTimeoutAttached(t *testing.T) {
 	scWriteFile(t, gate, "")
 	main.scWantExit(0, "exited")
 	sidecar.scWantExit(0, "stopped")
-	if seen := sidecar.waitEvent("done-seen"); seen.str("source") != "done-file" {
+	if seen := sidecar.waitEvent("done-seen"); seen.Field("source") != "done-file" {
 		t.Fatalf("done-seen %v, want the main's done file", seen)
 	}
 }
@@ -240,7 +242,7 @@ func wantDoneFileAlone(t *testing.T, sidecar *tandemProc, done string) {
 	}
 	scWriteFile(t, done, "")
 	sidecar.scWantExit(0, "stopped")
-	if seen := sidecar.waitEvent("done-seen"); seen.str("source") != "done-file" {
+	if seen := sidecar.waitEvent("done-seen"); seen.Field("source") != "done-file" {
 		t.Fatalf("done-seen %v, want the done file", seen)
 	}
 }

@@ -43,7 +43,7 @@ func TestMain_DoneFileRecordsHowCMDEnded(t *testing.T) {
 				t.Fatalf("done file name %q, want job", f.Name)
 			}
 			written := p.waitEvent("done-written")
-			if written.str("path") != done || written.num("exit_code") != tc.code {
+			if written.Field("path") != done || written.Num("exit_code") != tc.code {
 				t.Fatalf("done file written: %v", written)
 			}
 			p.scWantOrder("cmd-started", "cmd-exited", "done-written", "exiting")

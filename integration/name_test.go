@@ -1,8 +1,9 @@
 package integration
 
 import (
-	"encoding/json"
 	"testing"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // TestNameEverywhere: --name, given before the command name, after it, or as
@@ -37,8 +38,7 @@ func TestNameEverywhere(t *testing.T) {
 				t.Fatal("nothing logged")
 			}
 			for _, text := range raw {
-				var line logLine
-				if err := json.Unmarshal([]byte(text), &line); err != nil || line.str("name") != "foo" {
+				if line, ok := kit.ParseJSON(text); !ok || line.Field("name") != "foo" {
 					t.Errorf("log line without name foo: %s", text)
 				}
 			}

@@ -93,10 +93,10 @@ func TestPeersSignalStopsSidecar(t *testing.T) {
 			if code := p.exitCode("sidecar"); code != 0 {
 				t.Fatalf("sidecar exited %d, want 0", code)
 			}
-			if src := p.tandemLine("sidecar", "", "done-seen").str("source"); src != "done-signal" {
+			if src := p.tandemLine("sidecar", "", "done-seen").Field("source"); src != "done-signal" {
 				t.Fatalf("sidecar saw the main done from %q, want done-signal", src)
 			}
-			if ex := p.tandemLine("sidecar", "", "exiting"); ex.num("exit_code") != 0 || ex.str("reason") != "stopped" {
+			if ex := p.tandemLine("sidecar", "", "exiting"); ex.Num("exit_code") != 0 || ex.Field("reason") != "stopped" {
 				t.Fatalf("sidecar exiting with %v, want exit_code 0, reason stopped", ex)
 			}
 			// tandem forwards as it receives, so a forwarded USR2 would be

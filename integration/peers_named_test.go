@@ -76,7 +76,7 @@ func wantUntold(t *testing.T, p *pod, id, out string) {
 	if done := p.tandemLines("sidecar", id, "done-seen"); len(done) > 0 {
 		t.Fatalf("sidecar %s saw the main done: %v", id, done)
 	}
-	if ex := p.tandemLine("sidecar", id, "exiting"); ex.str("reason") != "exited" {
+	if ex := p.tandemLine("sidecar", id, "exiting"); ex.Field("reason") != "exited" {
 		t.Fatalf("sidecar %s exiting %v, want reason exited: nobody asked it to stop", id, ex)
 	}
 	if got := strings.Join(readLines(out)[1:], ","); got != "15" {

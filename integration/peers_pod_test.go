@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/tandem-sh/tandem/integration/kit"
 	"golang.org/x/sys/unix"
 )
 
@@ -289,7 +290,7 @@ func startPod(t testing.TB) *pod {
 }
 
 // do sends one command and waits for the pod's answer to it.
-func (p *pod) do(c podCommand) logLine {
+func (p *pod) do(c podCommand) kit.Line {
 	p.t.Helper()
 	p.seqMu.Lock()
 	p.seq++
@@ -299,10 +300,10 @@ func (p *pod) do(c podCommand) logLine {
 	if _, err := p.stdin.Write(append(data, '\n')); err != nil {
 		p.t.Fatalf("pod command %s: %v", data, err)
 	}
-	answer := p.waitFor(fmt.Sprintf("pod answer to %s", data), func(l logLine) bool {
-		return l.str("message") == "pod: "+c.Op && l.num("seq") == c.Seq
+	answer := p.waitFor(fmt.Sprintf("pod answer to %s", data), func(l kit.Line) bool {
+		return l.Field("message") == "pod: "+c.Op && l.Num("seq") == c.Seq
 	})
-	if e := answer.str("error"); e != "" {
+	if e := answer.Field("error"); e != "" {
 		p.t.Fatalf("pod command %s failed: %s", data, e)
 	}
 	return answer
@@ -311,7 +312,7 @@ func (p *pod) do(c podCommand) logLine {
 // start starts a process in the pod and returns its pid there.
 func (p *pod) start(id string, argv ...string) int {
 	p.t.Helper()
-	return p.do(podCommand{Op: "start", ID: id, Argv: argv}).num("pid")
+	return p.do(podCommand{Op: "start", ID: id, Argv: argv}).Num("pid")
 }
 
 // startAs is start with a uid (and the same gid), a program path apart from
@@ -319,34 +320,34 @@ func (p *pod) start(id string, argv ...string) int {
 func (p *pod) startAs(c podCommand) int {
 	p.t.Helper()
 	c.Op = "start"
-	return p.do(c).num("pid")
+	return p.do(c).Num("pid")
 }
 
 // exitCode waits for process id to exit and returns its code (128+N when
 // killed by signal N).
 func (p *pod) exitCode(id string) int {
 	p.t.Helper()
-	return p.waitFor(fmt.Sprintf("exit of %s", id), func(l logLine) bool {
-		return l.str("message") == "pod: exited" && l.str("id") == id
-	}).num("exit_code")
+	return p.waitFor(fmt.Sprintf("exit of %s", id), func(l kit.Line) bool {
+		return l.Field("message") == "pod: exited" && l.Field("id") == id
+	}).Num("exit_code")
 }
 
 // tandemLine waits for a log line of the tandem in mode (and name, when not
 // empty) with this message.
-func (p *pod) tandemLine(mode, name, msg string) logLine {
+func (p *pod) tandemLine(mode, name, msg string) kit.Line {
 	p.t.Helper()
-	return p.waitFor(fmt.Sprintf("%q from tandem %s %s", msg, mode, name), func(l logLine) bool {
-		return l.str("mode") == mode && (name == "" || l.str("name") == name) && l.str("event") == msg
+	return p.waitFor(fmt.Sprintf("%q from tandem %s %s", msg, mode, name), func(l kit.Line) bool {
+		return l.Field("mode") == mode && (name == "" || l.Field("name") == name) && l.Is(msg)
 	})
 }
 
 // tandemLines returns the lines so far of the tandem in mode/name with msg.
-func (p *pod) tandemLines(mode, name, msg string) []logLine {
+func (p *pod) tandemLines(mode, name, msg string) []kit.Line {
 	p.tandemProc.mu.Lock()
 	defer p.tandemProc.mu.Unlock()
-	var out []logLine
+	var out []kit.Line
 	for _, l := range p.lines {
-		if l.str("mode") == mode && (name == "" || l.str("name") == name) && l.str("event") == msg {
+		if l.Field("mode") == mode && (name == "" || l.Field("name") == name) && l.Is(msg) {
 			out = append(out, l)
 		}
 	}
@@ -369,7 +370,7 @@ func (p *pod) rawWith(s string) []string {
 func (p *pod) signaledPeers(mode, name string) []int {
 	var pids []int
 	for _, l := range p.tandemLines(mode, name, "peer-signaled") {
-		pids = append(pids, l.num("peer_pid"))
+		pids = append(pids, l.Num("peer_pid"))
 	}
 	return pids
 }

@@ -39,7 +39,7 @@ func TestPeersDoneSignalBeforeSidecarListens(t *testing.T) {
 			p := startPod(t)
 			out := inDir(tempDir(t), "signals")
 			sidecarPID := p.do(podCommand{Op: "start-traced", ID: "sidecar", Stage: stage,
-				Argv: sidecarArgv(nil, helper("record-signals", out, "15")...)}).num("pid")
+				Argv: sidecarArgv(nil, helper("record-signals", out, "15")...)}).Num("pid")
 
 			p.start("done", tandemBin, "done", "--signal-peers")
 			p.tandemLine("done", "", "peers-looking")

@@ -59,7 +59,7 @@ func TestPeersMainEndsBeforeSidecarStarts(t *testing.T) {
 
 		mainArgv := append([]string{tandemBin, "main", "--peer", "a", "--peer", "b", "--peer-timeout", "60s", "--"}, helper("exit", "0")...)
 		p.start("main", mainArgv...)
-		if got := p.tandemLine("main", "", "peer-signaled"); got.str("peer") != "a" || got.num("peer_pid") != pidA {
+		if got := p.tandemLine("main", "", "peer-signaled"); got.Field("peer") != "a" || got.Num("peer_pid") != pidA {
 			t.Fatalf("first peer signaled: %v, want a (pid %d)", got, pidA)
 		}
 		p.do(podCommand{Op: "stop", ID: "main"})

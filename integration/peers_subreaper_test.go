@@ -30,7 +30,7 @@ func TestPeersSidecarNotPID1ReapsOrphans(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%s: %q, want \"grandchild PID\"", out, lines[0])
 	}
-	if got := p.do(podCommand{Op: "inspect", PID: orphan}); got.num("ppid") != sidecarPID {
+	if got := p.do(podCommand{Op: "inspect", PID: orphan}); got.Num("ppid") != sidecarPID {
 		t.Fatalf("orphan %d has parent %v, want the sidecar tandem %d (a subreaper), not PID 1", orphan, got, sidecarPID)
 	}
 
@@ -48,7 +48,7 @@ func TestPeersSidecarNotPID1ReapsOrphans(t *testing.T) {
 	// Had tandem not reaped it, the zombie would now belong to PID 1, the
 	// pod, which never reaps processes it did not start: it would still be
 	// listed.
-	if got := p.do(podCommand{Op: "inspect", PID: orphan}); got["gone"] != true {
+	if got := p.do(podCommand{Op: "inspect", PID: orphan}); got.Fields["gone"] != true {
 		t.Fatalf("orphan %d after the sidecar exited: %v, want gone (reaped by the sidecar tandem)", orphan, got)
 	}
 	if warned := p.tandemLines("sidecar", "", "subreaper-failed"); len(warned) > 0 {

@@ -55,7 +55,7 @@ func TestPeersOtherUID(t *testing.T) {
 	if code := p.exitCode("sidecar"); code != 0 {
 		t.Fatalf("sidecar exited %d, want 0", code)
 	}
-	if src := p.tandemLine("sidecar", "", "done-seen").str("source"); src != "done-signal" {
+	if src := p.tandemLine("sidecar", "", "done-seen").Field("source"); src != "done-signal" {
 		t.Fatalf("sidecar saw the main done from %q, want done-signal", src)
 	}
 }

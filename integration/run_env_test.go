@@ -28,8 +28,8 @@ func TestRunEnvVars(t *testing.T) {
 		if got := readLines(leftover); len(got) != 2 || got[1] != "handled SIGUSR1" {
 			t.Errorf("leftover recorded %q, want its SIGUSR1 handler to run", got)
 		}
-		if stop := p.waitEvent("leftovers"); stop.str("signal") != "SIGUSR1" {
-			t.Errorf("leftovers were stopped with %q, want SIGUSR1", stop.str("signal"))
+		if stop := p.waitEvent("leftovers"); stop.Field("signal") != "SIGUSR1" {
+			t.Errorf("leftovers were stopped with %q, want SIGUSR1", stop.Field("signal"))
 		}
 	})
 
@@ -45,8 +45,8 @@ func TestRunEnvVars(t *testing.T) {
 		if code := p.wait(); code != 0 {
 			t.Fatalf("tandem exited %d, want 0", code)
 		}
-		if kill := p.waitEvent("leftovers-killed"); kill.num("grace_ms") != 150 {
-			t.Errorf("grace was %v ms, want 150 from TANDEM_GRACE", kill["grace_ms"])
+		if kill := p.waitEvent("leftovers-killed"); kill.Num("grace_ms") != 150 {
+			t.Errorf("grace was %v ms, want 150 from TANDEM_GRACE", kill.Fields["grace_ms"])
 		}
 	})
 
@@ -65,8 +65,8 @@ func TestRunEnvVars(t *testing.T) {
 		if got, want := readLines(out)[1:], []string{"12", "3"}; !slices.Equal(got, want) {
 			t.Errorf("sent INT, TERM: CMD recorded %q, want %q", got, want)
 		}
-		if fwd := p.waitEvent("signal-forwarded"); fwd["group"] != false {
-			t.Errorf("TANDEM_CHILD_ONLY=true: forwarded with group=%v", fwd["group"])
+		if fwd := p.waitEvent("signal-forwarded"); fwd.Fields["group"] != false {
+			t.Errorf("TANDEM_CHILD_ONLY=true: forwarded with group=%v", fwd.Fields["group"])
 		}
 	})
 

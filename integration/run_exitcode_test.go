@@ -17,10 +17,10 @@ func TestRunExitCodes(t *testing.T) {
 		if got := p.wait(); got != code {
 			t.Fatalf("CMD exited %d: tandem exited %d", code, got)
 		}
-		if got := p.waitEvent("cmd-exited").num("exit_code"); got != code {
+		if got := p.waitEvent("cmd-exited").Num("exit_code"); got != code {
 			t.Errorf("CMD exited %d: \"CMD exited\" logged exit_code %d", code, got)
 		}
-		if got := p.waitEvent("exiting").num("exit_code"); got != code {
+		if got := p.waitEvent("exiting").Num("exit_code"); got != code {
 			t.Errorf("CMD exited %d: \"tandem exiting\" logged exit_code %d", code, got)
 		}
 	}
@@ -37,9 +37,9 @@ func TestRunSignalDeaths(t *testing.T) {
 				t.Fatalf("CMD died of %s: tandem exited %d, want %d", signals.Name(sig), got, want)
 			}
 			exited := p.waitEvent("cmd-exited")
-			if exited.str("signal") != signals.Name(sig) || exited.num("exit_code") != 128+int(sig) {
+			if exited.Field("signal") != signals.Name(sig) || exited.Num("exit_code") != 128+int(sig) {
 				t.Errorf("\"CMD exited\" logged signal %q, exit_code %d; want %s, %d",
-					exited.str("signal"), exited.num("exit_code"), signals.Name(sig), 128+int(sig))
+					exited.Field("signal"), exited.Num("exit_code"), signals.Name(sig), 128+int(sig))
 			}
 		})
 	}

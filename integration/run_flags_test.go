@@ -87,12 +87,12 @@ func TestRunStartFailures(t *testing.T) {
 				t.Fatalf("tandem exited %d, want %d", code, tt.want)
 			}
 			exiting := p.waitEvent("exiting")
-			if exiting.num("exit_code") != tt.want || exiting.str("reason") != "start-failed" {
+			if exiting.Num("exit_code") != tt.want || exiting.Field("reason") != "start-failed" {
 				t.Errorf("\"tandem exiting\" logged exit_code %d, reason %q; want %d, start-failed",
-					exiting.num("exit_code"), exiting.str("reason"), tt.want)
+					exiting.Num("exit_code"), exiting.Field("reason"), tt.want)
 			}
-			if !strings.Contains(exiting.str("error"), tt.cmd) {
-				t.Errorf("the error does not name %q: %q", tt.cmd, exiting.str("error"))
+			if !strings.Contains(exiting.Field("error"), tt.cmd) {
+				t.Errorf("the error does not name %q: %q", tt.cmd, exiting.Field("error"))
 			}
 		})
 	}

@@ -28,8 +28,8 @@ func TestRunLeftoversGetStopSignal(t *testing.T) {
 			if got := readLines(handler); len(got) != 2 || got[1] != "handled SIGTERM" {
 				t.Fatalf("leftover recorded %q: its SIGTERM handler did not run before tandem exited", got)
 			}
-			if stop := p.waitEvent("leftovers"); stop.str("signal") != "SIGTERM" {
-				t.Errorf("leftovers were stopped with %q, want SIGTERM", stop.str("signal"))
+			if stop := p.waitEvent("leftovers"); stop.Field("signal") != "SIGTERM" {
+				t.Errorf("leftovers were stopped with %q, want SIGTERM", stop.Field("signal"))
 			}
 			if p.hasEvent("leftovers-killed") {
 				t.Error("tandem sent SIGKILL although the leftover stopped on SIGTERM")
@@ -62,8 +62,8 @@ func TestRunLeftoversKilledAfterGrace(t *testing.T) {
 				t.Fatalf("tandem exited %d, want CMD's 0", code)
 			}
 			p.waitEvent("leftovers")
-			if kill := p.waitEvent("leftovers-killed"); kill.num("grace_ms") != 100 {
-				t.Errorf("SIGKILL after a grace of %v ms, want --grace 100ms", kill["grace"])
+			if kill := p.waitEvent("leftovers-killed"); kill.Num("grace_ms") != 100 {
+				t.Errorf("SIGKILL after a grace of %v ms, want --grace 100ms", kill.Fields["grace"])
 			}
 			// Outside a namespace nothing else would kill it: had tandem
 			// exited without the SIGKILL, it would still be running.

@@ -141,7 +141,7 @@ func TestRunReapsOrphanStorm(t *testing.T) {
 			}
 
 			fmt.Fprintln(release, "storm 2")
-			if got := p.waitEvent("cmd-exited").num("exit_code"); got != 7 {
+			if got := p.waitEvent("cmd-exited").Num("exit_code"); got != 7 {
 				t.Fatalf("CMD exited %d, want 7", got)
 			}
 			var rest []pidfd

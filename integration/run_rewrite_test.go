@@ -4,6 +4,8 @@ import (
 	"slices"
 	"syscall"
 	"testing"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // TestRunRewrite: --rewrite TERM:QUIT delivers SIGQUIT when SIGTERM arrives
@@ -27,11 +29,11 @@ func TestRunRewrite(t *testing.T) {
 	if got, want := readLines(out)[1:], []string{"10", "12", "3"}; !slices.Equal(got, want) {
 		t.Fatalf("sent USR1, INT, TERM: CMD recorded %q, want %q (USR1, USR2, QUIT)", got, want)
 	}
-	forwarded := p.waitFor("TERM forwarded as QUIT", func(l logLine) bool {
-		return l.str("event") == "signal-forwarded" && l.str("received") == "SIGTERM"
+	forwarded := p.waitFor("TERM forwarded as QUIT", func(l kit.Line) bool {
+		return l.Is("signal-forwarded") && l.Field("received") == "SIGTERM"
 	})
-	if forwarded.str("sent") != "SIGQUIT" {
-		t.Errorf("log says SIGTERM was sent as %q, want SIGQUIT", forwarded.str("sent"))
+	if forwarded.Field("sent") != "SIGQUIT" {
+		t.Errorf("log says SIGTERM was sent as %q, want SIGQUIT", forwarded.Field("sent"))
 	}
 }
 
@@ -46,8 +48,8 @@ func TestRunRewriteDrop(t *testing.T) {
 	waitLines(t, out, 1)
 	p.signal(syscall.SIGHUP)
 	dropped := p.waitEvent("signal-dropped")
-	if dropped.str("signal") != "SIGHUP" {
-		t.Errorf("dropped %q, want SIGHUP", dropped.str("signal"))
+	if dropped.Field("signal") != "SIGHUP" {
+		t.Errorf("dropped %q, want SIGHUP", dropped.Field("signal"))
 	}
 	p.signal(syscall.SIGUSR1)
 	waitLines(t, out, 2)

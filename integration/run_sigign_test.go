@@ -74,8 +74,8 @@ func TestRunInheritedIgnores(t *testing.T) {
 			t.Fatalf("tandem exited %d, want 0", code)
 		}
 		for _, l := range p.lines {
-			if l.str("event") == "signal-forwarded" && l.str("received") != "SIGUSR1" {
-				t.Errorf("tandem forwarded %s, which it was started ignoring", l.str("received"))
+			if l.Is("signal-forwarded") && l.Field("received") != "SIGUSR1" {
+				t.Errorf("tandem forwarded %s, which it was started ignoring", l.Field("received"))
 			}
 		}
 	})

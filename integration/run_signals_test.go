@@ -59,7 +59,7 @@ func TestRunForwardedSignalKills(t *testing.T) {
 	if code := p.wait(); code != 128+int(syscall.SIGTERM) {
 		t.Fatalf("tandem exited %d, want 143", code)
 	}
-	if sig := p.waitEvent("cmd-exited").str("signal"); sig != "SIGTERM" {
+	if sig := p.waitEvent("cmd-exited").Field("signal"); sig != "SIGTERM" {
 		t.Fatalf("\"CMD exited\" logged signal %q, want SIGTERM", sig)
 	}
 }

@@ -26,7 +26,7 @@ func TestRunSuccessCode(t *testing.T) {
 			if code := p.wait(); code != tt.want {
 				t.Fatalf("CMD exited %d: tandem exited %d, want %d", tt.exit, code, tt.want)
 			}
-			if got := p.waitEvent("cmd-exited").num("exit_code"); got != tt.exit {
+			if got := p.waitEvent("cmd-exited").Num("exit_code"); got != tt.exit {
 				t.Errorf("\"CMD exited\" logged %d, want the real code %d", got, tt.exit)
 			}
 		})

@@ -18,8 +18,8 @@ func TestSidecarDoneSignal(t *testing.T) {
 		waitReadyPID(t, out)
 		p.signal(syscall.SIGUSR2)
 		p.scWantExit(0, "stopped")
-		if seen := p.waitEvent("done-seen"); seen.str("source") != "done-signal" {
-			t.Fatalf("main is done from %q, want done-signal", seen.str("source"))
+		if seen := p.waitEvent("done-seen"); seen.Field("source") != "done-signal" {
+			t.Fatalf("main is done from %q, want done-signal", seen.Field("source"))
 		}
 		p.scWantOrder("cmd-started", "done-seen", "stop-sent", "cmd-exited")
 		// tandem forwards before it stops, so a forwarded USR2 would be

@@ -39,8 +39,8 @@ func TestSidecarDoneFileAfterStart(t *testing.T) {
 
 	p.scWantExit(0, "stopped")
 	seen := p.waitEvent("done-seen")
-	if seen.str("source") != "done-file" || seen.str("path") != done {
-		t.Fatalf("main is done: source %q path %q, want done-file %s", seen.str("source"), seen.str("path"), done)
+	if seen.Field("source") != "done-file" || seen.Field("path") != done {
+		t.Fatalf("main is done: source %q path %q, want done-file %s", seen.Field("source"), seen.Field("path"), done)
 	}
 	p.scWantOrder("cmd-started", "done-seen", "stop-sent", "cmd-exited", "exiting")
 	if got := readLines(out); !slices.Equal(got[1:], []string{"15"}) {
@@ -65,8 +65,8 @@ func TestSidecarDoneFileRenamedIntoPlace(t *testing.T) {
 
 	p.scWantExit(0, "stopped")
 	seen := p.waitEvent("done-seen")
-	if seen.str("main") != "job" || seen.num("main_exit_code") != 0 {
-		t.Fatalf("main is done: main %q exit %d, want the renamed file's job / 0", seen.str("main"), seen.num("main_exit_code"))
+	if seen.Field("main") != "job" || seen.Num("main_exit_code") != 0 {
+		t.Fatalf("main is done: main %q exit %d, want the renamed file's job / 0", seen.Field("main"), seen.Num("main_exit_code"))
 	}
 }
 
@@ -100,8 +100,8 @@ func TestSidecarDoneFileInDirectoryCreatedLater(t *testing.T) {
 	scWriteFile(t, done, "")
 
 	p.scWantExit(0, "stopped")
-	if seen := p.waitEvent("done-seen"); seen.str("path") != done {
-		t.Fatalf("main is done: path %q, want %s", seen.str("path"), done)
+	if seen := p.waitEvent("done-seen"); seen.Field("path") != done {
+		t.Fatalf("main is done: path %q, want %s", seen.Field("path"), done)
 	}
 }
 

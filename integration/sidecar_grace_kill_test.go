@@ -19,13 +19,13 @@ func TestSidecarGraceKillsStubbornCMD(t *testing.T) {
 	p.scWantExit(0, "stopped")
 	p.scWantOrder("done-seen", "stop-sent", "kill-sent",
 		"cmd-exited", "stop-forced", "exiting")
-	if exited := p.waitEvent("cmd-exited"); exited.str("signal") != "SIGKILL" {
+	if exited := p.waitEvent("cmd-exited"); exited.Field("signal") != "SIGKILL" {
 		t.Fatalf("CMD exited: %v, want killed by SIGKILL", exited)
 	}
 	for _, msg := range []string{"kill-sent",
 		"stop-forced"} {
-		if l := p.waitEvent(msg); l.str("level") != "warn" {
-			t.Fatalf("%q logged at level %q, want warn", msg, l.str("level"))
+		if l := p.waitEvent(msg); l.Field("level") != "warn" {
+			t.Fatalf("%q logged at level %q, want warn", msg, l.Field("level"))
 		}
 	}
 	if !processGone(pid) {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tandem-sh/tandem/integration/kit"
 	"golang.org/x/sys/unix"
 )
 
@@ -133,18 +134,18 @@ func (p *tandemProc) scMessages() []string {
 	defer p.mu.Unlock()
 	msgs := make([]string, len(p.lines))
 	for i, l := range p.lines {
-		msgs[i] = l.str("event")
+		msgs[i] = l.Field("event")
 	}
 	return msgs
 }
 
 // scLinesWith is every log line so far with this event.
-func (p *tandemProc) scLinesWith(msg string) []logLine {
+func (p *tandemProc) scLinesWith(msg string) []kit.Line {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	var out []logLine
+	var out []kit.Line
 	for _, l := range p.lines {
-		if l.str("event") == msg {
+		if l.Is(msg) {
 			out = append(out, l)
 		}
 	}
@@ -180,8 +181,8 @@ func (p *tandemProc) scWantExit(code int, reason string) {
 		p.t.Fatalf("tandem exit code %d, want %d", got, code)
 	}
 	exiting := p.waitEvent("exiting")
-	if exiting.num("exit_code") != code || (reason != "" && exiting.str("reason") != reason) {
-		p.t.Fatalf("tandem exiting with code %d reason %q, want %d %q", exiting.num("exit_code"), exiting.str("reason"), code, reason)
+	if exiting.Num("exit_code") != code || (reason != "" && exiting.Field("reason") != reason) {
+		p.t.Fatalf("tandem exiting with code %d reason %q, want %d %q", exiting.Num("exit_code"), exiting.Field("reason"), code, reason)
 	}
 }
 

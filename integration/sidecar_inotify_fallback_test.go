@@ -7,6 +7,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // scInotifyUID is a uid no account uses, so that using up its inotify
@@ -48,11 +50,11 @@ func TestSidecarInotifyUnavailableFallsBackToPolling(t *testing.T) {
 	p := startTandem(t, procOptions{bin: bin, attr: asUID},
 		cmdArgs([]string{"sidecar", "--poll-interval", "20ms", "--done-file", done},
 			[]string{helperCopy, helperArg, "record-signals", out, "15"})...)
-	warning := p.waitFor("the inotify-unavailable warning", func(l logLine) bool {
-		msg := l.str("message")
-		return l.str("level") == "warn" && strings.Contains(msg, "inotify unavailable") && strings.Contains(msg, "falling back to polling")
+	warning := p.waitFor("the inotify-unavailable warning", func(l kit.Line) bool {
+		msg := l.Field("message")
+		return l.Field("level") == "warn" && strings.Contains(msg, "inotify unavailable") && strings.Contains(msg, "falling back to polling")
 	})
-	if !strings.Contains(warning.str("error"), "too many open files") {
+	if !strings.Contains(warning.Field("error"), "too many open files") {
 		t.Fatalf("warning does not carry the kernel's error: %v", warning)
 	}
 	waitReadyPID(t, out)

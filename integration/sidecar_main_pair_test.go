@@ -27,16 +27,16 @@ func TestSidecarAndMainAcceptance(t *testing.T) {
 	// own: the stop follows the done event, and CMD died of the stop signal.
 	sidecar.scWantOrder("cmd-started", "done-seen", "stop-sent", "cmd-exited", "exiting")
 	seen := sidecar.waitEvent("done-seen")
-	if seen.str("source") != "done-file" || seen.str("path") != done || seen.num("main_exit_code") != 0 {
+	if seen.Field("source") != "done-file" || seen.Field("path") != done || seen.Num("main_exit_code") != 0 {
 		t.Fatalf("sidecar's main is done: %v", seen)
 	}
-	if exited := sidecar.waitEvent("cmd-exited"); exited.str("signal") != "SIGTERM" || exited.num("pid") != sidecarCMD {
+	if exited := sidecar.waitEvent("cmd-exited"); exited.Field("signal") != "SIGTERM" || exited.Num("pid") != sidecarCMD {
 		t.Fatalf("sidecar's CMD exited: %v, want pid %d killed by the stop signal", exited, sidecarCMD)
 	}
 	if !processGone(sidecarCMD) {
 		t.Fatal("the sidecar's CMD still exists after the sidecar exited")
 	}
-	t.Logf("sidecar saw the done file %.3fms after its time stamp", seen["after_file_time_ms"])
+	t.Logf("sidecar saw the done file %.3fms after its time stamp", seen.Fields["after_file_time_ms"])
 }
 
 // The same two containers started in parallel, with the real pod's guard
@@ -57,7 +57,7 @@ func TestSidecarAndMainStartedTogether(t *testing.T) {
 	sidecar.scWantExit(0, "stopped")
 	mainTandem.scWantOrder("waiting", "condition-holds", "cmd-started", "cmd-exited", "done-written")
 	sidecar.scWantOrder("cmd-started", "ready-written", "done-seen", "stop-sent", "cmd-exited")
-	if exited := sidecar.waitEvent("cmd-exited"); exited.str("signal") != "SIGTERM" {
+	if exited := sidecar.waitEvent("cmd-exited"); exited.Field("signal") != "SIGTERM" {
 		t.Fatalf("sidecar's CMD exited: %v, want killed by the stop signal", exited)
 	}
 }

@@ -53,7 +53,7 @@ func TestSidecarOutliveMainExpires(t *testing.T) {
 	if p.hasEvent("done-seen") || p.hasEvent("stop-sent") {
 		t.Fatal("an expired outlive-main was treated as a requested stop")
 	}
-	if exited := p.waitEvent("cmd-exited"); exited.str("signal") != "SIGTERM" {
+	if exited := p.waitEvent("cmd-exited"); exited.Field("signal") != "SIGTERM" {
 		t.Fatalf("CMD exited: %v, want killed by SIGTERM", exited)
 	}
 }

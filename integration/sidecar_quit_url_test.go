@@ -74,7 +74,7 @@ func TestSidecarQuitURLStopsCMD(t *testing.T) {
 	if p.hasEvent("stop-sent") {
 		t.Fatal("stop signal sent although CMD left after the quit call")
 	}
-	if exited := p.waitEvent("cmd-exited"); exited.num("exit_code") != 0 || exited.str("signal") != "" {
+	if exited := p.waitEvent("cmd-exited"); exited.Num("exit_code") != 0 || exited.Field("signal") != "" {
 		t.Fatalf("CMD exited: %v, want code 0", exited)
 	}
 	if got := readLines(out); !slices.Equal(got[1:], []string{strconv.Itoa(int(syscall.SIGUSR1))}) {
@@ -100,7 +100,7 @@ func TestSidecarQuitURLIgnoredThenStopSignal(t *testing.T) {
 		t.Fatalf("quit endpoint got %q, want one POST /quitquitquit", got)
 	}
 	called := p.waitEvent("quit-called")
-	if called.num("status") != 200 || !strings.HasSuffix(called.str("url"), "/quitquitquit") {
+	if called.Num("status") != 200 || !strings.HasSuffix(called.Field("url"), "/quitquitquit") {
 		t.Fatalf("quit URL called: %v", called)
 	}
 	p.scWantOrder("done-seen", "quit-called", "stop-sent", "cmd-exited")

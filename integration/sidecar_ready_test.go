@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // --ready-when with one condition of each kind and --ready-file: the ready
@@ -54,8 +56,8 @@ func TestSidecarReadyFile(t *testing.T) {
 
 	holds := func(cond string) {
 		t.Helper()
-		p.waitFor("condition holds "+cond, func(l logLine) bool {
-			return l.str("event") == "condition-holds" && l.str("condition") == cond
+		p.waitFor("condition holds "+cond, func(l kit.Line) bool {
+			return l.Is("condition-holds") && l.Field("condition") == cond
 		})
 		if _, err := os.Stat(ready); err == nil {
 			t.Fatalf("ready file written while conditions were still pending (after %s)", cond)
@@ -70,8 +72,8 @@ func TestSidecarReadyFile(t *testing.T) {
 	scWriteFile(t, gateExec, "")
 
 	written := p.waitEvent("ready-written")
-	if written.str("path") != ready {
-		t.Fatalf("ready file written at %q, want %s", written.str("path"), ready)
+	if written.Field("path") != ready {
+		t.Fatalf("ready file written at %q, want %s", written.Field("path"), ready)
 	}
 	scWantStatus(t, ready, "ready", 0, "", "ready")
 	if info, err := os.Stat(ready); err != nil || info.Mode().Perm() != 0o644 {

@@ -17,7 +17,7 @@ func TestSidecarRestartOnFailure(t *testing.T) {
 		[]string{"sidecar", "--restart", "on-failure", "--poll-interval", "1h", "--done-file", done},
 		helper("sc-crash-once", state, out))...)
 	restarting := p.waitEvent("restarting")
-	if restarting.num("exit_code") != 3 || restarting.str("level") != "warn" {
+	if restarting.Num("exit_code") != 3 || restarting.Field("level") != "warn" {
 		t.Fatalf("restart line: %v", restarting)
 	}
 	waitReadyPID(t, out) // the second run is up
@@ -42,7 +42,7 @@ func TestSidecarRestartDoneDuringBackoff(t *testing.T) {
 	p := startTandem(t, procOptions{}, cmdArgs(
 		[]string{"sidecar", "--restart", "on-failure", "--poll-interval", "1h", "--done-file", done},
 		helper("exit", "3"))...)
-	if delay := p.waitEvent("restarting").num("delay_ms"); delay != 1000 {
+	if delay := p.waitEvent("restarting").Num("delay_ms"); delay != 1000 {
 		t.Fatalf("first restart delay %dms, want 1000", delay)
 	}
 	scWriteFile(t, done, "")

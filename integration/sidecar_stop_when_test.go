@@ -22,8 +22,8 @@ func TestSidecarStopWhenSuccess(t *testing.T) {
 		t.Fatalf("tandem done: exit %d: %s", code, stderr)
 	}
 	failed := p.waitEvent("main-failed")
-	if failed.num("exit_code") != 1 {
-		t.Fatalf("warning names exit code %d, want 1", failed.num("exit_code"))
+	if failed.Num("exit_code") != 1 {
+		t.Fatalf("warning names exit code %d, want 1", failed.Num("exit_code"))
 	}
 	if p.hasEvent("done-seen") || p.hasEvent("stop-sent") {
 		t.Fatal("a failed main's done file stopped the sidecar")
@@ -37,8 +37,8 @@ func TestSidecarStopWhenSuccess(t *testing.T) {
 		t.Fatalf("tandem done: exit %d: %s", code, stderr)
 	}
 	p.scWantExit(0, "stopped")
-	if seen := p.waitEvent("done-seen"); seen.num("main_exit_code") != 0 {
-		t.Fatalf("main is done with main_exit_code %d, want 0", seen.num("main_exit_code"))
+	if seen := p.waitEvent("done-seen"); seen.Num("main_exit_code") != 0 {
+		t.Fatalf("main is done with main_exit_code %d, want 0", seen.Num("main_exit_code"))
 	}
 	p.scWantOrder("main-failed",
 		"done-seen", "stop-sent", "cmd-exited")
@@ -60,7 +60,7 @@ func TestSidecarStopWhenAnyCountsFailure(t *testing.T) {
 		t.Fatalf("tandem done: exit %d: %s", code, stderr)
 	}
 	p.scWantExit(0, "stopped")
-	if seen := p.waitEvent("done-seen"); seen.num("main_exit_code") != 1 {
-		t.Fatalf("main is done with main_exit_code %d, want 1", seen.num("main_exit_code"))
+	if seen := p.waitEvent("done-seen"); seen.Num("main_exit_code") != 1 {
+		t.Fatalf("main is done with main_exit_code %d, want 1", seen.Num("main_exit_code"))
 	}
 }

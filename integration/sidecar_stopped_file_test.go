@@ -3,6 +3,8 @@ package integration
 import (
 	"os"
 	"testing"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // Shutdown order between sidecars: the proxy writes its stopped file once
@@ -26,7 +28,7 @@ func TestSidecarStoppedFileOrder(t *testing.T) {
 	if gap := logGap(proxyExit, dbStop); gap < 0 {
 		t.Fatalf("the database got its stop signal %s before the proxy's CMD exited", -gap)
 	}
-	if seen := db.waitEvent("done-seen"); seen.str("path") != proxyStopped {
+	if seen := db.waitEvent("done-seen"); seen.Field("path") != proxyStopped {
 		t.Fatalf("the database's done-seen %v, want it to end on the proxy's stopped file", seen)
 	}
 	scWantStatus(t, proxyStopped, "stopped", 0, "", "stopped")
@@ -61,8 +63,8 @@ func TestSidecarIgnoresAnotherPodsDoneFile(t *testing.T) {
 	if err := os.Rename(done+".tmp", done); err != nil {
 		t.Fatal(err)
 	}
-	warning := p.waitFor("the other-host warning", func(l logLine) bool { return l.str("file_host") == "another-pod" })
-	if warning.str("host") == "" {
+	warning := p.waitFor("the other-host warning", func(l kit.Line) bool { return l.Field("file_host") == "another-pod" })
+	if warning.Field("host") == "" {
 		t.Fatalf("warning %v does not name this pod's host", warning)
 	}
 	if p.hasEvent("done-seen") {

@@ -5,6 +5,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // An image with STOPSIGNAL SIGQUIT (nginx) gets SIGQUIT on pod deletion
@@ -32,7 +34,7 @@ func TestSidecarTerminationSignalHeld(t *testing.T) {
 			p.scWantExit(0, "stopped")
 			continue
 		}
-		if held := p.waitEvent(scHeldMessage); held.str("signal") != "SIGQUIT" {
+		if held := p.waitEvent(scHeldMessage); held.Field("signal") != "SIGQUIT" {
 			t.Fatalf("held %v, want SIGQUIT", held)
 		}
 		scWriteFile(t, done, "")
@@ -89,11 +91,9 @@ func TestSidecarStopDelay(t *testing.T) {
 }
 
 // logGap is the time between two of tandem's log lines, by their stamps.
-func logGap(from, to logLine) time.Duration {
-	a, errA := time.Parse(time.RFC3339Nano, from.str("time"))
-	b, errB := time.Parse(time.RFC3339Nano, to.str("time"))
-	if errA != nil || errB != nil {
+func logGap(from, to kit.Line) time.Duration {
+	if from.At.IsZero() || to.At.IsZero() {
 		return -1
 	}
-	return b.Sub(a)
+	return to.At.Sub(from.At)
 }

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // `tandem wait` returns 0 once every condition holds.
@@ -17,8 +19,8 @@ func TestWaitConditionsHold(t *testing.T) {
 	p := startTandem(t, procOptions{}, "wait", "--for", "file:"+gate, "--for", tcpCond,
 		"--interval", "10ms", "--timeout", "1h")
 	scWriteFile(t, gate, "")
-	p.waitFor("file condition holds", func(l logLine) bool {
-		return l.str("event") == "condition-holds" && l.str("condition") == "file:"+gate
+	p.waitFor("file condition holds", func(l kit.Line) bool {
+		return l.Is("condition-holds") && l.Field("condition") == "file:"+gate
 	})
 	select {
 	case <-p.exited:

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // drainLines is what the app still writes after SIGTERM, one per 100ms: a
@@ -23,30 +25,25 @@ const podStopTimeout = 20 * time.Second
 // exited, then flushes, and its container stops last.
 func TestDeploymentLogShipper(t *testing.T) {
 	run := playLogShipper(t, "e2e-log-shipper", true)
-	if run.lost > 0 {
-		t.Errorf("%d of %d lines lost: %s", run.lost, run.written, run.missing)
+	if run.Lost > 0 {
+		t.Errorf("%d of %d lines lost: %s", run.Lost, run.Written, run.Missing)
 	}
 	if !run.shipperLast {
 		t.Errorf("the shipper stopped at %s, before the app at %s", run.shipperEnd, run.appEnd)
 	}
 	run.pp.exitCodes(map[string]int{"install-tandem": 0, "web": 0, "fluent-bit": 0})
-	assertOrder(t, run.logs,
-		event{"web", "cmd-exited"},
-		event{"fluent-bit", "done-seen"},
-		event{"fluent-bit", "stop-sent"},
-		event{"fluent-bit", "exiting"},
+	kit.AssertOrder(t, run.logs, kit.MainThenStop("web", "fluent-bit")...)
+	kit.AssertOrder(t, run.logs,
+		kit.Tandem("fluent-bit", "stop-sent"),
+		kit.Program("fluent-bit", "fluent-bit: terminated, flushed"),
 	)
-	assertOrder(t, run.logs,
-		event{"fluent-bit", "stop-sent"},
-		event{"fluent-bit", "fluent-bit: terminated, flushed"},
-	)
-	assertPresent(t, run.logs,
-		event{"fluent-bit", "signal-held"},
+	kit.AssertPresent(t, run.logs,
+		kit.Tandem("fluent-bit", "signal-held"),
 		// SIGQUIT, nginx's graceful shutdown (--rewrite TERM:QUIT).
-		event{"web", "nginx: quit, draining"},
+		kit.Program("web", "nginx: quit, draining"),
 	)
 	t.Logf("with --outlive-main: %d lines written, %d shipped; the shipper stopped %s after the app; pod stop took %s",
-		run.written, run.shipped, run.shipperEnd.Sub(run.appEnd).Round(time.Millisecond), run.stopTook.Round(time.Millisecond))
+		run.Written, run.Shipped, run.shipperEnd.Sub(run.appEnd).Round(time.Millisecond), run.stopTook.Round(time.Millisecond))
 }
 
 // Control: the same pod without --outlive-main. The shipper gets SIGTERM with
@@ -55,8 +52,8 @@ func TestDeploymentLogShipper(t *testing.T) {
 func TestControlLogShipperWithoutOutliveMain(t *testing.T) {
 	run := playLogShipper(t, "e2e-control-shipper", false)
 	t.Logf("control without --outlive-main: %d lines written, %d shipped, %d lost; shipper stopped first: %v (%s before the app)",
-		run.written, run.shipped, run.lost, !run.shipperLast, run.appEnd.Sub(run.shipperEnd).Round(time.Millisecond))
-	if run.lost == 0 {
+		run.Written, run.Shipped, run.Lost, !run.shipperLast, run.appEnd.Sub(run.shipperEnd).Round(time.Millisecond))
+	if run.Lost == 0 {
 		t.Error("no line lost without --outlive-main: the control proves nothing")
 	}
 	if run.shipperLast {
@@ -65,13 +62,12 @@ func TestControlLogShipperWithoutOutliveMain(t *testing.T) {
 }
 
 type shipperRun struct {
-	pp                     *playedPod
-	logs                   []logLine
-	written, shipped, lost int
-	missing                string
-	appEnd, shipperEnd     time.Time
-	shipperLast            bool
-	stopTook               time.Duration
+	kit.ShipperCount
+	pp                 *playedPod
+	logs               []kit.Line
+	appEnd, shipperEnd time.Time
+	shipperLast        bool
+	stopTook           time.Duration
 }
 
 // playLogShipper plays the Deployment's pod, lets the app log for a while,
@@ -79,11 +75,11 @@ type shipperRun struct {
 func playLogShipper(t *testing.T, name string, outlive bool) shipperRun {
 	t.Helper()
 	p := examplePod(t, "deployment-log-shipper.yaml", name)
-	p.args(t, "web", "standin", "app", "--name", "nginx", "--log", "/var/log/nginx/access.log",
+	p.Args("web", "standin", "app", "--name", "nginx", "--log", "/var/log/nginx/access.log",
 		"--every", "100ms", "--drain", fmt.Sprint(drainLines))
-	p.args(t, "fluent-bit", "standin", "ship", "--name", "fluent-bit", "--from", "/var/log/nginx/access.log")
+	p.Args("fluent-bit", "standin", "ship", "--name", "fluent-bit", "--from", "/var/log/nginx/access.log")
 	if !outlive {
-		p.dropFlag(t, "fluent-bit", "--outlive-main")
+		p.DropFlag("fluent-bit", "--outlive-main")
 	}
 	pp := play(t, p)
 	pp.waitForLine("fluent-bit", `shipped "line 5"`, 30*time.Second)
@@ -97,34 +93,14 @@ func playLogShipper(t *testing.T, name string, outlive bool) shipperRun {
 		t.Fatal("containers still running after podman pod stop")
 	}
 	run.logs = pp.logs()
-	wrote, ok := find(run.logs, "web", "nginx: wrote")
-	if !ok {
-		t.Fatal("the app did not say how many lines it wrote")
+	count, err := kit.CountShipped(run.logs, drainLines)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := fmt.Sscanf(strings.TrimPrefix(wrote.Text, "nginx: "), "wrote %d lines", &run.written); err != nil {
-		t.Fatalf("%q: %v", wrote.Text, err)
-	}
-	shipped := map[string]bool{}
-	for _, l := range run.logs {
-		if line, ok := strings.CutPrefix(l.Text, "fluent-bit: shipped "); ok && l.Ctr == "fluent-bit" {
-			shipped[line] = true
-		}
-	}
-	run.shipped = len(shipped)
-	var missing []string
-	for i := 1; i <= run.written; i++ {
-		kind := "line"
-		if i > run.written-drainLines {
-			kind = "drain"
-		}
-		if line := fmt.Sprintf("%q", fmt.Sprintf("%s %d", kind, i)); !shipped[line] {
-			missing = append(missing, line)
-		}
-	}
-	run.lost, run.missing = len(missing), strings.Join(missing, ", ")
+	run.ShipperCount = count
 	// When the app and the shipper exited, as their tandem saw it.
-	appExit, ok1 := find(run.logs, "web", "cmd-exited")
-	shipperExit, ok2 := find(run.logs, "fluent-bit", "cmd-exited")
+	appExit, ok1 := kit.Find(run.logs, kit.Tandem("web", "cmd-exited"))
+	shipperExit, ok2 := kit.Find(run.logs, kit.Tandem("fluent-bit", "cmd-exited"))
 	if !ok1 || !ok2 {
 		t.Fatal("no CMD exited line from web or fluent-bit")
 	}

@@ -12,10 +12,10 @@
 // in the logs. Control tests play the same pods without tandem, or without
 // the flag under test, to show that the assertions can fail.
 //
-// The manifests are edited line by line, without a YAML library (the module
-// takes no dependency for tests): examples keep to two-space indents and
-// write `command:` and `args:` as lists of strings, either `["a", "b"]` on
-// one line or `- a` items, which the tests read and compare exactly.
+// The manifests are edited as YAML node trees by integration/kit, on the
+// node helpers tandemctl inject uses; `command:` and `args:` items must be
+// strings as Kubernetes reads them, and are compared exactly. Log lines,
+// the events the tests look for and the order assertions are the kit's too.
 //
 // The realprog_* tests play real programs from Debian instead of stand-ins
 // (postgres, pgbouncer, pg_dump and psql, nginx, curl, GNU tail), in pods

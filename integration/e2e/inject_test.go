@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 var (
@@ -102,23 +104,23 @@ func TestInjectedJobCompletes(t *testing.T) {
 	}
 
 	p := manifestPod(t, "inject/job-injected.yaml", []byte(out), "e2e-inject-job")
-	p.args(t, "cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432", "--listen-after", "500ms")
+	p.Args("cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432", "--listen-after", "500ms")
 	// Podman 4.3 does not hold the next container on a postStart hook (seen:
 	// the export dialled before the proxy listened), so the export may start
 	// before the proxy listens (a kubelet holds it until the hook's
 	// `tandem wait` returned): here it retries.
-	p.args(t, "export", "sh", "-c", "until standin send --name pg_dump 127.0.0.1:5432 'COPY orders TO STDOUT'; do sleep 0.1; done")
+	p.Args("export", "sh", "-c", "until standin send --name pg_dump 127.0.0.1:5432 'COPY orders TO STDOUT'; do sleep 0.1; done")
 	pp := play(t, p)
 	pp.mustEnd(jobBound)
 
 	pp.exitCodes(map[string]int{"tandem-install": 0, "export": 0, "cloud-sql-proxy": 0})
 	logs := pp.logs()
-	assertOrder(t, logs,
-		event{"export", "cmd-started"},
-		event{"export", "cmd-exited"},
-		event{"cloud-sql-proxy", "done-seen"},
-		event{"cloud-sql-proxy", "exiting"},
+	kit.AssertOrder(t, logs,
+		kit.Tandem("export", "cmd-started"),
+		kit.Tandem("export", "cmd-exited"),
+		kit.Tandem("cloud-sql-proxy", "done-seen"),
+		kit.Tandem("cloud-sql-proxy", "exiting"),
 	)
-	sidecarGap(t, logs, "export", "cloud-sql-proxy")
-	assertPresent(t, logs, event{"cloud-sql-proxy", `received "COPY orders TO STDOUT"`})
+	kit.SidecarGap(t, logs, "export", "cloud-sql-proxy", sidecarStopBound)
+	kit.AssertPresent(t, logs, kit.Program("cloud-sql-proxy", `received "COPY orders TO STDOUT"`))
 }

@@ -5,6 +5,8 @@ package e2e
 import (
 	"testing"
 	"time"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 const (
@@ -18,36 +20,19 @@ const (
 	sidecarStopBound = 10 * time.Second
 )
 
-// sidecarGap is the time from the main's CMD exit to the sidecar's tandem
-// exit, as tandem logged them.
-func sidecarGap(t *testing.T, logs []logLine, main, sidecar string) time.Duration {
-	t.Helper()
-	mainExit, ok1 := find(logs, main, "cmd-exited")
-	sidecarExit, ok2 := find(logs, sidecar, "exiting")
-	if !ok1 || !ok2 {
-		t.Fatalf("no CMD exited line of %s or tandem exiting line of %s", main, sidecar)
-	}
-	gap := sidecarExit.At.Sub(mainExit.At)
-	if gap > sidecarStopBound {
-		t.Errorf("%s stopped %s after %s ended; want within %s", sidecar, gap, main, sidecarStopBound)
-	}
-	t.Logf("%s stopped %s after %s ended", sidecar, gap.Round(time.Microsecond), main)
-	return gap
-}
-
 // The export runs only once the proxy listens (it dials once, no retry), and
 // the proxy is stopped through the done file as soon as the export ended:
 // both containers exit 0 and the Job completes.
 func TestJobDoneFile(t *testing.T) {
 	logs := playExportJob(t, "job-done-file.yaml", "e2e-done-file", map[string]int{"export": 0, "cloud-sql-proxy": 0})
-	assertOrder(t, logs,
-		event{"cloud-sql-proxy", "stop-sent"},
-		event{"cloud-sql-proxy", "cloud-sql-proxy: terminated, exiting"},
+	kit.AssertOrder(t, logs,
+		kit.Tandem("cloud-sql-proxy", "stop-sent"),
+		kit.Program("cloud-sql-proxy", "cloud-sql-proxy: terminated, exiting"),
 	)
-	if l, ok := find(logs, "export", "waiting"); !ok || l.field("conditions") != "tcp:127.0.0.1:5432" {
+	if l, ok := kit.Find(logs, kit.Tandem("export", "waiting")); !ok || l.Field("conditions") != "tcp:127.0.0.1:5432" {
 		t.Errorf("export did not wait for tcp:127.0.0.1:5432: %v", l)
 	}
-	assertPresent(t, logs, event{"export", "done-written"})
+	kit.AssertPresent(t, logs, kit.Tandem("export", "done-written"))
 }
 
 // playExportJob plays an export Job (job-done-file.yaml, job-init-copy.yaml):
@@ -55,29 +40,25 @@ func TestJobDoneFile(t *testing.T) {
 // retry, so an export that finished proves it waited for the proxy. It
 // checks the exit codes, the lifecycle order and the sidecar's stop, and
 // returns the logs for the test's own checks.
-func playExportJob(t *testing.T, example, pod string, exitCodes map[string]int) []logLine {
+func playExportJob(t *testing.T, example, pod string, exitCodes map[string]int) []kit.Line {
 	t.Helper()
 	p := examplePod(t, example, pod)
-	p.args(t, "cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432", "--listen-after", "1s")
-	p.args(t, "export", "standin", "send", "--name", "pg_dump", "127.0.0.1:5432", "COPY orders TO STDOUT")
+	p.Args("cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432", "--listen-after", "1s")
+	p.Args("export", "standin", "send", "--name", "pg_dump", "127.0.0.1:5432", "COPY orders TO STDOUT")
 	pp := play(t, p)
 	pp.mustEnd(jobBound)
 
 	pp.exitCodes(exitCodes)
 	logs := pp.logs()
-	assertOrder(t, logs,
-		event{"cloud-sql-proxy", "cmd-started"},
-		event{"export", "condition-holds"},
-		event{"export", "cmd-started"},
-		event{"export", "cmd-exited"},
-		event{"cloud-sql-proxy", "done-seen"},
-		event{"cloud-sql-proxy", "stop-sent"},
-		event{"cloud-sql-proxy", "exiting"},
-	)
-	sidecarGap(t, logs, "export", "cloud-sql-proxy")
-	assertPresent(t, logs,
-		event{"export", "pg_dump: finished"},
-		event{"cloud-sql-proxy", `received "COPY orders TO STDOUT"`},
+	kit.AssertOrder(t, logs, kit.MainThenStop("export", "cloud-sql-proxy",
+		kit.Tandem("cloud-sql-proxy", "cmd-started"),
+		kit.Tandem("export", "condition-holds"),
+		kit.Tandem("export", "cmd-started"),
+	)...)
+	kit.SidecarGap(t, logs, "export", "cloud-sql-proxy", sidecarStopBound)
+	kit.AssertPresent(t, logs,
+		kit.Program("export", "pg_dump: finished"),
+		kit.Program("cloud-sql-proxy", `received "COPY orders TO STDOUT"`),
 	)
 	return logs
 }
@@ -86,18 +67,18 @@ func playExportJob(t *testing.T, example, pod string, exitCodes map[string]int) 
 // export's code: the proxy's container exits 0, the export's 3.
 func TestJobDoneFileFailedMain(t *testing.T) {
 	p := examplePod(t, "job-done-file.yaml", "e2e-done-file-fail")
-	p.args(t, "cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432")
-	p.args(t, "export", "sh", "-c", "echo pg_dump: permission denied for table orders; exit 3")
+	p.Args("cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432")
+	p.Args("export", "sh", "-c", "echo pg_dump: permission denied for table orders; exit 3")
 	pp := play(t, p)
 	pp.mustEnd(jobBound)
 
 	pp.exitCodes(map[string]int{"export": 3, "cloud-sql-proxy": 0})
 	logs := pp.logs()
-	done, ok := find(logs, "cloud-sql-proxy", "done-seen")
-	if !ok || done.field("main_exit_code") != "3" {
+	done, ok := kit.Find(logs, kit.Tandem("cloud-sql-proxy", "done-seen"))
+	if !ok || done.Field("main_exit_code") != "3" {
 		t.Errorf("the sidecar did not read exit code 3 from the done file: %v", done.Fields)
 	}
-	sidecarGap(t, logs, "export", "cloud-sql-proxy")
+	kit.SidecarGap(t, logs, "export", "cloud-sql-proxy", sidecarStopBound)
 }
 
 // Control: the same Job without tandem, the classic pod. The export does its
@@ -106,11 +87,11 @@ func TestJobDoneFileFailedMain(t *testing.T) {
 // milliseconds, and the pod (the Job) never completes.
 func TestControlClassicJobNeverCompletes(t *testing.T) {
 	p := examplePod(t, "job-done-file.yaml", "e2e-control-classic")
-	p.args(t, "cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432")
+	p.Args("cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432")
 	// Without --wait-for, the classic Job retries in a shell loop.
-	p.args(t, "export", "sh", "-c", "until standin send --name pg_dump 127.0.0.1:5432 'COPY orders TO STDOUT'; do sleep 1; done")
-	p.withoutTandem(t, "cloud-sql-proxy")
-	p.withoutTandem(t, "export")
+	p.Args("export", "sh", "-c", "until standin send --name pg_dump 127.0.0.1:5432 'COPY orders TO STDOUT'; do sleep 1; done")
+	p.WithoutTandem("cloud-sql-proxy")
+	p.WithoutTandem("export")
 	pp := play(t, p)
 
 	if !pp.waitExited(jobBound, "export") {

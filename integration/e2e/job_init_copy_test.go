@@ -4,6 +4,8 @@ package e2e
 
 import (
 	"testing"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // The init container copies tandem out of the scratch tandem image (which
@@ -12,5 +14,5 @@ import (
 func TestJobInitCopy(t *testing.T) {
 	logs := playExportJob(t, "job-init-copy.yaml", "e2e-init-copy",
 		map[string]int{"install-tandem": 0, "export": 0, "cloud-sql-proxy": 0})
-	assertPresent(t, logs, event{"install-tandem", "installed /tandem-bin/tandem"})
+	kit.AssertPresent(t, logs, kit.Program("install-tandem", "installed /tandem-bin/tandem"))
 }

@@ -6,20 +6,14 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // waitEvent polls the pod's logs until ctr's tandem logged event.
-func (pp *playedPod) waitEvent(ctr, event string, bound time.Duration) logLine {
+func (pp *playedPod) waitEvent(ctr, event string, bound time.Duration) kit.Line {
 	pp.t.Helper()
-	deadline := time.Now().Add(bound)
-	for time.Now().Before(deadline) {
-		if l, ok := find(pp.logs(), ctr, event); ok {
-			return l
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	pp.t.Fatalf("%s logged no %s within %s", ctr, event, bound)
-	return logLine{}
+	return pp.waitStep(kit.Tandem(ctr, event), bound)
 }
 
 // The main container killed outright (`podman kill --signal KILL`, as the
@@ -28,8 +22,8 @@ func (pp *playedPod) waitEvent(ctr, event string, bound time.Duration) logLine {
 // pod ends: the proxy at 0, the export at 137.
 func TestJobMainKilledOutright(t *testing.T) {
 	p := examplePod(t, "job-done-file.yaml", "e2e-killed-main")
-	p.args(t, "cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432")
-	p.args(t, "export", "sleep", "3600")
+	p.Args("cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432")
+	p.Args("export", "sleep", "3600")
 	pp := play(t, p)
 	pp.waitEvent("export", "cmd-started", jobBound)
 	pp.waitEvent("cloud-sql-proxy", "main-attached", jobBound)
@@ -40,10 +34,10 @@ func TestJobMainKilledOutright(t *testing.T) {
 	pp.mustEnd(jobBound)
 	pp.exitCodes(map[string]int{"export": 137, "cloud-sql-proxy": 0})
 	logs := pp.logs()
-	if l, ok := find(logs, "cloud-sql-proxy", "done-seen"); !ok || l.field("source") != "lost" {
+	if l, ok := kit.Find(logs, kit.Tandem("cloud-sql-proxy", "done-seen")); !ok || l.Field("source") != "lost" {
 		t.Fatalf("the proxy's done-seen %v, want source lost", l.Fields)
 	}
-	exit, _ := find(logs, "cloud-sql-proxy", "exiting")
+	exit, _ := kit.Find(logs, kit.Tandem("cloud-sql-proxy", "exiting"))
 	t.Logf("the proxy's tandem exited %s after the kill", exit.At.Sub(killed).Round(time.Microsecond))
 }
 
@@ -52,9 +46,9 @@ func TestJobMainKilledOutright(t *testing.T) {
 // proxy running: the pod, and a Job, would never end.
 func TestControlKilledScriptMainHangs(t *testing.T) {
 	p := examplePod(t, "job-done-file.yaml", "e2e-killed-script")
-	p.args(t, "cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432")
-	p.args(t, "export", "sh", "-c", "sleep 3600; tandem done --file /run/tandem/done")
-	p.withoutTandem(t, "export")
+	p.Args("cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432")
+	p.Args("export", "sh", "-c", "sleep 3600; tandem done --file /run/tandem/done")
+	p.WithoutTandem("export")
 	pp := play(t, p)
 	pp.waitEvent("cloud-sql-proxy", "cmd-started", jobBound)
 	if _, _, err := podman(context.Background(), "kill", "--signal", "KILL", pp.ctrName("export")); err != nil {

@@ -4,6 +4,8 @@ package e2e
 
 import (
 	"testing"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // The start order through the postStart hook is the kubelet's, and
@@ -13,19 +15,14 @@ import (
 // containers exit 0.
 func TestJobPostStartOrder(t *testing.T) {
 	p := examplePod(t, "job-poststart-order.yaml", "e2e-poststart-order")
-	p.args(t, "cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432")
-	p.args(t, "export", "sh", "-c", "until standin send --name pg_dump 127.0.0.1:5432 'COPY orders TO STDOUT'; do sleep 0.2; done")
+	p.Args("cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432")
+	p.Args("export", "sh", "-c", "until standin send --name pg_dump 127.0.0.1:5432 'COPY orders TO STDOUT'; do sleep 0.2; done")
 	pp := play(t, p)
 	pp.mustEnd(jobBound)
 
 	pp.exitCodes(map[string]int{"export": 0, "cloud-sql-proxy": 0})
 	logs := pp.logs()
-	assertOrder(t, logs,
-		event{"export", "cmd-exited"},
-		event{"cloud-sql-proxy", "done-seen"},
-		event{"cloud-sql-proxy", "stop-sent"},
-		event{"cloud-sql-proxy", "exiting"},
-	)
-	sidecarGap(t, logs, "export", "cloud-sql-proxy")
-	assertPresent(t, logs, event{"cloud-sql-proxy", `received "COPY orders TO STDOUT"`})
+	kit.AssertOrder(t, logs, kit.MainThenStop("export", "cloud-sql-proxy")...)
+	kit.SidecarGap(t, logs, "export", "cloud-sql-proxy", sidecarStopBound)
+	kit.AssertPresent(t, logs, kit.Program("cloud-sql-proxy", `received "COPY orders TO STDOUT"`))
 }

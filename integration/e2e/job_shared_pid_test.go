@@ -5,6 +5,8 @@ package e2e
 import (
 	"strings"
 	"testing"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // With shareProcessNamespace and no shared volume, the main finds the
@@ -15,30 +17,26 @@ func TestJobSharedPID(t *testing.T) {
 	if strings.Contains(p.yaml(), "volumes:") {
 		t.Fatal("job-shared-pid.yaml must work without a shared volume")
 	}
-	p.args(t, "proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432", "--listen-after", "1s")
-	p.args(t, "vacuum", "standin", "send", "--name", "psql", "127.0.0.1:5432", "VACUUM (ANALYZE) orders")
+	p.Args("proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432", "--listen-after", "1s")
+	p.Args("vacuum", "standin", "send", "--name", "psql", "127.0.0.1:5432", "VACUUM (ANALYZE) orders")
 	pp := play(t, p)
 	pp.mustEnd(jobBound)
 
 	pp.exitCodes(map[string]int{"vacuum": 0, "proxy": 0})
 	logs := pp.logs()
-	assertOrder(t, logs,
-		event{"proxy", "cmd-started"},
-		event{"vacuum", "condition-holds"},
-		event{"vacuum", "cmd-started"},
-		event{"vacuum", "cmd-exited"},
-		event{"proxy", "done-seen"},
-		event{"proxy", "stop-sent"},
-		event{"proxy", "exiting"},
-	)
-	sidecarGap(t, logs, "vacuum", "proxy")
+	kit.AssertOrder(t, logs, kit.MainThenStop("vacuum", "proxy",
+		kit.Tandem("proxy", "cmd-started"),
+		kit.Tandem("vacuum", "condition-holds"),
+		kit.Tandem("vacuum", "cmd-started"),
+	)...)
+	kit.SidecarGap(t, logs, "vacuum", "proxy", sidecarStopBound)
 	// The main logs peer-signaled after its kill(2) returned; the sidecar may
 	// log done-seen in those same microseconds, so only its presence counts.
-	assertPresent(t, logs, event{"vacuum", "peer-signaled"}, event{"proxy", `received "VACUUM (ANALYZE) orders"`})
-	if l, _ := find(logs, "vacuum", "peer-signaled"); l.field("peer") != "proxy" || l.field("signal") != "SIGUSR2" {
-		t.Errorf("the main signaled %q with %q; want the sidecar named proxy, SIGUSR2", l.field("peer"), l.field("signal"))
+	kit.AssertPresent(t, logs, kit.Tandem("vacuum", "peer-signaled"), kit.Program("proxy", `received "VACUUM (ANALYZE) orders"`))
+	if l, _ := kit.Find(logs, kit.Tandem("vacuum", "peer-signaled")); l.Field("peer") != "proxy" || l.Field("signal") != "SIGUSR2" {
+		t.Errorf("the main signaled %q with %q; want the sidecar named proxy, SIGUSR2", l.Field("peer"), l.Field("signal"))
 	}
-	if l, _ := find(logs, "proxy", "done-seen"); l.field("source") != "done-signal" {
-		t.Errorf("the sidecar saw the end through %q; want done-signal", l.field("source"))
+	if l, _ := kit.Find(logs, kit.Tandem("proxy", "done-seen")); l.Field("source") != "done-signal" {
+		t.Errorf("the sidecar saw the end through %q; want done-signal", l.Field("source"))
 	}
 }

@@ -4,6 +4,8 @@ package e2e
 
 import (
 	"testing"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // The sidecar publishes its ready file only once its port answers, and the
@@ -12,35 +14,31 @@ import (
 func TestJobStartupOrder(t *testing.T) {
 	p := examplePod(t, "job-startup-order.yaml", "e2e-startup-order")
 	// A database that takes its time to listen (initdb).
-	p.args(t, "postgres", "standin", "serve", "--name", "postgres", "--tcp", "127.0.0.1:5432", "--listen-after", "1500ms")
+	p.Args("postgres", "standin", "serve", "--name", "postgres", "--tcp", "127.0.0.1:5432", "--listen-after", "1500ms")
 	// Dials once: started before the database listens, it fails.
-	p.args(t, "migrate", "standin", "send", "--name", "flyway", "127.0.0.1:5432", "CREATE TABLE orders (id bigint)")
+	p.Args("migrate", "standin", "send", "--name", "flyway", "127.0.0.1:5432", "CREATE TABLE orders (id bigint)")
 	pp := play(t, p)
 	pp.mustEnd(jobBound)
 
 	pp.exitCodes(map[string]int{"install-tandem": 0, "migrate": 0, "postgres": 0})
 	logs := pp.logs()
-	assertOrder(t, logs,
-		event{"postgres", "cmd-started"},
-		event{"postgres", "condition-holds"}, // --ready-when tcp:127.0.0.1:5432
-		event{"postgres", "ready-written"},
-		event{"migrate", "condition-holds"},
-		event{"migrate", "cmd-started"},
-		event{"migrate", "cmd-exited"},
-		event{"postgres", "done-seen"},
-		event{"postgres", "stop-sent"},
-		event{"postgres", "exiting"},
+	kit.AssertOrder(t, logs, kit.MainThenStop("migrate", "postgres",
+		kit.Tandem("postgres", "cmd-started"),
+		kit.Tandem("postgres", "condition-holds"), // --ready-when tcp:127.0.0.1:5432
+		kit.Tandem("postgres", "ready-written"),
+		kit.Tandem("migrate", "condition-holds"),
+		kit.Tandem("migrate", "cmd-started"),
+	)...)
+	kit.AssertOrder(t, logs,
+		kit.Tandem("postgres", "stop-sent"),
+		kit.Program("postgres", "postgres: interrupt, exiting"),
 	)
-	assertOrder(t, logs,
-		event{"postgres", "stop-sent"},
-		event{"postgres", "postgres: interrupt, exiting"},
-	)
-	sidecarGap(t, logs, "migrate", "postgres")
-	assertPresent(t, logs, event{"migrate", "waiting"}, event{"postgres", `received "CREATE TABLE orders (id bigint)"`})
-	if l, _ := find(logs, "migrate", "condition-holds"); l.field("condition") != "file:/run/tandem/ready" {
-		t.Errorf("the main waited for %q; want file:/run/tandem/ready", l.field("condition"))
+	kit.SidecarGap(t, logs, "migrate", "postgres", sidecarStopBound)
+	kit.AssertPresent(t, logs, kit.Tandem("migrate", "waiting"), kit.Program("postgres", `received "CREATE TABLE orders (id bigint)"`))
+	if l, _ := kit.Find(logs, kit.Tandem("migrate", "condition-holds")); l.Field("condition") != "file:/run/tandem/ready" {
+		t.Errorf("the main waited for %q; want file:/run/tandem/ready", l.Field("condition"))
 	}
-	if l, _ := find(logs, "postgres", "stop-sent"); l.field("signal") != "SIGINT" {
-		t.Errorf("stop signal %q; want SIGINT", l.field("signal"))
+	if l, _ := kit.Find(logs, kit.Tandem("postgres", "stop-sent")); l.Field("signal") != "SIGINT" {
+		t.Errorf("stop signal %q; want SIGINT", l.Field("signal"))
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // seededOrders is how many rows realprog/files/seed.sql puts in orders.
@@ -21,29 +23,25 @@ const seededOrders = 10000
 func TestRealprogExport(t *testing.T) {
 	p := realprogPod(t, "export.yaml", "realprog-export")
 	out := t.TempDir()
-	p.hostPath(t, "out", out)
+	p.HostPath("out", out)
 	pp := play(t, p)
 	pp.mustEnd(jobBound)
 
 	pp.exitCodes(map[string]int{"export": 0, "pgbouncer": 0, "postgres": 0})
 	logs := pp.logs()
 	for _, sidecar := range []string{"pgbouncer", "postgres"} {
-		assertSteps(t, logs,
-			tandemDid(sidecar, "cmd-started"),
-			tandemDid("export", "cmd-started"),
-			tandemDid("export", "cmd-exited"),
-			tandemDid(sidecar, "done-seen"),
-			tandemDid(sidecar, "stop-sent"),
-			tandemDid(sidecar, "exiting"),
-		)
+		kit.AssertOrder(t, logs, kit.MainThenStop("export", sidecar,
+			kit.Tandem(sidecar, "cmd-started"),
+			kit.Tandem("export", "cmd-started"),
+		)...)
 	}
-	assertSteps(t, logs,
-		tandemDid("postgres", "stop-sent"),
-		programSaid("postgres", "received fast shutdown request"),
+	kit.AssertOrder(t, logs,
+		kit.Tandem("postgres", "stop-sent"),
+		kit.Program("postgres", "received fast shutdown request"),
 	)
-	assertSteps(t, logs,
-		tandemDid("postgres", "stop-sent"),
-		programSaid("postgres", "database system is shut down"),
+	kit.AssertOrder(t, logs,
+		kit.Tandem("postgres", "stop-sent"),
+		kit.Program("postgres", "database system is shut down"),
 	)
 	checkDump(t, filepath.Join(out, "shop.sql"))
 	pp.logPodEnd(logs, "export")
@@ -53,18 +51,18 @@ func TestRealprogExport(t *testing.T) {
 // export container's code; both sidecars still stop, and exit 0.
 func TestRealprogExportFails(t *testing.T) {
 	p := realprogPod(t, "export.yaml", "realprog-export-fails")
-	p.hostPath(t, "out", t.TempDir())
-	p.args(t, "export", "pg_dump", "--host", "127.0.0.1", "--port", "6432", "--username", "postgres",
+	p.HostPath("out", t.TempDir())
+	p.Args("export", "pg_dump", "--host", "127.0.0.1", "--port", "6432", "--username", "postgres",
 		"--table", "no_such_table", "--file", "/out/shop.sql", "shop")
 	pp := play(t, p)
 	pp.mustEnd(jobBound)
 
 	pp.exitCodes(map[string]int{"export": 1, "pgbouncer": 0, "postgres": 0})
 	logs := pp.logs()
-	mustFind(t, logs, programSaid("export", "no matching tables were found"))
+	kit.MustFind(t, logs, kit.Program("export", "no matching tables were found"))
 	for _, sidecar := range []string{"pgbouncer", "postgres"} {
-		done := mustFind(t, logs, tandemDid(sidecar, "done-seen"))
-		if got := done.field("main_exit_code"); got != "1" {
+		done := kit.MustFind(t, logs, kit.Tandem(sidecar, "done-seen"))
+		if got := done.Field("main_exit_code"); got != "1" {
 			t.Errorf("%s read exit code %q from the done file; want 1: %v", sidecar, got, done.Fields)
 		}
 	}
@@ -110,15 +108,15 @@ func checkDump(t *testing.T, path string) {
 // logPodEnd logs how long the pod took to end after the main's program
 // exited: to the last container's end as podman recorded it, and to the
 // last exit of a sidecar's tandem as it logged it.
-func (pp *playedPod) logPodEnd(logs []logLine, main string) {
+func (pp *playedPod) logPodEnd(logs []kit.Line, main string) {
 	pp.t.Helper()
-	exited := mustFind(pp.t, logs, tandemDid(main, "cmd-exited")).At
+	exited := kit.MustFind(pp.t, logs, kit.Tandem(main, "cmd-exited")).At
 	var lastEnd, lastExit time.Time
-	for _, ctr := range pp.containers() {
+	for _, ctr := range pp.ContainerNames() {
 		if end := pp.finishedAt(ctr); end.After(lastEnd) {
 			lastEnd = end
 		}
-		if l, ok := tandemDid(ctr, "exiting").first(logs); ok && l.At.After(lastExit) {
+		if l, ok := kit.Find(logs, kit.Tandem(ctr, "exiting")); ok && l.At.After(lastExit) {
 			lastExit = l.At
 		}
 	}

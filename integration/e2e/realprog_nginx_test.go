@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // downloadSize is the file nginx serves in realprog/nginx-download.yaml.
@@ -24,8 +26,8 @@ func TestRealprogNginxFinishesDownload(t *testing.T) {
 	}
 	run.pp.exitCodes(map[string]int{"web": 0, "browser": 0})
 	logs := run.pp.logs()
-	mustFind(t, logs, programSaid("web", "signal 3 (SIGQUIT) received"))
-	mustFind(t, logs, programSaid("web", "gracefully shutting down"))
+	kit.MustFind(t, logs, kit.Program("web", "signal 3 (SIGQUIT) received"))
+	kit.MustFind(t, logs, kit.Program("web", "gracefully shutting down"))
 	t.Logf("pod stop with %d of %d bytes sent; the download then finished, and pod stop returned after %s",
 		run.atStop, downloadSize, run.stopTook.Round(time.Millisecond))
 }
@@ -39,7 +41,7 @@ func TestRealprogControlNginxWithoutRewrite(t *testing.T) {
 	if run.curlCode == 0 && run.got == downloadSize {
 		t.Error("the download finished without --rewrite: the control proves nothing")
 	}
-	mustFind(t, run.pp.logs(), programSaid("web", "signal 15 (SIGTERM) received"))
+	kit.MustFind(t, run.pp.logs(), kit.Program("web", "signal 15 (SIGTERM) received"))
 }
 
 type downloadRun struct {
@@ -55,9 +57,9 @@ func playDownload(t *testing.T, name string, rewrite bool) downloadRun {
 	t.Helper()
 	p := realprogPod(t, "nginx-download.yaml", name)
 	out := t.TempDir()
-	p.hostPath(t, "out", out)
+	p.HostPath("out", out)
 	if !rewrite {
-		p.dropFlag(t, "web", "--rewrite")
+		p.DropFlag("web", "--rewrite")
 	}
 	pp := play(t, p)
 	file := filepath.Join(out, "big")

@@ -2,7 +2,11 @@
 
 package e2e
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/tandem-sh/tandem/integration/kit"
+)
 
 // The pod's SIGTERM arriving while tandem already stops pgbouncer with INT
 // (issue 16, defect 1): it is the same request, so tandem logs it and does
@@ -11,7 +15,7 @@ import "testing"
 // pooler holds the safe shutdown open, so the SIGTERM surely comes during it.
 func TestRealprogPgbouncerTermDuringStop(t *testing.T) {
 	pp := play(t, realprogPod(t, "pgbouncer-term.yaml", "realprog-pgbouncer-term"))
-	pp.waitStep(programSaid("pgbouncer", "got SIGINT, shutting down"), jobBound)
+	pp.waitStep(kit.Program("pgbouncer", "got SIGINT, shutting down"), jobBound)
 
 	// The pod's deletion: SIGTERM to each container at once (what podman pod
 	// stop does, without waiting for them).
@@ -19,7 +23,7 @@ func TestRealprogPgbouncerTermDuringStop(t *testing.T) {
 	// Either tandem took the SIGTERM as part of its stop, or pgbouncer is
 	// gone already (the defect).
 	pp.waitUntil(jobBound, "tandem in pgbouncer to log the SIGTERM, or pgbouncer to end", func() bool {
-		_, absorbed := tandemDid("pgbouncer", "signal-absorbed").first(pp.ctrLogs("pgbouncer"))
+		_, absorbed := kit.Find(pp.ctrLogs("pgbouncer"), kit.Tandem("pgbouncer", "signal-absorbed"))
 		return absorbed || pp.state("pgbouncer").Status == "exited"
 	})
 	// The report ends: its session closes, and so pgbouncer's safe shutdown.
@@ -30,18 +34,18 @@ func TestRealprogPgbouncerTermDuringStop(t *testing.T) {
 
 	pp.exitCodes(map[string]int{"export": 0, "pgbouncer": 0})
 	logs := pp.logs()
-	assertSteps(t, logs,
-		tandemDid("export", "cmd-exited"),
-		tandemDid("pgbouncer", "stop-sent"),
-		tandemDid("pgbouncer", "signal-absorbed"),
-		tandemDid("pgbouncer", "exiting"),
+	kit.AssertOrder(t, logs,
+		kit.Tandem("export", "cmd-exited"),
+		kit.Tandem("pgbouncer", "stop-sent"),
+		kit.Tandem("pgbouncer", "signal-absorbed"),
+		kit.Tandem("pgbouncer", "exiting"),
 	)
-	if l, ok := tandemDid("pgbouncer", "signal-absorbed").first(logs); ok && l.field("signal") != "SIGTERM" {
-		t.Errorf("tandem in pgbouncer absorbed %q; want SIGTERM: %v", l.field("signal"), l.Fields)
+	if l, ok := kit.Find(logs, kit.Tandem("pgbouncer", "signal-absorbed")); ok && l.Field("signal") != "SIGTERM" {
+		t.Errorf("tandem in pgbouncer absorbed %q; want SIGTERM: %v", l.Field("signal"), l.Fields)
 	}
-	assertSteps(t, logs,
-		tandemDid("pgbouncer", "stop-sent"),
-		programSaid("pgbouncer", "server connections dropped, exiting"),
+	kit.AssertOrder(t, logs,
+		kit.Tandem("pgbouncer", "stop-sent"),
+		kit.Program("pgbouncer", "server connections dropped, exiting"),
 	)
-	assertNever(t, logs, "pgbouncer", "got SIGTERM")
+	kit.AssertNever(t, logs, "pgbouncer", "got SIGTERM")
 }

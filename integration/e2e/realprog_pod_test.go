@@ -9,11 +9,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/tandem-sh/tandem/integration/kit"
 	"golang.org/x/sys/unix"
 )
 
@@ -36,12 +36,8 @@ func realprogPodSharing(t *testing.T, file, name, shared string) *pod {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &pod{
-		name:   fmt.Sprintf("e2e-%s-%d", name, os.Getpid()),
-		source: "realprog/" + file,
-		lines:  strings.Split(strings.TrimRight(string(data), "\n"), "\n"),
-	}
-	p.setName()
+	p := &pod{Manifest: kit.Parse(t, "realprog/"+file, data), name: fmt.Sprintf("e2e-%s-%d", name, os.Getpid())}
+	p.SetName(p.name)
 	if shared == "" {
 		shared = p.name
 	}
@@ -49,33 +45,14 @@ func realprogPodSharing(t *testing.T, file, name, shared string) *pod {
 	return p
 }
 
-var volumeItem = regexp.MustCompile(`^    - name:\s*(\S+)\s*$`)
-
-// emptyDirs lists the pod's emptyDir volumes.
-func (p *pod) emptyDirs() []string {
-	var names []string
-	at := slices.Index(p.lines, "  volumes:")
-	for i := at + 1; at >= 0 && i < len(p.lines) && indentOf(p.lines[i]) >= 2; i++ {
-		m := volumeItem.FindStringSubmatch(p.lines[i])
-		if m != nil && i+1 < len(p.lines) && strings.TrimSpace(p.lines[i+1]) == "emptyDir: {}" {
-			names = append(names, m[1])
-		}
-	}
-	return names
-}
-
 // renameVolumes renames every emptyDir VOLUME to VOLUME-suffix, in the
 // volumes and in every volumeMount, and removes the named volumes when the
 // test ends. Two pods given one suffix share their emptyDirs.
 func (p *pod) renameVolumes(t *testing.T, suffix string) {
 	t.Helper()
-	names := p.emptyDirs()
 	var renamed []string
-	for _, name := range names {
-		from := regexp.MustCompile(`^(\s*- name:\s*)` + regexp.QuoteMeta(name) + `\s*$`)
-		for i, l := range p.lines {
-			p.lines[i] = from.ReplaceAllString(l, "${1}"+name+"-"+suffix)
-		}
+	for _, name := range p.EmptyDirs() {
+		p.RenameVolume(name, name+"-"+suffix)
 		renamed = append(renamed, name+"-"+suffix)
 	}
 	t.Cleanup(func() {
@@ -85,37 +62,6 @@ func (p *pod) renameVolumes(t *testing.T, suffix string) {
 			_, _, _ = podman(context.Background(), "volume", "rm", "--force", v)
 		}
 	})
-}
-
-// hostPath points the hostPath volume named volume at dir.
-func (p *pod) hostPath(t *testing.T, volume, dir string) {
-	t.Helper()
-	at := slices.Index(p.lines, "    - name: "+volume)
-	for i := at + 1; at >= 0 && i < len(p.lines) && indentOf(p.lines[i]) > 4; i++ {
-		if strings.HasPrefix(strings.TrimSpace(p.lines[i]), "path:") {
-			p.lines[i] = strings.Repeat(" ", indentOf(p.lines[i])) + "path: " + dir
-			return
-		}
-	}
-	t.Fatalf("pod %s: no hostPath volume %q with a path", p.name, volume)
-}
-
-// addFlags adds tandem flags to ctr's command, before its last "--".
-func (p *pod) addFlags(t *testing.T, ctr string, flags ...string) {
-	t.Helper()
-	p.changed = true
-	cmd := p.list(t, ctr, "command")
-	sep := -1
-	for i := len(cmd) - 1; i >= 0; i-- {
-		if cmd[i] == "--" {
-			sep = i
-			break
-		}
-	}
-	if sep < 0 {
-		t.Fatalf("pod %s, container %s: no -- in %q", p.name, ctr, cmd)
-	}
-	p.setList(t, ctr, "command", slices.Concat(cmd[:sep], flags, cmd[sep:]))
 }
 
 // staleVolume is the name renameVolumes gives: VOLUME-e2e-NAME-PID, or

@@ -8,6 +8,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // fetchPage is what each pod's main does: one GET from its own nginx.
@@ -40,17 +42,17 @@ func playSharedVolume(t *testing.T, name string, firstMain []string, wantWarning
 	shared := fmt.Sprint(name, "-", os.Getpid())
 	first := realprogPodSharing(t, "shared-volume.yaml", name+"-first", shared)
 	if firstMain != nil {
-		first.setList(t, "main", "command", firstMain)
+		first.SetCommand("main", firstMain...)
 	}
 	second := realprogPodSharing(t, "shared-volume.yaml", name+"-second", shared)
 	// The other pod's main is wrapped, and fetches at once. Its tandem starts
 	// once nginx listens, so after its sidecar: the order a kubelet keeps
 	// when the sidecar comes first with a postStart hook (tandemctl inject).
-	second.setList(t, "main", "command", append([]string{"sh", "-c", "tandem wait --for tcp:127.0.0.1:8080 && exec \"$@\"", "sh",
-		"tandem", "main", "--name", "main", "--done-file", "/run/tandem/main.done", "--"}, fetchPage...))
+	second.SetCommand("main", append([]string{"sh", "-c", "tandem wait --for tcp:127.0.0.1:8080 && exec \"$@\"", "sh",
+		"tandem", "main", "--name", "main", "--done-file", "/run/tandem/main.done", "--"}, fetchPage...)...)
 
 	pp1 := play(t, first)
-	pp1.waitStep(tandemDid("web", "cmd-started"), jobBound)
+	pp1.waitStep(kit.Tandem("web", "cmd-started"), jobBound)
 	pp2 := play(t, second)
 	pp2.mustEnd(jobBound)
 	pp2.exitCodes(map[string]int{"main": 0, "web": 0})
@@ -69,35 +71,35 @@ func playSharedVolume(t *testing.T, name string, firstMain []string, wantWarning
 
 	pp1.exitCodes(map[string]int{"main": 0, "web": 0})
 	logs := pp1.logs()
-	if warning, ok := foreignDoneFile(logs, second.name); ok && warning.field("host") != first.name {
-		t.Errorf("the warning names this pod %q; want %q: %v", warning.field("host"), first.name, warning.Fields)
+	if warning, ok := foreignDoneFile(logs, second.name); ok && warning.Field("host") != first.name {
+		t.Errorf("the warning names this pod %q; want %q: %v", warning.Field("host"), first.name, warning.Fields)
 	}
-	mustFind(t, logs, programSaid("web", `"GET /index.html HTTP/1.1" 200`))
+	kit.MustFind(t, logs, kit.Program("web", `"GET /index.html HTTP/1.1" 200`))
 	// The main's done file is logged once it is in place, so the sidecar may
 	// see it first: the test's go is what the sidecar's stop must follow.
-	done := mustFind(t, logs, tandemDid("web", "done-seen"))
+	done := kit.MustFind(t, logs, kit.Tandem("web", "done-seen"))
 	if done.At.Before(fetch) {
 		t.Errorf("the sidecar saw the main done at %s, before the main was told to fetch the page at %s",
 			done.At.Format(time.StampMicro), fetch.Format(time.StampMicro))
 	}
-	if done.field("source") != "done-file" {
-		t.Errorf("the sidecar saw the main done through %q; want its done file: %v", done.field("source"), done.Fields)
+	if done.Field("source") != "done-file" {
+		t.Errorf("the sidecar saw the main done through %q; want its done file: %v", done.Field("source"), done.Fields)
 	}
-	mustFind(t, logs, tandemDid("main", "done-written"))
-	assertSteps(t, logs,
-		tandemDid("web", "done-seen"),
-		tandemDid("web", "stop-sent"),
-		tandemDid("web", "exiting"),
+	kit.MustFind(t, logs, kit.Tandem("main", "done-written"))
+	kit.AssertOrder(t, logs,
+		kit.Tandem("web", "done-seen"),
+		kit.Tandem("web", "stop-sent"),
+		kit.Tandem("web", "exiting"),
 	)
 }
 
 // foreignDoneFile finds the sidecar's warning about a done file written in
 // the pod named host.
-func foreignDoneFile(lines []logLine, host string) (logLine, bool) {
+func foreignDoneFile(lines []kit.Line, host string) (kit.Line, bool) {
 	for _, l := range lines {
-		if l.Ctr == "web" && l.field("event") == "done-file-foreign" && l.field("file_host") == host {
+		if l.Ctr == "web" && l.Field("event") == "done-file-foreign" && l.Field("file_host") == host {
 			return l, true
 		}
 	}
-	return logLine{}, false
+	return kit.Line{}, false
 }

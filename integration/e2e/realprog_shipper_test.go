@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // What realprog/log-shipper.yaml's app writes, and how often the test plays
@@ -32,14 +34,9 @@ func TestRealprogLogShipperDrains(t *testing.T) {
 
 			pp.exitCodes(map[string]int{"app": 0, "shipper": 0})
 			logs := pp.logs()
-			assertSteps(t, logs,
-				tandemDid("app", "cmd-exited"),
-				tandemDid("shipper", "done-seen"),
-				tandemDid("shipper", "stop-sent"),
-				tandemDid("shipper", "exiting"),
-			)
-			done := mustFind(t, logs, tandemDid("shipper", "done-seen"))
-			stop := mustFind(t, logs, tandemDid("shipper", "stop-sent"))
+			kit.AssertOrder(t, logs, kit.MainThenStop("app", "shipper")...)
+			done := kit.MustFind(t, logs, kit.Tandem("shipper", "done-seen"))
+			stop := kit.MustFind(t, logs, kit.Tandem("shipper", "stop-sent"))
 			if waited := stop.At.Sub(done.At); waited < stopDelay {
 				t.Errorf("the stop signal came %s after the done file; --stop-delay is %s", waited, stopDelay)
 			}
@@ -47,7 +44,7 @@ func TestRealprogLogShipperDrains(t *testing.T) {
 			if len(missing) > 0 {
 				t.Errorf("%d of %d lines not shipped, the first: %q", len(missing), bursts*burstLines, missing[0])
 			}
-			appExit := mustFind(t, logs, tandemDid("app", "cmd-exited"))
+			appExit := kit.MustFind(t, logs, kit.Tandem("app", "cmd-exited"))
 			t.Logf("drain: the last line was shipped %s after the app exited; the stop signal followed the done file by %s",
 				last.Sub(appExit.At).Round(time.Millisecond), stop.At.Sub(done.At).Round(time.Millisecond))
 		})
@@ -61,7 +58,7 @@ func TestRealprogLogShipperDrains(t *testing.T) {
 // the app's end, before tail's next read, and the last lines are lost.
 func TestRealprogControlLogShipperWithoutStopDelay(t *testing.T) {
 	p := realprogPod(t, "log-shipper.yaml", "realprog-shipper-nodelay")
-	p.dropFlag(t, "shipper", "--stop-delay")
+	p.DropFlag("shipper", "--stop-delay")
 	pp := play(t, p)
 	pp.mustEnd(jobBound)
 	missing, _ := unshipped(pp.logs())
@@ -73,7 +70,7 @@ func TestRealprogControlLogShipperWithoutStopDelay(t *testing.T) {
 
 // unshipped lists the lines the app wrote that the shipper did not print,
 // and says when it printed the last of those it did.
-func unshipped(logs []logLine) (missing []string, last time.Time) {
+func unshipped(logs []kit.Line) (missing []string, last time.Time) {
 	shipped := map[string]bool{}
 	for _, l := range logs {
 		if l.Ctr == "shipper" && l.Fields == nil && strings.HasPrefix(l.Text, "burst ") {

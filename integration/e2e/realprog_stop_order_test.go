@@ -2,7 +2,11 @@
 
 package e2e
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/tandem-sh/tandem/integration/kit"
+)
 
 // Shutdown order between sidecars (issue 16, defect 3): pgbouncer's sidecar
 // writes its stopped file once pgbouncer has exited after the requested
@@ -11,32 +15,32 @@ import "testing"
 // and pgbouncer never sees its server go away.
 func TestRealprogStopOrder(t *testing.T) {
 	p := realprogPod(t, "export.yaml", "realprog-stop-order")
-	p.hostPath(t, "out", t.TempDir())
-	p.addFlags(t, "pgbouncer", "--stopped-file", "/run/tandem/pgbouncer.stopped")
-	p.addFlags(t, "postgres", "--done-file", "/run/tandem/pgbouncer.stopped")
+	p.HostPath("out", t.TempDir())
+	p.AddFlags("pgbouncer", "--stopped-file", "/run/tandem/pgbouncer.stopped")
+	p.AddFlags("postgres", "--done-file", "/run/tandem/pgbouncer.stopped")
 	pp := play(t, p)
 	pp.mustEnd(jobBound)
 
 	pp.exitCodes(map[string]int{"export": 0, "pgbouncer": 0, "postgres": 0})
 	logs := pp.logs()
-	assertSteps(t, logs,
-		tandemDid("export", "cmd-exited"),
-		tandemDid("pgbouncer", "stop-sent"),
-		tandemDid("pgbouncer", "cmd-exited"),
-		tandemDid("postgres", "done-seen"),
-		tandemDid("postgres", "stop-sent"),
-		programSaid("postgres", "database system is shut down"),
+	kit.AssertOrder(t, logs,
+		kit.Tandem("export", "cmd-exited"),
+		kit.Tandem("pgbouncer", "stop-sent"),
+		kit.Tandem("pgbouncer", "cmd-exited"),
+		kit.Tandem("postgres", "done-seen"),
+		kit.Tandem("postgres", "stop-sent"),
+		kit.Program("postgres", "database system is shut down"),
 	)
 	// The stopped file is logged once it is in place, so postgres's tandem
 	// may see it first.
-	mustFind(t, logs, tandemDid("pgbouncer", "stopped-written"))
-	if done := mustFind(t, logs, tandemDid("postgres", "done-seen")); done.field("path") != "/run/tandem/pgbouncer.stopped" {
-		t.Errorf("postgres's last done file was %q; want pgbouncer's stopped file: %v", done.field("path"), done.Fields)
+	kit.MustFind(t, logs, kit.Tandem("pgbouncer", "stopped-written"))
+	if done := kit.MustFind(t, logs, kit.Tandem("postgres", "done-seen")); done.Field("path") != "/run/tandem/pgbouncer.stopped" {
+		t.Errorf("postgres's last done file was %q; want pgbouncer's stopped file: %v", done.Field("path"), done.Fields)
 	}
-	assertSteps(t, logs,
-		tandemDid("pgbouncer", "stop-sent"),
-		programSaid("pgbouncer", "server connections dropped, exiting"),
+	kit.AssertOrder(t, logs,
+		kit.Tandem("pgbouncer", "stop-sent"),
+		kit.Program("pgbouncer", "server connections dropped, exiting"),
 	)
-	assertNever(t, logs, "pgbouncer", " WARNING ", " ERROR ", "server conn crashed")
+	kit.AssertNever(t, logs, "pgbouncer", " WARNING ", " ERROR ", "server conn crashed")
 	pp.logPodEnd(logs, "export")
 }

@@ -6,6 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // What the real-program tests read of running containers, and how they wait
@@ -25,21 +27,21 @@ func (pp *playedPod) signal(sig string, ctrs ...string) {
 }
 
 // ctrLogs returns what one container wrote so far, stdout and stderr.
-func (pp *playedPod) ctrLogs(ctr string) []logLine {
+func (pp *playedPod) ctrLogs(ctr string) []kit.Line {
 	pp.t.Helper()
-	stdout, stderr, err := podman(context.Background(), "logs", "--timestamps", pp.ctrName(ctr))
+	lines, err := kit.ContainerLogs(context.Background(), podmanTool, ctr, "logs", "--timestamps", pp.ctrName(ctr))
 	if err != nil {
 		pp.t.Fatal(err)
 	}
-	return append(parseLogs(ctr, stdout), parseLogs(ctr, stderr)...)
+	return lines
 }
 
 // waitStep waits until s happened, for at most bound.
-func (pp *playedPod) waitStep(s step, bound time.Duration) logLine {
+func (pp *playedPod) waitStep(s kit.Event, bound time.Duration) kit.Line {
 	pp.t.Helper()
-	var found logLine
+	var found kit.Line
 	pp.waitUntil(bound, s.String(), func() bool {
-		l, ok := s.first(pp.ctrLogs(s.ctr))
+		l, ok := kit.Find(pp.ctrLogs(s.Ctr), s)
 		found = l
 		return ok
 	})

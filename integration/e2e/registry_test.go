@@ -3,9 +3,7 @@
 package e2e
 
 import (
-	"bufio"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -13,11 +11,9 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
-)
 
-// registryStartBound is how long docker-registry may take to listen.
-const registryStartBound = 30 * time.Second
+	"github.com/tandem-sh/tandem/integration/kit"
+)
 
 // startRegistry runs Debian's docker-registry (distribution) on 127.0.0.1
 // at a free port, with its own storage, until the test ends, and returns
@@ -38,48 +34,7 @@ func startRegistry(t *testing.T) string {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	dir := t.TempDir()
-	config := fmt.Sprintf("version: 0.1\nlog:\n  level: info\nstorage:\n  filesystem:\n    rootdirectory: %s\nhttp:\n  addr: %s\n",
-		filepath.Join(dir, "storage"), addr)
-	if err := os.WriteFile(filepath.Join(dir, "config.yml"), []byte(config), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "serve", filepath.Join(dir, "config.yml"))
-	cmd.Stdout, cmd.Stderr = w, w
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	listening := make(chan string, 1)
-	go func() {
-		var seen strings.Builder
-		sc := bufio.NewScanner(r)
-		for sc.Scan() {
-			seen.WriteString(sc.Text() + "\n")
-			if strings.Contains(sc.Text(), "listening on "+addr) {
-				listening <- ""
-				_, _ = io.Copy(io.Discard, r) // keep its pipe drained
-				return
-			}
-		}
-		listening <- seen.String()
-	}()
-	select {
-	case out := <-listening:
-		if out != "" {
-			t.Fatalf("docker-registry ended before listening on %s:\n%s", addr, out)
-		}
-	case <-time.After(registryStartBound):
-		t.Fatalf("docker-registry did not listen on %s within %s", addr, registryStartBound)
-	}
+	kit.StartRegistry(t, bin, addr)
 	return addr
 }
 
@@ -159,20 +114,19 @@ CMD ["echo the CMD that args replace; exit 3"]
 		t.Errorf("report %q; want %q", report, want)
 	}
 	p := manifestPod(t, "a Pod injected from the registry", []byte(out), "e2e-inject-registry")
-	p.commands = nil // these command lines are tandemctl's, checked here
 	for ctr, want := range map[string][]string{
 		"cloud-sql-proxy": {"standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432"},
 		"export":          {"sh", "-c", "until standin send --name pg_dump 127.0.0.1:5432 'COPY orders TO STDOUT'; do sleep 0.1; done"},
 	} {
-		if got := p.list(t, ctr, "args"); strings.Join(got, "\x00") != strings.Join(want, "\x00") {
+		if got := p.List(ctr, "args"); strings.Join(got, "\x00") != strings.Join(want, "\x00") {
 			t.Errorf("%s args %q; want %q", ctr, got, want)
 		}
 	}
-	if got := strings.Join(p.list(t, "cloud-sql-proxy", "command"), " "); !strings.Contains(got, "--termination-signal INT --") {
+	if got := strings.Join(p.List("cloud-sql-proxy", "command"), " "); !strings.Contains(got, "--termination-signal INT --") {
 		t.Errorf("proxy command %q; want --termination-signal INT from the image's STOPSIGNAL", got)
 	}
 	pp := play(t, p)
 	pp.mustEnd(jobBound)
 	pp.exitCodes(map[string]int{"tandem-install": 0, "export": 0, "cloud-sql-proxy": 0})
-	assertPresent(t, pp.logs(), event{"cloud-sql-proxy", `received "COPY orders TO STDOUT"`})
+	kit.AssertPresent(t, pp.logs(), kit.Program("cloud-sql-proxy", `received "COPY orders TO STDOUT"`))
 }

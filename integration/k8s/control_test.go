@@ -20,18 +20,18 @@ func TestControlClassicJobStaysActive(t *testing.T) {
 	n := newNamespace(t)
 	n.serviceAccount("orders-export")
 	m := example(t, "job-done-file.yaml")
-	m.args(t, "cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432")
+	m.Args("cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432")
 	// Without --wait-for, the classic Job retries in a shell loop.
-	m.args(t, "export", "sh", "-c", "until standin send --name pg_dump 127.0.0.1:5432 'COPY orders TO STDOUT'; do sleep 1; done")
-	m.withoutTandem(t, "cloud-sql-proxy")
-	m.withoutTandem(t, "export")
+	m.Args("export", "sh", "-c", "until standin send --name pg_dump 127.0.0.1:5432 'COPY orders TO STDOUT'; do sleep 1; done")
+	m.WithoutTandem("cloud-sql-proxy")
+	m.WithoutTandem("export")
 	start := n.apply(m)
 
-	end, _, err := n.waitJob(m.name(), controlWatch)
+	end, _, err := n.waitJob(m.Name(), controlWatch)
 	if err == nil {
 		t.Fatalf("the classic Job ended (%s) within %s: the control proves nothing", end, controlWatch)
 	}
-	p := n.onlyPod(m.name())
+	p := n.onlyPod(m.Name())
 	export, _ := p.container("export")
 	if code, ended := export.exitCode(); !ended || code != 0 {
 		t.Fatalf("the export itself did not end with 0 (ended %v, code %d): the control proves nothing", ended, code)

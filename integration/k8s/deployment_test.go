@@ -4,9 +4,10 @@ package k8s
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // drainLines is what the app still writes after SIGTERM, one per 100ms: a
@@ -20,8 +21,8 @@ const drainLines = 15
 func TestDeploymentLogShipper(t *testing.T) {
 	t.Parallel()
 	run := playLogShipper(t, shipperPlay{outlive: true})
-	if run.lost > 0 {
-		t.Errorf("%d of %d lines lost: %s", run.lost, run.written, run.missing)
+	if run.Lost > 0 {
+		t.Errorf("%d of %d lines lost: %s", run.Lost, run.Written, run.Missing)
 	}
 	assertShipperOutlived(t, run, "--outlive-main on a kubelet")
 }
@@ -31,23 +32,19 @@ func TestDeploymentLogShipper(t *testing.T) {
 // that both tandems exited 0. It logs the figures after what.
 func assertShipperOutlived(t *testing.T, run shipperRun, what string) {
 	t.Helper()
-	assertOrder(t, run.logs,
-		ev("fluent-bit", "signal-held"),
-		ev("web", "cmd-exited"),
-		ev("fluent-bit", "done-seen"),
-		ev("fluent-bit", "stop-sent"),
-		ev("fluent-bit", "exiting"),
-	)
-	assertOrder(t, run.logs, ev("fluent-bit", "stop-sent"), out("fluent-bit", "fluent-bit: terminated, flushed"))
+	kit.AssertOrder(t, run.logs, kit.MainThenStop("web", "fluent-bit",
+		kit.Tandem("fluent-bit", "signal-held"),
+	)...)
+	kit.AssertOrder(t, run.logs, kit.Tandem("fluent-bit", "stop-sent"), kit.Program("fluent-bit", "fluent-bit: terminated, flushed"))
 	for _, c := range []string{"web", "fluent-bit"} {
-		if l := mustFind(t, run.logs, ev(c, "exiting")); l.field("exit_code") != "0" {
-			t.Errorf("%s: tandem exited %s; want 0", c, l.field("exit_code"))
+		if l := kit.MustFind(t, run.logs, kit.Tandem(c, "exiting")); l.Field("exit_code") != "0" {
+			t.Errorf("%s: tandem exited %s; want 0", c, l.Field("exit_code"))
 		}
 	}
-	appExit := mustFind(t, run.logs, ev("web", "cmd-exited")).At
-	stop := mustFind(t, run.logs, ev("fluent-bit", "stop-sent")).At
+	appExit := kit.MustFind(t, run.logs, kit.Tandem("web", "cmd-exited")).At
+	stop := kit.MustFind(t, run.logs, kit.Tandem("fluent-bit", "stop-sent")).At
 	t.Logf("%s: %d lines written, %d shipped; the shipper got its stop %s after the app exited; deletion → both ended %s",
-		what, run.written, run.shipped, stop.Sub(appExit).Round(time.Microsecond), run.stopTook.Round(time.Millisecond))
+		what, run.Written, run.Shipped, stop.Sub(appExit).Round(time.Microsecond), run.stopTook.Round(time.Millisecond))
 }
 
 // Control: the same pod without --outlive-main. The shipper gets SIGTERM
@@ -56,17 +53,16 @@ func assertShipperOutlived(t *testing.T, run shipperRun, what string) {
 func TestControlLogShipperWithoutOutliveMain(t *testing.T) {
 	t.Parallel()
 	run := playLogShipper(t, shipperPlay{})
-	t.Logf("control without --outlive-main: %d lines written, %d shipped, %d lost", run.written, run.shipped, run.lost)
-	if run.lost == 0 {
+	t.Logf("control without --outlive-main: %d lines written, %d shipped, %d lost", run.Written, run.Shipped, run.Lost)
+	if run.Lost == 0 {
 		t.Error("no line lost without --outlive-main: the control proves nothing")
 	}
 }
 
 type shipperRun struct {
-	logs                   []logLine
-	written, shipped, lost int
-	missing                string
-	stopTook               time.Duration
+	kit.ShipperCount
+	logs     []kit.Line
+	stopTook time.Duration
 }
 
 // shipperPlay says how playLogShipper varies the example's pod.
@@ -96,7 +92,7 @@ func playLogShipper(t *testing.T, play shipperPlay) shipperRun {
 	defer cancel()
 	web := n.follow(ctx, p.Metadata.Name, "web")
 	shipper := n.follow(ctx, p.Metadata.Name, "fluent-bit")
-	if !shipper.await(out("fluent-bit", `shipped "line 5"`), time.Minute) {
+	if !shipper.await(kit.Program("fluent-bit", `shipped "line 5"`), time.Minute) {
 		t.Fatalf("the shipper shipped no line 5 within a minute:\n%s", shipper.output())
 	}
 
@@ -110,70 +106,35 @@ func playLogShipper(t *testing.T, play shipperPlay) shipperRun {
 		t.Fatal("the containers' output did not end within 90 s of the pod's deletion")
 	}
 	run := shipperRun{stopTook: time.Since(start)}
-	run.logs = append(parseLogs("web", web.output()), parseLogs("fluent-bit", shipper.output())...)
-	sortLines(run.logs)
-	run.count(t)
+	run.logs = append(kit.ParseLogs("web", web.output()), kit.ParseLogs("fluent-bit", shipper.output())...)
+	kit.SortByTime(run.logs)
+	count, err := kit.CountShipped(run.logs, drainLines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run.ShipperCount = count
 	return run
 }
 
-func shipperManifest(t *testing.T, play shipperPlay) *manifest {
+func shipperManifest(t *testing.T, play shipperPlay) *kit.Manifest {
 	t.Helper()
 	m := example(t, "deployment-log-shipper.yaml")
-	m.field("spec")["replicas"] = 1
-	m.args(t, "web", "standin", "app", "--name", "nginx", "--log", "/var/log/nginx/access.log",
+	m.Set(1, "spec", "replicas")
+	m.Args("web", "standin", "app", "--name", "nginx", "--log", "/var/log/nginx/access.log",
 		"--every", "100ms", "--drain", fmt.Sprint(drainLines))
-	m.args(t, "fluent-bit", "standin", "ship", "--name", "fluent-bit", "--from", "/var/log/nginx/access.log")
+	m.Args("fluent-bit", "standin", "ship", "--name", "fluent-bit", "--from", "/var/log/nginx/access.log")
 	if !play.outlive {
-		cmd := strList(m.container(t, "fluent-bit")["command"])
-		m.command(t, "fluent-bit", deleteItem(t, cmd, "--outlive-main=30s")...)
+		m.DropFlag("fluent-bit", "--outlive-main")
 	}
 	if len(play.flags) > 0 {
-		m.addFlags(t, "fluent-bit", play.flags...)
+		m.AddFlags("fluent-bit", play.flags...)
 	}
 	if play.image != "" {
-		m.container(t, "web")["image"] = play.image
-		m.container(t, "fluent-bit")["image"] = play.image
+		m.SetContainerField("web", "image", play.image)
+		m.SetContainerField("fluent-bit", "image", play.image)
 	}
 	if play.asPod {
-		m.asPod()
+		m.AsPod()
 	}
 	return m
-}
-
-// count reads how many lines the app wrote and which the shipper shipped.
-func (run *shipperRun) count(t *testing.T) {
-	t.Helper()
-	wrote := mustFind(t, run.logs, out("web", "nginx: wrote"))
-	if _, err := fmt.Sscanf(wrote.Text[strings.Index(wrote.Text, "wrote"):], "wrote %d lines", &run.written); err != nil {
-		t.Fatalf("%q: %v", wrote.Text, err)
-	}
-	shipped := map[string]bool{}
-	for _, l := range run.logs {
-		if line, ok := strings.CutPrefix(l.Text, "fluent-bit: shipped "); ok && l.Ctr == "fluent-bit" {
-			shipped[line] = true
-		}
-	}
-	run.shipped = len(shipped)
-	var missing []string
-	for i := 1; i <= run.written; i++ {
-		kind := "line"
-		if i > run.written-drainLines {
-			kind = "drain"
-		}
-		if line := fmt.Sprintf("%q", fmt.Sprintf("%s %d", kind, i)); !shipped[line] {
-			missing = append(missing, line)
-		}
-	}
-	run.lost, run.missing = len(missing), strings.Join(missing, ", ")
-}
-
-func deleteItem(t *testing.T, list []string, item string) []string {
-	t.Helper()
-	for i, v := range list {
-		if v == item {
-			return append(list[:i:i], list[i+1:]...)
-		}
-	}
-	t.Fatalf("no %q in %q", item, list)
-	return nil
 }

@@ -10,8 +10,8 @@
 //
 // TestMain imports the images and finds the cluster through KUBECONFIG
 // (default: up.sh's admin kubeconfig). Each test works in a namespace of
-// its own, reads an example from examples/ as JSON (kubectl converts it),
-// points its images at the local ones, replaces the apps' `args:` with
+// its own, reads an example from examples/ with integration/kit's manifest
+// editor (the one the podman suite uses), points its images at the local ones, replaces the apps' `args:` with
 // stand-ins (integration/e2e/standin) and keeps every tandem `command:`
 // exactly as the example writes it. It applies the Job, watches it to its
 // end (bounded), and asserts on the Job's conditions, the containers'

@@ -26,17 +26,7 @@ cp "$tandem" "$work/tandem/bin/tandem"
 (cd "$root/integration/e2e" && CGO_ENABLED=0 go build -trimpath -o "$work/tools/standin" ./standin)
 cp "$tandem" "$work/tools/tandem"
 cp /bin/busybox "$work/tools/busybox"
-cat >"$work/tools/Containerfile" <<'CONTAINERFILE'
-FROM scratch
-COPY busybox /bin/busybox
-RUN ["/bin/busybox", "sh", "-c", "/bin/busybox --install -s /bin && mkdir -p /tmp /var/log /usr/local/bin && chmod 1777 /tmp"]
-COPY tandem /tandem
-COPY tandem /usr/local/bin/tandem
-COPY standin /usr/local/bin/standin
-ENV PATH=/usr/local/bin:/bin
-ENTRYPOINT ["/tandem"]
-CONTAINERFILE
-"$here/import-image.sh" localhost/tandem-k8s/tools:test "$work/tools/Containerfile" "$work/tools"
+"$here/import-image.sh" localhost/tandem-k8s/tools:test "$root/integration/kit/tools.Containerfile" "$work/tools"
 mkdir "$work/quit"
 printf 'FROM localhost/tandem-k8s/tools:test\nSTOPSIGNAL SIGQUIT\n' >"$work/quit/Containerfile"
 "$here/import-image.sh" localhost/tandem-k8s/tools-quit:test "$work/quit/Containerfile" "$work/quit"

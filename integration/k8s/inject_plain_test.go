@@ -4,7 +4,6 @@ package k8s
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tandem-sh/tandem/integration/kit"
+	"github.com/tandem-sh/tandem/internal/yamlnode"
 )
 
 // plainJobToInject is a Job as written without tandem: a main that talks to a
@@ -64,19 +66,19 @@ func TestJobInjectedFromPlain(t *testing.T) {
 			if code, ended := exportStatus.exitCode(); !ended || code != 0 {
 				t.Errorf("export: ended %v with %d; want 0", ended, code)
 			}
-			mustFind(t, logs, out("proxy", `received "COPY orders TO STDOUT"`))
+			kit.MustFind(t, logs, kit.Program("proxy", `received "COPY orders TO STDOUT"`))
 			proxy, _ := p.container("proxy")
 			proxyCode, _ := proxy.exitCode()
 			if mode == "classic" {
-				assertOrder(t, logs, ev("export", "cmd-exited"), ev("proxy", "done-seen"), ev("proxy", "exiting"))
-				sidecarGap(t, logs, "export", "proxy")
+				kit.AssertOrder(t, logs, kit.Tandem("export", "cmd-exited"), kit.Tandem("proxy", "done-seen"), kit.Tandem("proxy", "exiting"))
+				kit.SidecarGap(t, logs, "export", "proxy", sidecarStopBound)
 				if proxyCode != 0 {
 					t.Errorf("proxy: exit code %d; want 0 (a requested stop)", proxyCode)
 				}
 			} else {
 				// The kubelet stops a native sidecar once the mains ended:
 				// SIGTERM to `tandem run`, which passes it on.
-				assertOrder(t, logs, ev("proxy", "cmd-started"), ev("proxy", "cmd-exited"), ev("proxy", "exiting"))
+				kit.AssertOrder(t, logs, kit.Tandem("proxy", "cmd-started"), kit.Tandem("proxy", "cmd-exited"), kit.Tandem("proxy", "exiting"))
 			}
 			t.Logf("tandemctl inject --mode %s of a plain Job: apply → Complete in %s; proxy exit code %d, restartCount %d",
 				mode, took.Round(100*time.Millisecond), proxyCode, proxy.RestartCount)
@@ -116,18 +118,15 @@ func checkInjectedShape(t *testing.T, mode string, injected []byte) {
 	if err != nil {
 		t.Fatalf("tandemctl's output:\n%s\n%v", injected, err)
 	}
-	m := &manifest{}
-	if err := json.Unmarshal([]byte(asJSON), &m.obj); err != nil {
-		t.Fatal(err)
-	}
-	proxy := m.container(t, "proxy")
-	_, inInit := findContainer(m.podSpec()["initContainers"], "proxy")
-	cmd := strList(proxy["command"])
+	m := kit.Parse(t, "tandemctl's output", []byte(asJSON))
+	inInit := m.IsInit("proxy")
+	cmd := m.List("proxy", "command")
+	restartPolicy := yamlnode.ScalarAt(m.Container("proxy"), "restartPolicy")
 	want := "sidecar"
 	if mode == "native" {
 		want = "run"
-		if !inInit || proxy["restartPolicy"] != "Always" {
-			t.Errorf("native mode: proxy in initContainers %v, restartPolicy %v; want an init container with restartPolicy Always", inInit, proxy["restartPolicy"])
+		if !inInit || restartPolicy != "Always" {
+			t.Errorf("native mode: proxy in initContainers %v, restartPolicy %v; want an init container with restartPolicy Always", inInit, restartPolicy)
 		}
 	} else if inInit {
 		t.Error("classic mode: the proxy became an init container")
@@ -135,28 +134,4 @@ func checkInjectedShape(t *testing.T, mode string, injected []byte) {
 	if len(cmd) < 2 || cmd[0] != "/run/tandem/tandem" || cmd[1] != want || !slices.Contains(cmd, "--") {
 		t.Errorf("%s mode: proxy command %q; want /run/tandem/tandem %s … --", mode, cmd, want)
 	}
-}
-
-func findContainer(list any, name string) (map[string]any, bool) {
-	items, _ := list.([]any)
-	for _, c := range items {
-		if c, _ := c.(map[string]any); c != nil && c["name"] == name {
-			return c, true
-		}
-	}
-	return nil, false
-}
-
-// applyRaw applies a manifest as it is (YAML or JSON), and returns when
-// the apply started.
-func (n *namespace) applyRaw(data []byte) time.Time {
-	n.t.Helper()
-	start := time.Now()
-	n.run(data, "apply", "-f", "-")
-	n.t.Cleanup(func() {
-		if n.t.Failed() {
-			n.t.Logf("applied:\n%s", data)
-		}
-	})
-	return start
 }

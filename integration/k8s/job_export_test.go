@@ -5,6 +5,8 @@ package k8s
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // The export waits for the proxy (which listens only after a second; the
@@ -34,20 +36,16 @@ func playExportJob(t *testing.T, file string) playedJob {
 	n := newNamespace(t)
 	n.serviceAccount("orders-export")
 	m := example(t, file)
-	m.args(t, "cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432", "--listen-after", "1s")
-	m.args(t, "export", "standin", "send", "--name", "pg_dump", "127.0.0.1:5432", "COPY orders TO STDOUT")
+	m.Args("cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432", "--listen-after", "1s")
+	m.Args("export", "standin", "send", "--name", "pg_dump", "127.0.0.1:5432", "COPY orders TO STDOUT")
 	pj := playJob(t, n, m)
-	assertOrder(t, pj.logs,
-		ev("cloud-sql-proxy", "cmd-started"),
-		ev("export", "cmd-started"),
-		ev("export", "cmd-exited"),
-		ev("cloud-sql-proxy", "done-seen"),
-		ev("cloud-sql-proxy", "stop-sent"),
-		ev("cloud-sql-proxy", "exiting"),
-	)
-	assertOrder(t, pj.logs, ev("export", "cmd-started"), out("export", "pg_dump: finished"))
-	assertOrder(t, pj.logs, ev("cloud-sql-proxy", "cmd-started"), out("cloud-sql-proxy", `received "COPY orders TO STDOUT"`))
-	sidecarGap(t, pj.logs, "export", "cloud-sql-proxy")
+	kit.AssertOrder(t, pj.logs, kit.MainThenStop("export", "cloud-sql-proxy",
+		kit.Tandem("cloud-sql-proxy", "cmd-started"),
+		kit.Tandem("export", "cmd-started"),
+	)...)
+	kit.AssertOrder(t, pj.logs, kit.Tandem("export", "cmd-started"), kit.Program("export", "pg_dump: finished"))
+	kit.AssertOrder(t, pj.logs, kit.Tandem("cloud-sql-proxy", "cmd-started"), kit.Program("cloud-sql-proxy", `received "COPY orders TO STDOUT"`))
+	kit.SidecarGap(t, pj.logs, "export", "cloud-sql-proxy", sidecarStopBound)
 	return pj
 }
 

@@ -2,7 +2,11 @@
 
 package k8s
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/tandem-sh/tandem/integration/kit"
+)
 
 // What `tandemctl inject` wrote: tandem copied by a non-root init
 // container, the proxy listed first with a postStart hook (made from its
@@ -13,12 +17,12 @@ func TestJobInjected(t *testing.T) {
 	n := newNamespace(t)
 	n.serviceAccount("orders-export")
 	m := example(t, "inject/job-injected.yaml")
-	m.args(t, "cloud-sql-proxy", "/usr/local/bin/standin", "serve", "--name", "cloud-sql-proxy",
+	m.Args("cloud-sql-proxy", "/usr/local/bin/standin", "serve", "--name", "cloud-sql-proxy",
 		"--tcp", "127.0.0.1:5432", "--listen-after", postStartListenAfter.String())
 	// Dials once: started before the proxy listens, it fails.
-	m.args(t, "export", "/usr/local/bin/standin", "send", "--name", "pg_dump", "127.0.0.1:5432", "COPY orders TO STDOUT")
+	m.Args("export", "/usr/local/bin/standin", "send", "--name", "pg_dump", "127.0.0.1:5432", "COPY orders TO STDOUT")
 	pj := playJob(t, n, m)
 	pj.exitCodes(map[string]int{"tandem-install": 0, "cloud-sql-proxy": 0, "export": 0})
 	assertExportBeforeProxyStop(t, pj.logs)
-	sidecarGap(t, pj.logs, "export", "cloud-sql-proxy")
+	kit.SidecarGap(t, pj.logs, "export", "cloud-sql-proxy", sidecarStopBound)
 }

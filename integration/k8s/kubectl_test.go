@@ -3,14 +3,14 @@
 package k8s
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // kubectlTimeout bounds a kubectl call that should return at once (all
@@ -19,16 +19,8 @@ const kubectlTimeout = time.Minute
 
 // kubectl runs kubectl with stdin (may be nil) under ctx.
 func kubectl(ctx context.Context, stdin []byte, args ...string) (string, error) {
-	var out, errOut bytes.Buffer
-	cmd := exec.CommandContext(ctx, kubectlBin, args...)
-	if stdin != nil {
-		cmd.Stdin = bytes.NewReader(stdin)
-	}
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Run(); err != nil {
-		return out.String(), fmt.Errorf("kubectl %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(errOut.String()))
-	}
-	return out.String(), nil
+	out, _, err := kit.Tool{Bin: kubectlBin}.Run(ctx, stdin, args...)
+	return out, err
 }
 
 // namespace is one test's own namespace, deleted when the test ends; when
@@ -79,7 +71,13 @@ func (n *namespace) run(stdin []byte, args ...string) string {
 func (n *namespace) try(stdin []byte, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), kubectlTimeout)
 	defer cancel()
-	return kubectl(ctx, stdin, append([]string{"--namespace", n.name}, args...)...)
+	out, _, err := n.kubectl().Run(ctx, stdin, args...)
+	return out, err
+}
+
+// kubectl is the kit's runner for kubectl in the namespace.
+func (n *namespace) kubectl() kit.Runner {
+	return kit.Tool{Bin: kubectlBin, Args: []string{"--namespace", n.name}}
 }
 
 // serviceAccount creates one the examples name (their Workload Identity).

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tandem-sh/tandem/integration/kit"
 	"golang.org/x/sys/unix"
 )
 
@@ -29,27 +30,27 @@ func TestMainKilledOutright(t *testing.T) {
 	n := newNamespace(t)
 	n.serviceAccount("orders-export")
 	m := example(t, "job-done-file.yaml")
-	m.field("spec")["backoffLimit"] = 0
-	m.args(t, "cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432")
-	m.args(t, "export", "sleep", "3600")
+	m.Set(0, "spec", "backoffLimit")
+	m.Args("cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432")
+	m.Args("export", "sleep", "3600")
 	n.apply(m)
-	killed := sigkillExport(t, n, m, 3*time.Minute, ev("export", "cmd-started"),
+	killed := sigkillExport(t, n, m, 3*time.Minute, kit.Tandem("export", "cmd-started"),
 		"the export's tandem did not start its CMD within a minute")
 
-	end, at, err := n.waitJob(m.name(), lifelineBound)
+	end, at, err := n.waitJob(m.Name(), lifelineBound)
 	if err != nil {
-		proxy, _ := n.onlyPod(m.name()).container("cloud-sql-proxy")
+		proxy, _ := n.onlyPod(m.Name()).container("cloud-sql-proxy")
 		t.Fatalf("the Job is still active %s after its main was SIGKILLed (proxy running: %v): "+
 			"the sidecar did not count the main as lost (SPEC, Lifeline)", lifelineBound, proxy.running())
 	}
-	pj := playedJob{n: n, pod: n.onlyPod(m.name())}
+	pj := playedJob{n: n, pod: n.onlyPod(m.Name())}
 	if end != "Failed" {
 		t.Errorf("job ended %s; want Failed (the export was killed)", end)
 	}
 	pj.exitCodes(map[string]int{"export": 137, "cloud-sql-proxy": 0})
 	logs := n.podLogs(pj.pod)
-	if done := mustFind(t, logs, ev("cloud-sql-proxy", "done-seen")); done.field("source") != "lost" {
-		t.Errorf("the proxy saw the end through %q; want lost", done.field("source"))
+	if done := kit.MustFind(t, logs, kit.Tandem("cloud-sql-proxy", "done-seen")); done.Field("source") != "lost" {
+		t.Errorf("the proxy saw the end through %q; want lost", done.Field("source"))
 	}
 	t.Logf("main SIGKILLed from the node: the Job ended %s %s later, the sidecar exited 0", end, at.Sub(killed).Round(time.Millisecond))
 }
@@ -59,9 +60,9 @@ func TestMainKilledOutright(t *testing.T) {
 // SIGKILLs the export's PID 1 (its tandem) from the node. It returns when
 // the kill was sent; notStarted is the failure if started does not come
 // within a minute.
-func sigkillExport(t *testing.T, n *namespace, m *manifest, bound time.Duration, started event, notStarted string) time.Time {
+func sigkillExport(t *testing.T, n *namespace, m *kit.Manifest, bound time.Duration, started kit.Event, notStarted string) time.Time {
 	t.Helper()
-	p := n.waitPod("job-name="+m.name(), jobBound, func(p pod) bool {
+	p := n.waitPod("job-name="+m.Name(), jobBound, func(p pod) bool {
 		export, _ := p.container("export")
 		proxy, _ := p.container("cloud-sql-proxy")
 		return export.running() && proxy.running()

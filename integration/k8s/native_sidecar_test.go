@@ -32,7 +32,7 @@ func TestNativeSidecarIgnoringSIGTERM(t *testing.T) {
 	took := make([]time.Duration, len(variants))
 	var wg sync.WaitGroup
 	for i, v := range variants {
-		m := ownJob(v.job, map[string]any{
+		m := ownJob(t, v.job, map[string]any{
 			"initContainers": []any{nativeSidecar("proxy", v.sidecar...)},
 			"containers":     []any{ctr("main", "sleep", "2")},
 		})

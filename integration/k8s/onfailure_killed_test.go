@@ -5,6 +5,8 @@ package k8s
 import (
 	"testing"
 	"time"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // restartPolicy OnFailure and --stop-when success, the main killed
@@ -19,34 +21,30 @@ func TestJobOnFailureMainKilledOnce(t *testing.T) {
 	n, m := onFailureExport(t, `echo 'pg_dump: first run, hanging'; exec sleep 3600`)
 	start := n.apply(m)
 	// The mark is made: the restarted export takes the other branch.
-	killed := sigkillExport(t, n, m, onFailureBound, out("export", "pg_dump: first run, hanging"),
+	killed := sigkillExport(t, n, m, onFailureBound, kit.Program("export", "pg_dump: first run, hanging"),
 		"the export's first run did not start within a minute")
 
-	took := n.mustComplete(m.name(), start, onFailureBound)
-	logs := checkRetriedOnce(t, n, n.onlyPod(m.name()))
-	assertOrder(t, logs,
-		ev("cloud-sql-proxy", "cmd-started"),
-		ev("cloud-sql-proxy", "main-lost"),
-		ev("export", "cmd-started"), // the second run's: the first one's logs are gone
-		ev("export", "cmd-exited"),
-		ev("cloud-sql-proxy", "done-seen"),
-		ev("cloud-sql-proxy", "stop-sent"),
-		ev("cloud-sql-proxy", "exiting"),
-	)
-	lost := mustFind(t, logs, ev("cloud-sql-proxy", "main-lost"))
-	done := mustFind(t, logs, ev("cloud-sql-proxy", "done-seen"))
-	if done.field("source") != "done-file" || done.field("main_exit_code") != "0" {
-		t.Errorf("the proxy stopped on %s with exit code %q; want the second run's done file, 0", done.field("source"), done.field("main_exit_code"))
+	took := n.mustComplete(m.Name(), start, onFailureBound)
+	logs := checkRetriedOnce(t, n, n.onlyPod(m.Name()))
+	kit.AssertOrder(t, logs, kit.MainThenStop("export", "cloud-sql-proxy",
+		kit.Tandem("cloud-sql-proxy", "cmd-started"),
+		kit.Tandem("cloud-sql-proxy", "main-lost"),
+		kit.Tandem("export", "cmd-started"), // the second run's: the first one's logs are gone
+	)...)
+	lost := kit.MustFind(t, logs, kit.Tandem("cloud-sql-proxy", "main-lost"))
+	done := kit.MustFind(t, logs, kit.Tandem("cloud-sql-proxy", "done-seen"))
+	if done.Field("source") != "done-file" || done.Field("main_exit_code") != "0" {
+		t.Errorf("the proxy stopped on %s with exit code %q; want the second run's done file, 0", done.Field("source"), done.Field("main_exit_code"))
 	}
-	assertOrder(t, logs, ev("cloud-sql-proxy", "main-lost"), out("cloud-sql-proxy", `received "COPY orders TO STDOUT"`))
-	sidecarGap(t, logs, "export", "cloud-sql-proxy")
+	kit.AssertOrder(t, logs, kit.Tandem("cloud-sql-proxy", "main-lost"), kit.Program("cloud-sql-proxy", `received "COPY orders TO STDOUT"`))
+	kit.SidecarGap(t, logs, "export", "cloud-sql-proxy", sidecarStopBound)
 	t.Logf("OnFailure, main SIGKILLed once: the proxy saw it lost %s after the kill and ran on; the retry succeeded, proxy stopped %s after the kill; apply → Complete in %s",
 		lost.At.Sub(killed).Round(time.Millisecond), done.At.Sub(killed).Round(100*time.Millisecond), took.Round(100*time.Millisecond))
 }
 
 // checkRetriedOnce asserts the pod's end: the export restarted once and
 // succeeded, the proxy never restarted and exited 0. It returns the logs.
-func checkRetriedOnce(t *testing.T, n *namespace, p pod) []logLine {
+func checkRetriedOnce(t *testing.T, n *namespace, p pod) []kit.Line {
 	t.Helper()
 	export, _ := p.container("export")
 	proxy, _ := p.container("cloud-sql-proxy")

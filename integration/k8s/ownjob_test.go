@@ -2,15 +2,20 @@
 
 package k8s
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/tandem-sh/tandem/integration/kit"
+)
 
 // ownJob is a Job of the test's own (no example behind it): one pod, never
 // retried, so a failure ends it.
-func ownJob(name string, spec map[string]any) *manifest {
+func ownJob(t *testing.T, name string, spec map[string]any) *kit.Manifest {
+	t.Helper()
 	if _, ok := spec["restartPolicy"]; !ok {
 		spec["restartPolicy"] = "Never"
 	}
-	return &manifest{obj: map[string]any{
+	return kit.FromObject(t, map[string]any{
 		"apiVersion": "batch/v1",
 		"kind":       "Job",
 		"metadata":   map[string]any{"name": name},
@@ -18,12 +23,12 @@ func ownJob(name string, spec map[string]any) *manifest {
 			"backoffLimit": 0,
 			"template":     map[string]any{"spec": spec},
 		},
-	}}
+	})
 }
 
 // ctr is a container of the test image running command.
 func ctr(name string, command ...string) map[string]any {
-	return map[string]any{"name": name, "image": testImage, "imagePullPolicy": "Never", "command": anyList(command)}
+	return map[string]any{"name": name, "image": testImage, "imagePullPolicy": "Never", "command": command}
 }
 
 // nativeSidecar is an init container with restartPolicy Always: the
@@ -44,18 +49,4 @@ func withDoneDir(spec map[string]any) map[string]any {
 		}
 	}
 	return spec
-}
-
-// set changes a field of an example's pod spec.
-func (m *manifest) set(t *testing.T, key string, value any) {
-	t.Helper()
-	m.changed = true
-	m.podSpec()[key] = value
-}
-
-// inject adds a container the example does not name, as an admission
-// webhook would (istio-proxy).
-func (m *manifest) inject(c map[string]any) {
-	m.podSpec()["containers"] = append(m.podSpec()["containers"].([]any), c)
-	m.commands[str(c["name"])] = strList(c["command"])
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 const (
@@ -28,18 +30,18 @@ func contextFor(d time.Duration) (context.Context, context.CancelFunc) {
 type playedJob struct {
 	n    *namespace
 	pod  pod // its only pod, as it ended
-	logs []logLine
+	logs []kit.Line
 	took time.Duration // apply → Complete
 }
 
 // playJob applies m, which must make a Job that completes with one pod,
 // and returns it with its pod and logs.
-func playJob(t *testing.T, n *namespace, m *manifest) playedJob {
+func playJob(t *testing.T, n *namespace, m *kit.Manifest) playedJob {
 	t.Helper()
 	start := n.apply(m)
-	took := n.mustComplete(m.name(), start, jobBound)
-	p := n.onlyPod(m.name())
-	t.Logf("job %s (%s): apply → Complete in %s", m.name(), m.source, took.Round(time.Millisecond))
+	took := n.mustComplete(m.Name(), start, jobBound)
+	p := n.onlyPod(m.Name())
+	t.Logf("job %s (%s): apply → Complete in %s", m.Name(), m.Source, took.Round(time.Millisecond))
 	return playedJob{n: n, pod: p, logs: n.podLogs(p), took: took}
 }
 
@@ -57,18 +59,4 @@ func (pj playedJob) exitCodes(want map[string]int) {
 			t.Errorf("container %s: terminated %v, exit code %d; want exit code %d", ctr, ended, code, want[ctr])
 		}
 	}
-}
-
-// sidecarGap is the time from the main's CMD exit to the sidecar's tandem
-// exit, as tandem logged them; it must be short and positive.
-func sidecarGap(t *testing.T, logs []logLine, main, sidecar string) time.Duration {
-	t.Helper()
-	mainExit := mustFind(t, logs, ev(main, "cmd-exited"))
-	sidecarExit := mustFind(t, logs, ev(sidecar, "exiting"))
-	gap := sidecarExit.At.Sub(mainExit.At)
-	if gap < 0 || gap > sidecarStopBound {
-		t.Errorf("%s stopped %s after %s ended; want within %s", sidecar, gap, main, sidecarStopBound)
-	}
-	t.Logf("%s stopped %s after %s ended", sidecar, gap.Round(time.Microsecond), main)
-	return gap
 }

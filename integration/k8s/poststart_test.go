@@ -5,6 +5,8 @@ package k8s
 import (
 	"testing"
 	"time"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // The proxy is listed first and listens only after two seconds; its
@@ -18,8 +20,8 @@ func TestJobPostStartOrder(t *testing.T) {
 	proxy, _ := pj.pod.container("cloud-sql-proxy")
 	export, _ := pj.pod.container("export")
 	assertExportBeforeProxyStop(t, pj.logs)
-	proxyStart := mustFind(t, pj.logs, ev("cloud-sql-proxy", "cmd-started")).At
-	exportStart := mustFind(t, pj.logs, ev("export", "cmd-started")).At
+	proxyStart := kit.MustFind(t, pj.logs, kit.Tandem("cloud-sql-proxy", "cmd-started")).At
+	exportStart := kit.MustFind(t, pj.logs, kit.Tandem("export", "cmd-started")).At
 	if gap := exportStart.Sub(proxyStart); gap < postStartListenAfter {
 		t.Errorf("the export started %s after the proxy; the hook should have held it %s, until the proxy listened", gap, postStartListenAfter)
 	}
@@ -49,22 +51,22 @@ func playPostStart(t *testing.T, hook bool) (playedJob, string) {
 	n := newNamespace(t)
 	n.serviceAccount("orders-export")
 	m := example(t, "job-poststart-order.yaml")
-	m.field("spec")["backoffLimit"] = 0
-	m.args(t, "cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432",
+	m.Set(0, "spec", "backoffLimit")
+	m.Args("cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432",
 		"--listen-after", postStartListenAfter.String())
-	m.args(t, "export", "standin", "send", "--name", "pg_dump", "127.0.0.1:5432", "COPY orders TO STDOUT")
+	m.Args("export", "standin", "send", "--name", "pg_dump", "127.0.0.1:5432", "COPY orders TO STDOUT")
 	if !hook {
-		delete(m.container(t, "cloud-sql-proxy"), "lifecycle")
+		m.DeleteContainerField("cloud-sql-proxy", "lifecycle")
 	}
 	start := n.apply(m)
-	end, at, err := n.waitJob(m.name(), jobBound)
+	end, at, err := n.waitJob(m.Name(), jobBound)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := n.onlyPod(m.name())
-	t.Logf("job %s, hook %v: apply → %s in %s", m.name(), hook, end, at.Sub(start).Round(time.Millisecond))
+	p := n.onlyPod(m.Name())
+	t.Logf("job %s, hook %v: apply → %s in %s", m.Name(), hook, end, at.Sub(start).Round(time.Millisecond))
 	if hook && end != "Complete" {
-		t.Fatalf("job %s ended %s; want Complete", m.name(), end)
+		t.Fatalf("job %s ended %s; want Complete", m.Name(), end)
 	}
 	return playedJob{n: n, pod: p, logs: n.podLogs(p), took: at.Sub(start)}, end
 }
@@ -72,14 +74,12 @@ func playPostStart(t *testing.T, hook bool) (playedJob, string) {
 // assertExportBeforeProxyStop asserts the export Job's order: the proxy
 // started, the export ran to its end (pg_dump finished), and then its done
 // file stopped the proxy.
-func assertExportBeforeProxyStop(t *testing.T, logs []logLine) {
+func assertExportBeforeProxyStop(t *testing.T, logs []kit.Line) {
 	t.Helper()
-	assertOrder(t, logs,
-		ev("cloud-sql-proxy", "cmd-started"),
-		ev("export", "cmd-started"),
-		ev("export", "cmd-exited"),
-		ev("cloud-sql-proxy", "done-seen"),
-		ev("cloud-sql-proxy", "exiting"),
+	kit.AssertOrder(t, logs,
+		kit.Tandem("cloud-sql-proxy", "cmd-started"),
+		kit.Tandem("export", "cmd-started"), kit.Tandem("export", "cmd-exited"),
+		kit.Tandem("cloud-sql-proxy", "done-seen"), kit.Tandem("cloud-sql-proxy", "exiting"),
 	)
-	assertOrder(t, logs, ev("export", "cmd-started"), out("export", "pg_dump: finished"))
+	kit.AssertOrder(t, logs, kit.Tandem("export", "cmd-started"), kit.Program("export", "pg_dump: finished"))
 }

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // ratioRounds is how many times both Jobs are applied side by side.
@@ -21,15 +23,15 @@ func TestRatioTandemVersusNativeSidecar(t *testing.T) {
 	t.Parallel()
 	n := newNamespace(t)
 	proxy := []string{"standin", "serve", "--name", "proxy", "--tcp", "127.0.0.1:5432"}
-	jobs := map[string]func(name string) *manifest{
-		"tandem": func(name string) *manifest {
-			return ownJob(name, withDoneDir(map[string]any{"containers": []any{
+	jobs := map[string]func(name string) *kit.Manifest{
+		"tandem": func(name string) *kit.Manifest {
+			return ownJob(t, name, withDoneDir(map[string]any{"containers": []any{
 				ctr("main", "tandem", "main", "--done-file=/run/tandem/done", "--", "sleep", "2"),
 				ctr("proxy", append([]string{"tandem", "sidecar", "--done-file=/run/tandem/done", "--"}, proxy...)...),
 			}}))
 		},
-		"native": func(name string) *manifest {
-			return ownJob(name, map[string]any{
+		"native": func(name string) *kit.Manifest {
+			return ownJob(t, name, map[string]any{
 				"initContainers": []any{nativeSidecar("proxy", proxy...)},
 				"containers":     []any{ctr("main", "sleep", "2")},
 			})
@@ -60,7 +62,7 @@ func TestRatioTandemVersusNativeSidecar(t *testing.T) {
 			return
 		}
 		logs := n.podLogs(n.onlyPod("tandem-" + string(rune('0'+round))))
-		assertOrder(t, logs, ev("main", "cmd-exited"), ev("proxy", "done-seen"), ev("proxy", "exiting"))
+		kit.AssertOrder(t, logs, kit.Tandem("main", "cmd-exited"), kit.Tandem("proxy", "done-seen"), kit.Tandem("proxy", "exiting"))
 	}
 	tandem, native := median(took["tandem"]), median(took["native"])
 	t.Logf("apply → Complete, %d rounds side by side: tandem sidecar %v (median %s), native sidecar %v (median %s): ratio tandem/native %.2f",

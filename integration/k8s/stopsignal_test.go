@@ -5,6 +5,8 @@ package k8s
 import (
 	"testing"
 	"time"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // quitImage is testImage with STOPSIGNAL SIGQUIT (images.sh), as nginx's
@@ -18,12 +20,12 @@ const quitImage = "localhost/tandem-k8s/tools-quit:test"
 func TestLogShipperStopSignalQuit(t *testing.T) {
 	t.Parallel()
 	run := playLogShipper(t, shipperPlay{outlive: true, flags: []string{"--termination-signal=QUIT"}, image: quitImage, asPod: true})
-	if run.lost > 0 {
-		t.Errorf("%d of %d lines lost: %s", run.lost, run.written, run.missing)
+	if run.Lost > 0 {
+		t.Errorf("%d of %d lines lost: %s", run.Lost, run.Written, run.Missing)
 	}
 	// What containerd sent is what the shipper's tandem held.
-	if held := mustFind(t, run.logs, ev("fluent-bit", "signal-held")); held.field("signal") != "SIGQUIT" {
-		t.Errorf("the shipper's tandem held %q; want SIGQUIT (the image's STOPSIGNAL)", held.field("signal"))
+	if held := kit.MustFind(t, run.logs, kit.Tandem("fluent-bit", "signal-held")); held.Field("signal") != "SIGQUIT" {
+		t.Errorf("the shipper's tandem held %q; want SIGQUIT (the image's STOPSIGNAL)", held.Field("signal"))
 	}
 	assertShipperOutlived(t, run, "STOPSIGNAL SIGQUIT, --termination-signal QUIT")
 }
@@ -35,19 +37,19 @@ func TestLogShipperStopSignalQuit(t *testing.T) {
 func TestControlStopSignalQuitWithoutFlag(t *testing.T) {
 	t.Parallel()
 	run := playLogShipper(t, shipperPlay{outlive: true, image: quitImage, asPod: true})
-	if held, ok := find(run.logs, ev("fluent-bit", "signal-held")); ok {
+	if held, ok := kit.Find(run.logs, kit.Tandem("fluent-bit", "signal-held")); ok {
 		t.Errorf("the shipper's tandem held %s without --termination-signal QUIT", held)
 	}
-	shipperExit := mustFind(t, run.logs, ev("fluent-bit", "cmd-exited"))
-	appExit := mustFind(t, run.logs, ev("web", "cmd-exited"))
+	shipperExit := kit.MustFind(t, run.logs, kit.Tandem("fluent-bit", "cmd-exited"))
+	appExit := kit.MustFind(t, run.logs, kit.Tandem("web", "cmd-exited"))
 	if !shipperExit.At.Before(appExit.At) {
 		t.Errorf("the shipper ended %s, not before the app at %s: SIGQUIT was held after all", shipperExit.At, appExit.At)
 	}
-	mustFind(t, run.logs, out("fluent-bit", "fluent-bit: quit, flushed"))
-	if run.lost == 0 {
+	kit.MustFind(t, run.logs, kit.Program("fluent-bit", "fluent-bit: quit, flushed"))
+	if run.Lost == 0 {
 		t.Error("no line lost without --termination-signal QUIT: the control proves nothing")
 	}
-	exited := mustFind(t, run.logs, ev("fluent-bit", "exiting"))
+	exited := kit.MustFind(t, run.logs, kit.Tandem("fluent-bit", "exiting"))
 	t.Logf("control, STOPSIGNAL SIGQUIT without --termination-signal: the shipper got SIGQUIT at once and ended %s before the app; %d lines written, %d shipped, %d lost; its tandem exited %s",
-		appExit.At.Sub(shipperExit.At).Round(time.Millisecond), run.written, run.shipped, run.lost, exited.field("exit_code"))
+		appExit.At.Sub(shipperExit.At).Round(time.Millisecond), run.Written, run.Shipped, run.Lost, exited.Field("exit_code"))
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // logStream follows a container's output (`kubectl logs -f`) from its
@@ -53,13 +55,13 @@ func (s *logStream) add(line string) {
 }
 
 // await waits until a line matches e, at most bound.
-func (s *logStream) await(e event, bound time.Duration) bool {
+func (s *logStream) await(e kit.Event, bound time.Duration) bool {
 	timeout := time.After(bound)
 	for {
 		s.mu.Lock()
-		lines, added := parseLogs(s.ctr, strings.Join(s.lines, "\n")), s.added
+		lines, added := kit.ParseLogs(s.ctr, strings.Join(s.lines, "\n")), s.added
 		s.mu.Unlock()
-		if _, ok := find(lines, e); ok {
+		if _, ok := kit.Find(lines, e); ok {
 			return true
 		}
 		select {

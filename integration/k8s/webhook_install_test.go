@@ -6,11 +6,12 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // The webhook as examples/webhook/ installs it, with the test's images:
@@ -81,14 +82,13 @@ func doInstallWebhook() error {
 		return err
 	}
 	for src, dst := range map[string]string{ctl: "tandemctl", "/etc/ssl/certs/ca-certificates.crt": "ca-certificates.crt"} {
-		if out, err := exec.Command("cp", src, filepath.Join(ctx, "bin", dst)).CombinedOutput(); err != nil {
-			return fmt.Errorf("cp %s: %v: %s", src, err, out)
+		if _, _, err := (kit.Tool{Bin: "cp"}).Run(context.Background(), nil, src, filepath.Join(ctx, "bin", dst)); err != nil {
+			return err
 		}
 	}
-	imp := exec.Command(filepath.Join(repoRoot, "integration", "k8s", "import-image.sh"), tandemctlImage,
-		filepath.Join(repoRoot, "Dockerfile.tandemctl"), ctx)
-	if out, err := imp.CombinedOutput(); err != nil {
-		return fmt.Errorf("import the tandemctl image: %v: %s", err, out)
+	importImage := kit.Tool{Bin: filepath.Join(repoRoot, "integration", "k8s", "import-image.sh")}
+	if _, _, err := importImage.Run(context.Background(), nil, tandemctlImage, filepath.Join(repoRoot, "Dockerfile.tandemctl"), ctx); err != nil {
+		return fmt.Errorf("import the tandemctl image: %w", err)
 	}
 	overlay := filepath.Join(work, "overlay")
 	rel, _ := filepath.Rel(overlay, filepath.Join(repoRoot, "examples", "webhook"))

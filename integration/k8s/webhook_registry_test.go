@@ -5,12 +5,13 @@ package k8s
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // The registry the webhook reads image configs from: Debian's
@@ -28,35 +29,7 @@ const (
 // appImage into it.
 func startNodeRegistry(t *testing.T) {
 	t.Helper()
-	dir := t.TempDir()
-	config := fmt.Sprintf("version: 0.1\nlog:\n  level: warn\nstorage:\n  filesystem:\n    rootdirectory: %s\nhttp:\n  addr: %s\n",
-		filepath.Join(dir, "storage"), registryHost)
-	if err := os.WriteFile(filepath.Join(dir, "config.yml"), []byte(config), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("docker-registry", "serve", filepath.Join(dir, "config.yml"))
-	logFile, err := os.Create(filepath.Join(dir, "registry.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stdout, cmd.Stderr = logFile, logFile
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("docker-registry (apt-get install docker-registry): %v", err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		c, err := net.DialTimeout("tcp", registryHost, time.Second)
-		if err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			log, _ := os.ReadFile(filepath.Join(dir, "registry.log"))
-			t.Fatalf("docker-registry does not listen on %s: %v\n%s", registryHost, err, log)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	kit.StartRegistry(t, "docker-registry", registryHost)
 	// FROM the tools image, with an ENTRYPOINT that is a main's work and
 	// exits 0; no RUN.
 	work := t.TempDir()

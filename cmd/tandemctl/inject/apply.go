@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tandem-sh/tandem/internal/yamlnode"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
@@ -12,21 +13,21 @@ import (
 
 // apply rewrites the pod template as planned; it cannot fail.
 func (p *plan) apply(template *yaml.Node, opts Options) {
-	volumes := sequenceAt(p.spec, "volumes")
-	volumes.Content = append(volumes.Content, mapping("name", VolumeName,
+	volumes := yamlnode.SequenceAt(p.spec, "volumes")
+	volumes.Content = append(volumes.Content, yamlnode.Mapping("name", VolumeName,
 		"emptyDir", &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle}))
 	initFirst := []*yaml.Node{p.installContainer(opts.Image)}
 	if opts.Mode == Native {
 		for _, c := range p.sidecars {
 			c.wrap(cmdline.Run{Binary: binary, Name: c.name}.Argv())
-			setAfter(c.node, "restartPolicy", str("Always"), "image")
+			setAfter(c.node, "restartPolicy", yamlnode.Str("Always"), "image")
 			initFirst = append(initFirst, c.node)
 		}
 		p.setContainers(p.mains)
 	} else {
 		p.applyClassic()
 	}
-	inits := lookup(p.spec, "initContainers")
+	inits := yamlnode.Lookup(p.spec, "initContainers")
 	if inits == nil || inits.Kind != yaml.SequenceNode {
 		// Where a reader looks for them: just before the containers.
 		inits = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
@@ -45,7 +46,7 @@ func (p *plan) applyClassic() {
 		c.wrap(cmdline.Main{Binary: binary, Name: c.name, DoneFile: done}.Argv())
 	}
 	grace := defaultGraceSecs
-	if g := lookup(p.spec, "terminationGracePeriodSeconds"); g != nil {
+	if g := yamlnode.Lookup(p.spec, "terminationGracePeriodSeconds"); g != nil {
 		if n, err := strconv.Atoi(g.Value); err == nil && n >= 0 {
 			grace = n
 		}
@@ -53,7 +54,7 @@ func (p *plan) applyClassic() {
 	for _, c := range p.sidecars {
 		sidecar := cmdline.Sidecar{Binary: binary, Name: c.name, DoneFiles: doneFiles,
 			OutliveMain: time.Duration(grace) * time.Second, TerminationSignal: c.terminationSignal}
-		if scalarAt(p.spec, "restartPolicy") == "OnFailure" {
+		if yamlnode.ScalarAt(p.spec, "restartPolicy") == "OnFailure" {
 			// The kubelet retries the main in the same pod: keep the proxy.
 			sidecar.StopWhen = cmdline.StopWhenSuccess
 		}
@@ -68,7 +69,7 @@ func (p *plan) applyClassic() {
 }
 
 func (p *plan) setContainers(ctrs []*container) {
-	seq := lookup(p.spec, "containers")
+	seq := yamlnode.Lookup(p.spec, "containers")
 	seq.Content = seq.Content[:0]
 	for _, c := range ctrs {
 		seq.Content = append(seq.Content, c.node)
@@ -82,22 +83,22 @@ func (c *container) wrap(command []string) {
 	// is now the args.
 	var comments []string
 	for _, key := range []string{"command", "args"} {
-		if v := lookup(c.node, key); v != nil && v.LineComment != "" {
+		if v := yamlnode.Lookup(c.node, key); v != nil && v.LineComment != "" {
 			comments = append(comments, v.LineComment)
 		}
 	}
-	setAfter(c.node, "command", stringSeq(command), "image")
+	setAfter(c.node, "command", yamlnode.StringSeq(command), "image")
 	setAfter(c.node, "args", c.program, "command")
 	if len(comments) > 0 {
 		// The encoder writes a key's line comment after a block value's
 		// key, but after a flow value's end only on the value itself.
-		at := keyOf(c.node, "args")
+		at := yamlnode.KeyOf(c.node, "args")
 		if c.program.Style&yaml.FlowStyle != 0 {
 			at = c.program
 		}
 		at.LineComment = strings.Join(comments, " ")
 	}
-	mounts := sequenceAt(c.node, "volumeMounts")
+	mounts := yamlnode.SequenceAt(c.node, "volumeMounts")
 	mounts.Content = append(mounts.Content, mountSeq().Content...)
 }
 
@@ -110,12 +111,12 @@ func (c *container) addStartHook() string {
 		return ""
 	case err != nil:
 		return "sidecar " + strconv.Quote(c.name) + " has no start hook: " + err.Error()
-	case path(c.node, "lifecycle", "postStart") != nil:
+	case yamlnode.Path(c.node, "lifecycle", "postStart") != nil:
 		return "sidecar " + strconv.Quote(c.name) + " keeps its own postStart hook, so the mains may start before it is ready"
 	}
 	wait := cmdline.Wait{Binary: binary, For: []string{cond}, Timeout: time.Duration(budget) * time.Second}
-	hook := mapping("exec", mapping("command", stringSeq(wait.Argv())))
-	set(mappingAt(c.node, "lifecycle"), "postStart", hook)
+	hook := yamlnode.Mapping("exec", yamlnode.Mapping("command", yamlnode.StringSeq(wait.Argv())))
+	yamlnode.Set(yamlnode.MappingAt(c.node, "lifecycle"), "postStart", hook)
 	return ""
 }
 
@@ -126,24 +127,24 @@ func (c *container) addStartHook() string {
 // binary alone) has none and would run as root.
 func (p *plan) installContainer(image string) *yaml.Node {
 	boolean := func(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: v} }
-	security := mapping(
+	security := yamlnode.Mapping(
 		"runAsNonRoot", boolean("true"),
 		"runAsUser", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: nonRootUID},
 		"allowPrivilegeEscalation", boolean("false"),
 		"readOnlyRootFilesystem", boolean("true"),
-		"capabilities", mapping("drop", &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Content: []*yaml.Node{str("ALL")}}),
-		"seccompProfile", mapping("type", "RuntimeDefault"))
-	return mapping(
+		"capabilities", yamlnode.Mapping("drop", &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Content: []*yaml.Node{yamlnode.Str("ALL")}}),
+		"seccompProfile", yamlnode.Mapping("type", "RuntimeDefault"))
+	return yamlnode.Mapping(
 		"name", InstallContainer,
 		"image", image,
-		"command", stringSeq(cmdline.Install{Binary: "/tandem", Dir: MountPath}.Argv()),
+		"command", yamlnode.StringSeq(cmdline.Install{Binary: "/tandem", Dir: MountPath}.Argv()),
 		"securityContext", security,
 		"volumeMounts", mountSeq())
 }
 
 func mountSeq() *yaml.Node {
 	return &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{
-		mapping("name", VolumeName, "mountPath", MountPath)}}
+		yamlnode.Mapping("name", VolumeName, "mountPath", MountPath)}}
 }
 
 // annotate marks the template injected and keeps `kubectl logs` and
@@ -152,13 +153,13 @@ func (p *plan) annotate(template *yaml.Node, opts Options) {
 	meta := p.meta
 	if meta == nil {
 		meta = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-		template.Content = append([]*yaml.Node{str("metadata"), meta}, template.Content...)
+		template.Content = append([]*yaml.Node{yamlnode.Str("metadata"), meta}, template.Content...)
 	}
-	annotations := mappingAt(meta, "annotations")
-	if lookup(annotations, DefaultContainer) == nil {
-		set(annotations, DefaultContainer, str(p.mains[0].name))
+	annotations := yamlnode.MappingAt(meta, "annotations")
+	if yamlnode.Lookup(annotations, DefaultContainer) == nil {
+		yamlnode.Set(annotations, DefaultContainer, yamlnode.Str(p.mains[0].name))
 	}
-	set(annotations, InjectedKey, quoted(opts.Version))
+	yamlnode.Set(annotations, InjectedKey, yamlnode.Quoted(opts.Version))
 }
 
 // setBefore sets a key that m does not have right before the key before
@@ -166,28 +167,28 @@ func (p *plan) annotate(template *yaml.Node, opts Options) {
 func setBefore(m *yaml.Node, key string, value *yaml.Node, before string) {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == before {
-			rest := append([]*yaml.Node{str(key), value}, m.Content[i:]...)
+			rest := append([]*yaml.Node{yamlnode.Str(key), value}, m.Content[i:]...)
 			m.Content = append(m.Content[:i], rest...)
 			return
 		}
 	}
-	m.Content = append(m.Content, str(key), value)
+	m.Content = append(m.Content, yamlnode.Str(key), value)
 }
 
 // setAfter sets key in m: in place when present, else right after the
 // first of after that m has (else at the end), so that `command` lands by
 // `image` rather than below the volume mounts.
 func setAfter(m *yaml.Node, key string, value *yaml.Node, after string) {
-	if lookup(m, key) != nil {
-		set(m, key, value)
+	if yamlnode.Lookup(m, key) != nil {
+		yamlnode.Set(m, key, value)
 		return
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == after {
-			rest := append([]*yaml.Node{str(key), value}, m.Content[i+2:]...)
+			rest := append([]*yaml.Node{yamlnode.Str(key), value}, m.Content[i+2:]...)
 			m.Content = append(m.Content[:i+2], rest...)
 			return
 		}
 	}
-	m.Content = append(m.Content, str(key), value)
+	m.Content = append(m.Content, yamlnode.Str(key), value)
 }

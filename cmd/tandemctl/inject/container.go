@@ -9,19 +9,20 @@ import (
 	"strings"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
+	"github.com/tandem-sh/tandem/internal/yamlnode"
 )
 
 // read works out what c runs and, for a classic sidecar, the signal the
 // runtime stops it with. The image is read only when the manifest does not
 // say: no command, or a classic sidecar without lifecycle.stopSignal.
 func (c *container) read(ctx context.Context, opts Options) error {
-	image := scalarAt(c.node, "image")
+	image := yamlnode.ScalarAt(c.node, "image")
 	fail := func(err error, fix string) error {
 		return &ContainerError{Container: c.name, Image: image, Err: err, Fix: fix}
 	}
-	commandNode, argsNode := lookup(c.node, "command"), lookup(c.node, "args")
-	command, ok1 := stringsOf(commandNode)
-	args, ok2 := stringsOf(argsNode)
+	commandNode, argsNode := yamlnode.Lookup(c.node, "command"), yamlnode.Lookup(c.node, "args")
+	command, ok1 := yamlnode.StringsOf(commandNode)
+	args, ok2 := yamlnode.StringsOf(argsNode)
 	if !ok1 || !ok2 {
 		return fail(errors.New("command and args: expected lists of strings"), "write them as lists of strings")
 	}
@@ -29,7 +30,7 @@ func (c *container) read(ctx context.Context, opts Options) error {
 		return fail(fmt.Errorf("already runs tandem (%s)", strings.Join(command, " ")),
 			"leave this pod's tandem command lines as they are (drop the sidecar annotation), or remove them to let inject write them")
 	}
-	stopSignal := scalarAt(lookup(c.node, "lifecycle"), "stopSignal")
+	stopSignal := yamlnode.ScalarAt(yamlnode.Lookup(c.node, "lifecycle"), "stopSignal")
 	needStopSignal := c.sidecar && opts.Mode == Classic && stopSignal == ""
 	var config ImageConfig
 	if needsImage(command) || (needStopSignal && opts.Resolver != nil) {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tandem-sh/tandem/internal/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -38,11 +39,11 @@ func TestKinds(t *testing.T) {
 			if err := yaml.Unmarshal([]byte(out), &doc); err != nil {
 				t.Fatal(err)
 			}
-			tmpl := path(doc.Content[0], tt.path...)
-			if got := scalarAt(path(tmpl, "metadata", "annotations"), InjectedKey); got != "v1.2.3" {
+			tmpl := yamlnode.Path(doc.Content[0], tt.path...)
+			if got := yamlnode.ScalarAt(yamlnode.Path(tmpl, "metadata", "annotations"), InjectedKey); got != "v1.2.3" {
 				t.Errorf("%s at %v = %q; want v1.2.3\n%s", InjectedKey, tt.path, got, out)
 			}
-			if got := scalarAt(contentOf(path(tmpl, "spec", "initContainers"))[0], "name"); got != InstallContainer {
+			if got := yamlnode.ScalarAt(contentOf(yamlnode.Path(tmpl, "spec", "initContainers"))[0], "name"); got != InstallContainer {
 				t.Errorf("first init container %q; want %s", got, InstallContainer)
 			}
 			if strings.Count(out, InjectedKey) != 1 {
@@ -81,16 +82,16 @@ func TestInstallContainerSecurity(t *testing.T) {
 		if err := yaml.Unmarshal([]byte(out), &doc); err != nil {
 			t.Fatal(err)
 		}
-		security := lookup(contentOf(path(doc.Content[0], "spec", "initContainers"))[0], "securityContext")
+		security := yamlnode.Lookup(contentOf(yamlnode.Path(doc.Content[0], "spec", "initContainers"))[0], "securityContext")
 		for key, want := range map[string]string{"runAsNonRoot": "true", "runAsUser": nonRootUID, "allowPrivilegeEscalation": "false", "readOnlyRootFilesystem": "true"} {
-			if got := scalarAt(security, key); got != want {
+			if got := yamlnode.ScalarAt(security, key); got != want {
 				t.Errorf("pod security %q: tandem-install %s = %q; want %q", podSecurity, key, got, want)
 			}
 		}
-		if drop, _ := stringsOf(path(security, "capabilities", "drop")); len(drop) != 1 || drop[0] != "ALL" {
+		if drop, _ := yamlnode.StringsOf(yamlnode.Path(security, "capabilities", "drop")); len(drop) != 1 || drop[0] != "ALL" {
 			t.Errorf("capabilities dropped: %q; want [ALL]", drop)
 		}
-		if got := scalarAt(lookup(security, "seccompProfile"), "type"); got != "RuntimeDefault" {
+		if got := yamlnode.ScalarAt(yamlnode.Lookup(security, "seccompProfile"), "type"); got != "RuntimeDefault" {
 			t.Errorf("seccompProfile %q; want RuntimeDefault", got)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tandem-sh/tandem/internal/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -39,19 +40,19 @@ type plan struct {
 // makePlan checks the pod template and reads every program it needs. It
 // changes nothing.
 func makePlan(ctx context.Context, template *yaml.Node, opts Options) (*plan, error) {
-	meta, spec := lookup(template, "metadata"), lookup(template, "spec")
-	annotations := lookup(meta, "annotations")
-	if v := scalarAt(annotations, InjectKey); v == "disabled" {
+	meta, spec := yamlnode.Lookup(template, "metadata"), yamlnode.Lookup(template, "spec")
+	annotations := yamlnode.Lookup(meta, "annotations")
+	if v := yamlnode.ScalarAt(annotations, InjectKey); v == "disabled" {
 		return nil, errSkip{InjectKey + ": disabled"}
 	}
-	if v := scalarAt(annotations, InjectedKey); v != "" {
+	if v := yamlnode.ScalarAt(annotations, InjectedKey); v != "" {
 		return nil, errSkip{"already injected: " + InjectedKey + ": " + v}
 	}
-	ctrs := lookup(spec, "containers")
+	ctrs := yamlnode.Lookup(spec, "containers")
 	if ctrs == nil || ctrs.Kind != yaml.SequenceNode || len(ctrs.Content) == 0 {
 		return nil, errors.New("the pod template has no containers list")
 	}
-	names, err := sidecarNames(ctrs, scalarAt(annotations, SidecarsKey), opts.Sidecars)
+	names, err := sidecarNames(ctrs, yamlnode.ScalarAt(annotations, SidecarsKey), opts.Sidecars)
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +67,7 @@ func makePlan(ctx context.Context, template *yaml.Node, opts Options) (*plan, er
 	}
 	p := &plan{spec: spec, meta: meta}
 	for _, n := range ctrs.Content {
-		c := &container{node: n, name: scalarAt(n, "name"), sidecar: slices.Contains(names, scalarAt(n, "name"))}
+		c := &container{node: n, name: yamlnode.ScalarAt(n, "name"), sidecar: slices.Contains(names, yamlnode.ScalarAt(n, "name"))}
 		if c.sidecar {
 			p.sidecars = append(p.sidecars, c)
 		} else {
@@ -98,10 +99,10 @@ func (p *plan) toWrap(mode Mode) []*container {
 func sidecarNames(ctrs *yaml.Node, annotation string, flagged []string) ([]string, error) {
 	var have []string
 	for _, n := range ctrs.Content {
-		if n.Kind != yaml.MappingNode || scalarAt(n, "name") == "" {
+		if n.Kind != yaml.MappingNode || yamlnode.ScalarAt(n, "name") == "" {
 			return nil, fmt.Errorf("containers: expected every item to be a mapping with a name (line %d)", n.Line)
 		}
-		have = append(have, scalarAt(n, "name"))
+		have = append(have, yamlnode.ScalarAt(n, "name"))
 	}
 	wanted := map[string]bool{}
 	for _, name := range strings.Split(annotation, ",") {
@@ -133,26 +134,26 @@ func noSidecars(ctrs *yaml.Node, flagged []string) string {
 	}
 	var have []string
 	for _, n := range ctrs.Content {
-		have = append(have, scalarAt(n, "name"))
+		have = append(have, yamlnode.ScalarAt(n, "name"))
 	}
 	return fmt.Sprintf("%s; --sidecar %s names none of its containers (%s)", reason, strings.Join(flagged, ", "), strings.Join(have, ", "))
 }
 
 // checkCollisions refuses a pod that already uses the names tandem adds.
 func checkCollisions(spec *yaml.Node) error {
-	for _, v := range contentOf(lookup(spec, "volumes")) {
-		if scalarAt(v, "name") == VolumeName {
+	for _, v := range contentOf(yamlnode.Lookup(spec, "volumes")) {
+		if yamlnode.ScalarAt(v, "name") == VolumeName {
 			return fmt.Errorf("the pod already has a volume named %q, which tandem adds: rename that volume", VolumeName)
 		}
 	}
 	for _, list := range []string{"initContainers", "containers"} {
-		for _, c := range contentOf(lookup(spec, list)) {
-			if scalarAt(c, "name") == InstallContainer {
+		for _, c := range contentOf(yamlnode.Lookup(spec, list)) {
+			if yamlnode.ScalarAt(c, "name") == InstallContainer {
 				return fmt.Errorf("the pod already has a container named %q, which tandem adds: rename that container", InstallContainer)
 			}
-			for _, m := range contentOf(lookup(c, "volumeMounts")) {
-				if scalarAt(m, "mountPath") == MountPath {
-					return fmt.Errorf("container %q already mounts something at %s, where tandem mounts its volume: move that mount", scalarAt(c, "name"), MountPath)
+			for _, m := range contentOf(yamlnode.Lookup(c, "volumeMounts")) {
+				if yamlnode.ScalarAt(m, "mountPath") == MountPath {
+					return fmt.Errorf("container %q already mounts something at %s, where tandem mounts its volume: move that mount", yamlnode.ScalarAt(c, "name"), MountPath)
 				}
 			}
 		}
@@ -171,15 +172,15 @@ func checkShapes(meta, spec, ctrs *yaml.Node) error {
 		return fmt.Errorf("%s (line %d): expected %s", field, n.Line, what)
 	}
 	errs := []error{
-		want(lookup(meta, "annotations"), yaml.MappingNode, "metadata.annotations"),
-		want(lookup(spec, "volumes"), yaml.SequenceNode, "spec.volumes"),
-		want(lookup(spec, "initContainers"), yaml.SequenceNode, "spec.initContainers"),
+		want(yamlnode.Lookup(meta, "annotations"), yaml.MappingNode, "metadata.annotations"),
+		want(yamlnode.Lookup(spec, "volumes"), yaml.SequenceNode, "spec.volumes"),
+		want(yamlnode.Lookup(spec, "initContainers"), yaml.SequenceNode, "spec.initContainers"),
 	}
 	for _, c := range ctrs.Content {
-		name := "container " + strconv.Quote(scalarAt(c, "name"))
+		name := "container " + strconv.Quote(yamlnode.ScalarAt(c, "name"))
 		errs = append(errs,
-			want(lookup(c, "volumeMounts"), yaml.SequenceNode, name+" volumeMounts"),
-			want(lookup(c, "lifecycle"), yaml.MappingNode, name+" lifecycle"))
+			want(yamlnode.Lookup(c, "volumeMounts"), yaml.SequenceNode, name+" volumeMounts"),
+			want(yamlnode.Lookup(c, "lifecycle"), yaml.MappingNode, name+" lifecycle"))
 	}
 	return errors.Join(errs...)
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tandem-sh/tandem/internal/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -14,9 +15,9 @@ import (
 // (initialDelaySeconds + periodSeconds × failureThreshold). ok is false
 // when the sidecar has neither probe; err says why a probe cannot be one.
 func startCondition(ctr *yaml.Node) (cond string, budgetSecs int, ok bool, err error) {
-	probe := lookup(ctr, "startupProbe")
+	probe := yamlnode.Lookup(ctr, "startupProbe")
 	if probe == nil {
-		probe = lookup(ctr, "readinessProbe")
+		probe = yamlnode.Lookup(ctr, "readinessProbe")
 	}
 	if probe == nil || probe.Kind != yaml.MappingNode {
 		return "", 0, false, nil
@@ -31,32 +32,32 @@ func startCondition(ctr *yaml.Node) (cond string, budgetSecs int, ok bool, err e
 }
 
 func probeCondition(ctr, probe *yaml.Node) (string, error) {
-	if h := lookup(probe, "httpGet"); h != nil {
-		port, err := probePort(ctr, lookup(h, "port"))
+	if h := yamlnode.Lookup(probe, "httpGet"); h != nil {
+		port, err := probePort(ctr, yamlnode.Lookup(h, "port"))
 		if err != nil {
 			return "", err
 		}
-		host := hostOr(scalarAt(h, "host"))
-		if strings.EqualFold(scalarAt(h, "scheme"), "HTTPS") {
+		host := hostOr(yamlnode.ScalarAt(h, "host"))
+		if strings.EqualFold(yamlnode.ScalarAt(h, "scheme"), "HTTPS") {
 			// tandem's small HTTP client has no TLS (TLS alone would add
 			// megabytes to it): a TCP connection is the closest it can check.
 			return "tcp:" + net.JoinHostPort(host, port), nil
 		}
-		p := scalarAt(h, "path")
+		p := yamlnode.ScalarAt(h, "path")
 		if !strings.HasPrefix(p, "/") {
 			p = "/" + p
 		}
 		return "http://" + net.JoinHostPort(host, port) + p, nil
 	}
-	if t := lookup(probe, "tcpSocket"); t != nil {
-		port, err := probePort(ctr, lookup(t, "port"))
+	if t := yamlnode.Lookup(probe, "tcpSocket"); t != nil {
+		port, err := probePort(ctr, yamlnode.Lookup(t, "port"))
 		if err != nil {
 			return "", err
 		}
-		return "tcp:" + net.JoinHostPort(hostOr(scalarAt(t, "host")), port), nil
+		return "tcp:" + net.JoinHostPort(hostOr(yamlnode.ScalarAt(t, "host")), port), nil
 	}
-	if e := lookup(probe, "exec"); e != nil {
-		argv, ok := stringsOf(lookup(e, "command"))
+	if e := yamlnode.Lookup(probe, "exec"); e != nil {
+		argv, ok := yamlnode.StringsOf(yamlnode.Lookup(e, "command"))
 		if !ok || len(argv) == 0 {
 			return "", fmt.Errorf("exec probe: expected a command list")
 		}
@@ -86,10 +87,10 @@ func probePort(ctr, port *yaml.Node) (string, error) {
 	if _, err := strconv.Atoi(port.Value); err == nil {
 		return port.Value, nil
 	}
-	if ports := lookup(ctr, "ports"); ports != nil {
+	if ports := yamlnode.Lookup(ctr, "ports"); ports != nil {
 		for _, p := range ports.Content {
-			if scalarAt(p, "name") == port.Value {
-				return scalarAt(p, "containerPort"), nil
+			if yamlnode.ScalarAt(p, "name") == port.Value {
+				return yamlnode.ScalarAt(p, "containerPort"), nil
 			}
 		}
 	}
@@ -97,7 +98,7 @@ func probePort(ctr, port *yaml.Node) (string, error) {
 }
 
 func intAt(m *yaml.Node, key string, def int) int {
-	if n, err := strconv.Atoi(scalarAt(m, key)); err == nil && n > 0 {
+	if n, err := strconv.Atoi(yamlnode.ScalarAt(m, key)); err == nil && n > 0 {
 		return n
 	}
 	return def

@@ -3,6 +3,7 @@ package inject
 import (
 	"strings"
 
+	"github.com/tandem-sh/tandem/internal/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -52,7 +53,7 @@ func programNode(command, args *yaml.Node, image ImageConfig) *yaml.Node {
 	fromImage := func(items []string) []*yaml.Node {
 		var nodes []*yaml.Node
 		for _, s := range items {
-			nodes = append(nodes, str(escapeExpansion(s)))
+			nodes = append(nodes, yamlnode.Str(escapeExpansion(s)))
 		}
 		return nodes
 	}

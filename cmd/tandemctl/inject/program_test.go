@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tandem-sh/tandem/internal/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -68,7 +69,7 @@ func TestProgramMergesAsKubernetes(t *testing.T) {
 			}
 			// The node that becomes the args says the same, and only the
 			// image's items are escaped for $(VAR) expansion.
-			got, _ := stringsOf(programNode(seqOrNil(tt.command), seqOrNil(tt.args), tt.image))
+			got, _ := yamlnode.StringsOf(programNode(seqOrNil(tt.command), seqOrNil(tt.args), tt.image))
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("programNode = %q; want %q", got, tt.want)
 			}
@@ -83,7 +84,7 @@ func seqOrNil(items []string) *yaml.Node {
 	if items == nil {
 		return nil
 	}
-	return stringSeq(items)
+	return yamlnode.StringSeq(items)
 }
 
 // Kubernetes expands $(VAR) in args but never in the image's ENTRYPOINT
@@ -91,12 +92,12 @@ func seqOrNil(items []string) *yaml.Node {
 // items, already subject to expansion, are kept as written.
 func TestProgramNodeEscapesTheImage(t *testing.T) {
 	image := ImageConfig{Entrypoint: []string{"sh", "-c"}, Cmd: []string{"echo $(HOME) $$ $HOME cost$"}}
-	got, _ := stringsOf(programNode(nil, nil, image))
+	got, _ := yamlnode.StringsOf(programNode(nil, nil, image))
 	want := []string{"sh", "-c", "echo $$(HOME) $$$ $HOME cost$"}
 	if !slices.Equal(got, want) {
 		t.Errorf("from the image: %q; want %q", got, want)
 	}
-	got, _ = stringsOf(programNode(stringSeq([]string{"echo", "$(HOME)"}), nil, image))
+	got, _ = yamlnode.StringsOf(programNode(yamlnode.StringSeq([]string{"echo", "$(HOME)"}), nil, image))
 	if want := []string{"echo", "$(HOME)"}; !slices.Equal(got, want) {
 		t.Errorf("from the manifest: %q; want %q", got, want)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/tandem-sh/tandem/internal/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -28,15 +29,15 @@ func Injectable(kind string) bool {
 
 // Name is a resource's kind/name in lower case, as kubectl prints it.
 func Name(resource *yaml.Node) string {
-	meta := lookup(resource, "metadata")
-	name := scalarAt(meta, "name")
-	if name == "" && scalarAt(meta, "generateName") != "" {
-		name = scalarAt(meta, "generateName") + "*"
+	meta := yamlnode.Lookup(resource, "metadata")
+	name := yamlnode.ScalarAt(meta, "name")
+	if name == "" && yamlnode.ScalarAt(meta, "generateName") != "" {
+		name = yamlnode.ScalarAt(meta, "generateName") + "*"
 	}
 	if name == "" {
 		name = "(no name)"
 	}
-	return strings.ToLower(scalarAt(resource, "kind")) + "/" + name
+	return strings.ToLower(yamlnode.ScalarAt(resource, "kind")) + "/" + name
 }
 
 // Resource injects one resource (a mapping node) in place. The node is
@@ -44,7 +45,7 @@ func Name(resource *yaml.Node) string {
 // exactly as it was.
 func Resource(ctx context.Context, resource *yaml.Node, opts Options) Report {
 	r := Report{Resource: Name(resource)}
-	kind := scalarAt(resource, "kind")
+	kind := yamlnode.ScalarAt(resource, "kind")
 	keys, ok := templatePaths[kind]
 	if kind == "" {
 		r.Status, r.Reason = Skipped, "no kind: not a Kubernetes object"
@@ -54,7 +55,7 @@ func Resource(ctx context.Context, resource *yaml.Node, opts Options) Report {
 		r.Status, r.Reason = Skipped, "kind "+kind+" has no pod template"
 		return r
 	}
-	template := path(resource, keys...)
+	template := yamlnode.Path(resource, keys...)
 	if template == nil || template.Kind != yaml.MappingNode {
 		r.Status, r.Err = Failed, errors.New(strings.Join(keys, ".")+": expected a pod template")
 		return r
@@ -66,8 +67,8 @@ func Resource(ctx context.Context, resource *yaml.Node, opts Options) Report {
 	switch {
 	case errors.As(err, &skip):
 		r.Status, r.Reason = Skipped, skip.reason
-		if len(keys) > 0 && scalarAt(path(resource, "metadata", "annotations"), SidecarsKey) != "" &&
-			scalarAt(path(template, "metadata", "annotations"), SidecarsKey) == "" {
+		if len(keys) > 0 && yamlnode.ScalarAt(yamlnode.Path(resource, "metadata", "annotations"), SidecarsKey) != "" &&
+			yamlnode.ScalarAt(yamlnode.Path(template, "metadata", "annotations"), SidecarsKey) == "" {
 			r.Reason += "; the " + SidecarsKey + " annotation is on the " + kind + "'s metadata: it belongs on its pod template's (" + strings.Join(keys, ".") + ".metadata.annotations)"
 		}
 		return r

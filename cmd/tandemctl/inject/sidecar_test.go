@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tandem-sh/tandem/internal/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -22,11 +23,11 @@ func listOf(t *testing.T, out, name string, keys ...string) []string {
 	if err := yaml.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
-	spec := lookup(doc.Content[0], "spec")
+	spec := yamlnode.Lookup(doc.Content[0], "spec")
 	for _, list := range []string{"initContainers", "containers"} {
-		for _, c := range contentOf(lookup(spec, list)) {
-			if scalarAt(c, "name") == name {
-				items, _ := stringsOf(path(c, keys...))
+		for _, c := range contentOf(yamlnode.Lookup(spec, list)) {
+			if yamlnode.ScalarAt(c, "name") == name {
+				items, _ := yamlnode.StringsOf(yamlnode.Path(c, keys...))
 				return items
 			}
 		}

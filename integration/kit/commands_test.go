@@ -1,12 +1,14 @@
-//go:build e2e
+package kit
 
-package e2e
+import (
+	"testing"
 
-import "testing"
+	"go.yaml.in/yaml/v3"
+)
 
-// The command lines the tests compare are read without a YAML library: an
-// item that YAML would not read as this very string must be refused.
-func TestYAMLScalar(t *testing.T) {
+// The command lines the tests compare must be the strings Kubernetes
+// reads (YAML 1.1): an item that it would read otherwise is refused.
+func TestStringItem(t *testing.T) {
 	for _, tc := range []struct {
 		in, want string
 		ok       bool
@@ -21,6 +23,7 @@ func TestYAMLScalar(t *testing.T) {
 		{`"*"`, "*", true},
 		{`'it''s'`, "it's", true},
 		{`"1"`, "1", true},
+		{"a #comment", "a", true},
 		{"1", "", false},
 		{"-1.5", "", false},
 		{"0x1f", "", false},
@@ -33,11 +36,15 @@ func TestYAMLScalar(t *testing.T) {
 		{"-", "", false},
 		{"[a]", "", false},
 		{"a: b", "", false},
-		{"a #comment", "", false},
 	} {
-		got, err := yamlScalar(tc.in)
+		var doc yaml.Node
+		var got string
+		err := yaml.Unmarshal([]byte("- "+tc.in+"\n"), &doc)
+		if err == nil {
+			got, err = stringItem(doc.Content[0].Content[0])
+		}
 		if (err == nil) != tc.ok || got != tc.want {
-			t.Errorf("yamlScalar(%q) = %q, %v; want %q, ok %v", tc.in, got, err, tc.want, tc.ok)
+			t.Errorf("item %q = %q, %v; want %q, ok %v", tc.in, got, err, tc.want, tc.ok)
 		}
 	}
 }
