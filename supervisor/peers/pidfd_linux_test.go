@@ -1,11 +1,16 @@
 package peers
 
 import (
+	"bytes"
 	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -28,6 +33,7 @@ func TestProcPeerFinderSignalPeerChecksIdentity(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { _ = c.Process.Kill(); _ = c.Wait() })
+		waitArgv(t, c)
 	}
 	finder := &ProcFinder{procRoot: "/proc"}
 
@@ -52,4 +58,21 @@ func TestProcPeerFinderSignalPeerChecksIdentity(t *testing.T) {
 	if err := other.Process.Signal(syscall.Signal(0)); err != nil {
 		t.Fatalf("the non-sidecar process was signalled: %v", err)
 	}
+}
+
+// waitArgv waits until the kernel shows c's new command line. Start
+// returns once exec has closed the CLOEXEC pipe, which is before the new
+// program's arguments are in place: read at once, /proc/PID/cmdline is
+// still the forked test binary's (a third of the time on a 2-core machine),
+// and SignalPeer rightly takes such a process for another program.
+func waitArgv(t *testing.T, c *exec.Cmd) {
+	t.Helper()
+	path := "/proc/" + strconv.Itoa(c.Process.Pid) + "/cmdline"
+	want := []byte(strings.Join(c.Args, "\x00") + "\x00")
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		if b, err := os.ReadFile(path); err == nil && bytes.Equal(b, want) {
+			return
+		}
+	}
+	t.Fatalf("pid %d: %s never showed %q", c.Process.Pid, path, c.Args)
 }
