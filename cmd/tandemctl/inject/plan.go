@@ -12,7 +12,10 @@ import (
 )
 
 // errSkip carries the reason a pod template is left alone.
-type errSkip struct{ reason string }
+type errSkip struct {
+	cause  SkipCause
+	reason string
+}
 
 func (e errSkip) Error() string { return e.reason }
 
@@ -42,10 +45,10 @@ func makePlan(ctx context.Context, template *yaml.Node, opts Options) (*plan, er
 	meta, spec := lookup(template, "metadata"), lookup(template, "spec")
 	annotations := lookup(meta, "annotations")
 	if v := scalarAt(annotations, InjectKey); v == "disabled" {
-		return nil, errSkip{InjectKey + ": disabled"}
+		return nil, errSkip{OptedOut, InjectKey + ": disabled"}
 	}
 	if v := scalarAt(annotations, InjectedKey); v != "" {
-		return nil, errSkip{"already injected: " + InjectedKey + ": " + v}
+		return nil, errSkip{AlreadyInjected, "already injected: " + InjectedKey + ": " + v}
 	}
 	ctrs := lookup(spec, "containers")
 	if ctrs == nil || ctrs.Kind != yaml.SequenceNode || len(ctrs.Content) == 0 {
@@ -56,7 +59,7 @@ func makePlan(ctx context.Context, template *yaml.Node, opts Options) (*plan, er
 		return nil, err
 	}
 	if len(names) == 0 {
-		return nil, errSkip{noSidecars(ctrs, opts.Sidecars)}
+		return nil, errSkip{NoSidecars, noSidecars(ctrs, opts.Sidecars)}
 	}
 	if err := checkCollisions(spec); err != nil {
 		return nil, err
