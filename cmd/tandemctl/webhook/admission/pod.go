@@ -107,5 +107,8 @@ func (p *podDoc) patch() ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("diff the injected pod: %w", err)
 	}
+	if err := keepOrder(ops, p.node); err != nil {
+		return nil, err
+	}
 	return json.Marshal(ops)
 }
