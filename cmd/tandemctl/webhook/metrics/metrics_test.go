@@ -55,13 +55,15 @@ func (selected) Labels(context.Context, string) (map[string]string, error) {
 	return map[string]string{"tandem.sh/inject": "enabled"}, nil
 }
 
-func newHandler(t *testing.T, m *Metrics, img *images, onError admission.OnError) *admission.Handler {
+// newHandler is the real /mutate handler over fakes, recording to r (nil:
+// nothing).
+func newHandler(t testing.TB, r admission.Recorder, img *images, onError admission.OnError) *admission.Handler {
 	t.Helper()
 	h, err := admission.NewHandler(admission.Config{
 		Inject:     inject.Options{Mode: inject.Classic, Image: "localhost/tandem:test", Version: "v9"},
 		OnError:    onError,
 		Selector:   labels.SelectorFromSet(labels.Set{"tandem.sh/inject": "enabled"}),
-		Namespaces: selected{}, Images: img, Logger: zerolog.Nop(), Recorder: m,
+		Namespaces: selected{}, Images: img, Logger: zerolog.Nop(), Recorder: r,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -71,6 +73,22 @@ func newHandler(t *testing.T, m *Metrics, img *images, onError admission.OnError
 
 // admit posts a review of obj to h, as the API server does.
 func admit(t *testing.T, h http.Handler, obj string) {
+	t.Helper()
+	if code := serve(h, reviewBody(t, obj)); code != http.StatusOK {
+		t.Fatalf("status %d", code)
+	}
+}
+
+func serve(h http.Handler, body []byte) int {
+	req := httptest.NewRequest(http.MethodPost, "/mutate", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec.Code
+}
+
+// reviewBody is the review of a CREATE of obj.
+func reviewBody(t testing.TB, obj string) []byte {
 	t.Helper()
 	review := admissionv1.AdmissionReview{
 		TypeMeta: metav1.TypeMeta{APIVersion: "admission.k8s.io/v1", Kind: "AdmissionReview"},
@@ -82,13 +100,7 @@ func admit(t *testing.T, h http.Handler, obj string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := httptest.NewRequest(http.MethodPost, "/mutate", bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	if rec.Code != http.StatusOK {
-		t.Fatalf("status %d: %s", rec.Code, rec.Body)
-	}
+	return body
 }
 
 // scrape reads /metrics as Prometheus would.
