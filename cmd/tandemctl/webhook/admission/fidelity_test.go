@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"go.yaml.in/yaml/v3"
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	admissionv1 "k8s.io/api/admission/v1"
 
@@ -36,8 +37,8 @@ func TestDryRunAnsweredLikeAnyOther(t *testing.T) {
 	}
 }
 
-// patchedDoc is pod with the answer's patch applied, as JSON values.
-func patchedDoc(t *testing.T, pod string, resp *admissionv1.AdmissionResponse) any {
+// applied is pod with the answer's patch applied, as the API server does.
+func applied(t *testing.T, pod string, resp *admissionv1.AdmissionResponse) []byte {
 	t.Helper()
 	p, err := jsonpatch.DecodePatch(resp.Patch)
 	if err != nil {
@@ -47,8 +48,14 @@ func patchedDoc(t *testing.T, pod string, resp *admissionv1.AdmissionResponse) a
 	if err != nil {
 		t.Fatalf("patch does not apply: %v\n%s", err, resp.Patch)
 	}
+	return out
+}
+
+// patchedDoc is applied's result as JSON values.
+func patchedDoc(t *testing.T, pod string, resp *admissionv1.AdmissionResponse) any {
+	t.Helper()
 	var doc any
-	if err := json.Unmarshal(out, &doc); err != nil {
+	if err := json.Unmarshal(applied(t, pod, resp), &doc); err != nil {
 		t.Fatal(err)
 	}
 	return doc
@@ -74,14 +81,6 @@ func TestPatchKeepsUnknownFields(t *testing.T) {
 			if !resp.Allowed || resp.Patch == nil {
 				t.Fatalf("%+v; want an injected pod", resp)
 			}
-			p, err := jsonpatch.DecodePatch(resp.Patch)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out, err := p.Apply([]byte(pod))
-			if err != nil {
-				t.Fatalf("patch does not apply: %v\n%s", err, resp.Patch)
-			}
 			var doc struct {
 				Spec struct {
 					Containers     []map[string]json.RawMessage `json:"containers"`
@@ -89,7 +88,7 @@ func TestPatchKeepsUnknownFields(t *testing.T) {
 					Future         json.RawMessage              `json:"futureSpecField"`
 				} `json:"spec"`
 			}
-			if err := json.Unmarshal(out, &doc); err != nil {
+			if err := json.Unmarshal(applied(t, pod, resp), &doc); err != nil {
 				t.Fatal(err)
 			}
 			if "\"futureSpecField\":"+string(doc.Spec.Future) != futureSpecField {
@@ -112,5 +111,25 @@ func TestPatchKeepsUnknownFields(t *testing.T) {
 				t.Errorf("init containers %s; want %s among them, unchanged", doc.Spec.InitContainers, nativeSidecar)
 			}
 		})
+	}
+}
+
+// A JSON pointer's escapes: ~1 for /, ~0 for ~.
+func TestPointer(t *testing.T) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(`{"metadata":{"annotations":{"tandem.sh/injected":"v9","a~b":"x"}},"list":[1,{"k":2}]}`), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		"/metadata/annotations/tandem.sh~1injected": "v9", "/metadata/annotations/a~0b": "x", "/list/1/k": "2",
+	} {
+		if n := pointer(doc.Content[0], path); n == nil || n.Value != want {
+			t.Errorf("%s: %v; want %q", path, n, want)
+		}
+	}
+	for _, path := range []string{"/metadata/labels", "/list/2", "/list/-1", "/metadata/annotations/tandem.sh/injected"} {
+		if n := pointer(doc.Content[0], path); n != nil {
+			t.Errorf("%s: %v; want none", path, n)
+		}
 	}
 }

@@ -107,8 +107,6 @@ func (p *podDoc) patch() ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("diff the injected pod: %w", err)
 	}
-	if err := keepOrder(ops, p.node); err != nil {
-		return nil, err
-	}
+	keepOrder(ops, p.node)
 	return json.Marshal(ops)
 }
