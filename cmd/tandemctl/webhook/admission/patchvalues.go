@@ -38,28 +38,33 @@ var unescapePointer = strings.NewReplacer("~1", "/", "~0", "~")
 
 // pointer finds the node a JSON pointer (RFC 6901) names; nil if none.
 func pointer(n *yaml.Node, path string) *yaml.Node {
-	if path == "" {
-		return n
-	}
-	for _, token := range strings.Split(strings.TrimPrefix(path, "/"), "/") {
-		token = unescapePointer.Replace(token)
-		var next *yaml.Node
-		switch n.Kind {
-		case yaml.MappingNode:
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				if n.Content[i].Value == token {
-					next = n.Content[i+1]
-				}
-			}
-		case yaml.SequenceNode:
-			if i, err := strconv.Atoi(token); err == nil && i >= 0 && i < len(n.Content) {
-				next = n.Content[i]
-			}
+	for rest, more := strings.CutPrefix(path, "/"); more; {
+		var token string
+		token, rest, more = strings.Cut(rest, "/")
+		if strings.Contains(token, "~") {
+			token = unescapePointer.Replace(token)
 		}
-		if next == nil {
+		if n = child(n, token); n == nil {
 			return nil
 		}
-		n = next
 	}
 	return n
+}
+
+// child is a mapping's value under key token, or a sequence's item at
+// index token; nil if none.
+func child(n *yaml.Node, token string) *yaml.Node {
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == token {
+				return n.Content[i+1]
+			}
+		}
+	case yaml.SequenceNode:
+		if i, err := strconv.Atoi(token); err == nil && i >= 0 && i < len(n.Content) {
+			return n.Content[i]
+		}
+	}
+	return nil
 }
