@@ -6,10 +6,14 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+	"k8s.io/client-go/kubernetes"
 
 	"github.com/tandem-sh/tandem/cmd/tandemctl/check"
 	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook"
 )
+
+// checkUserAgent names check's requests, apart from the webhook's.
+var checkUserAgent = "tandemctl-check/" + version
 
 func checkCommand() *cli.Command {
 	return &cli.Command{
@@ -17,8 +21,7 @@ func checkCommand() *cli.Command {
 		Usage:     "find the Jobs held by their sidecars and check tandem's webhook; read-only, exit 1 when something is wrong",
 		UsageText: "tandemctl check [--kubeconfig F] [-n NS | -A] [--stuck-after D] [-o text|json]",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "kubeconfig", EnvVars: append(envVars("kubeconfig"), "KUBECONFIG"),
-				Usage: "kubeconfig to reach the API server; default: in-cluster, else kubectl's"},
+			kubeconfigFlag(),
 			&cli.StringFlag{Name: "namespace", Aliases: []string{"n"}, Usage: "look for held pods in this namespace only (the webhook is checked anyway)"},
 			&cli.BoolFlag{Name: "all-namespaces", Aliases: []string{"A"}, Usage: "look for held pods in every namespace (the default)"},
 			&cli.DurationFlag{Name: "stuck-after", Value: time.Minute, EnvVars: envVars("stuck-after"),
@@ -35,7 +38,7 @@ func checkAction(cliCtx *cli.Context) error {
 	if err != nil {
 		return usageError{err}
 	}
-	client, err := webhook.Client(cliCtx.String("kubeconfig"))
+	client, err := checkClient(cliCtx.String("kubeconfig"))
 	if err != nil {
 		return err
 	}
@@ -51,6 +54,17 @@ func checkAction(cliCtx *cli.Context) error {
 		return reportedError{failed: n}
 	}
 	return nil
+}
+
+// checkClient reaches the API server as the webhook does, named as check
+// in the API server's audit log.
+func checkClient(kubeconfig string) (kubernetes.Interface, error) {
+	cfg, err := webhook.RESTConfig(kubeconfig)
+	if err != nil {
+		return nil, err
+	}
+	cfg.UserAgent = checkUserAgent
+	return kubernetes.NewForConfig(cfg)
 }
 
 func checkOptions(cliCtx *cli.Context) (check.Options, check.Format, error) {

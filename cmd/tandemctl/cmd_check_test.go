@@ -7,10 +7,12 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/urfave/cli/v2"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -41,6 +43,9 @@ func kubeconfigFor(t *testing.T, pods ...corev1.Pod) string {
 		}{},
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if ua := r.UserAgent(); ua != checkUserAgent {
+			t.Errorf("User-Agent %q; want %q", ua, checkUserAgent)
+		}
 		list, ok := lists[r.URL.Path]
 		if !ok || r.Method != http.MethodGet {
 			t.Errorf("unexpected %s %s", r.Method, r.URL)
@@ -99,5 +104,24 @@ func TestCheckExitCodes(t *testing.T) {
 				t.Errorf("exit %d, want %d\nstdout:\n%s\nwant it to hold %q\nstderr:\n%s\nwant it to hold %q", code, tc.code, stdout, tc.stdout, stderr, tc.stderr)
 			}
 		})
+	}
+}
+
+// check and webhook take one --kubeconfig: same name, variables, usage.
+func TestKubeconfigFlagShared(t *testing.T) {
+	find := func(c *cli.Command) cli.Flag {
+		for _, f := range c.Flags {
+			if f.Names()[0] == "kubeconfig" {
+				return f
+			}
+		}
+		t.Fatalf("%s has no --kubeconfig", c.Name)
+		return nil
+	}
+	if a, b := find(checkCommand()), find(webhookCommand()); !reflect.DeepEqual(a, b) {
+		t.Errorf("check's --kubeconfig %+v differs from webhook's %+v", a, b)
+	}
+	if !strings.HasPrefix(checkUserAgent, "tandemctl-check/") || strings.TrimPrefix(checkUserAgent, "tandemctl-check/") != version {
+		t.Errorf("User-Agent %q; want tandemctl-check/%s", checkUserAgent, version)
 	}
 }

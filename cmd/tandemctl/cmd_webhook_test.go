@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net"
 	"strings"
 	"testing"
 )
@@ -39,5 +40,19 @@ func TestWebhookEnvironment(t *testing.T) {
 	t.Setenv("TANDEMCTL_ON_ERROR", "never")
 	if _, stderr, code := run(t, "", "webhook"); code != 2 || !strings.Contains(stderr, `"never"`) {
 		t.Errorf("TANDEMCTL_ON_ERROR=never: exit %d, %q; want exit 2 naming the value", code, stderr)
+	}
+}
+
+// A metrics port that cannot be bound stops the webhook, naming it.
+func TestWebhookMetricsPortTaken(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	_, stderr, code := run(t, "", "webhook", "--kubeconfig", writeKubeconfig(t, "http://127.0.0.1:1"), "--resolve", "none",
+		"--listen", "127.0.0.1:0", "--cert-dir", t.TempDir(), "--shutdown-delay", "0s", "--metrics-listen", ln.Addr().String())
+	if code != 1 || !strings.Contains(stderr, "metrics: listen on "+ln.Addr().String()) {
+		t.Errorf("exit %d, stderr %q; want exit 1 naming the metrics address", code, stderr)
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook"
 	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook/admission"
+	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook/metrics"
 )
 
 // webhookSetup is the webhook's flags made into its parts.
@@ -23,6 +24,8 @@ type webhookSetup struct {
 	handler   *admission.Handler
 	server    *webhook.Server
 	bootstrap *webhook.Bootstrap
+	// metrics is nil when --metrics-listen is empty.
+	metrics *metrics.Server
 }
 
 func newWebhookSetup(cliCtx *cli.Context) (*webhookSetup, error) {
@@ -40,10 +43,16 @@ func newWebhookSetup(cliCtx *cli.Context) (*webhookSetup, error) {
 	}
 	cfg.Namespaces = webhook.APINamespaces{Client: s.client}
 	cfg.Keychains = webhook.PodKeychains{Client: s.client}
+	certs := webhook.NewCertReloader(cliCtx.String("cert-dir"))
+	if listen := cliCtx.String("metrics-listen"); listen != "" {
+		m := metrics.New(certs)
+		cfg.Recorder = m
+		s.metrics = &metrics.Server{Listen: listen, Metrics: m, Logger: s.logger}
+	}
 	if s.handler, err = admission.NewHandler(cfg); err != nil {
 		return nil, usageError{err}
 	}
-	s.server = &webhook.Server{Listen: cliCtx.String("listen"), Certs: webhook.NewCertReloader(cliCtx.String("cert-dir")),
+	s.server = &webhook.Server{Listen: cliCtx.String("listen"), Certs: certs,
 		Mutate: s.handler, ShutdownDelay: cliCtx.Duration("shutdown-delay"), Logger: s.logger}
 	if secret := cliCtx.String("bootstrap-secret"); secret != "" {
 		if cliCtx.String("namespace") == "" {
@@ -82,11 +91,34 @@ func webhookConfig(cliCtx *cli.Context, logger zerolog.Logger) (admission.Config
 	return cfg, cfg.Check()
 }
 
-// run bootstraps the certificate if asked, then serves until SIGTERM or
-// SIGINT.
+// run serves metrics, bootstraps the certificate if asked, then serves
+// until SIGTERM or SIGINT. Metrics that cannot be served stop the webhook:
+// a webhook nobody can watch is not left running.
 func (s *webhookSetup) run(ctx context.Context) error {
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	metricsDone := make(chan error, 1)
+	if s.metrics != nil {
+		go func() {
+			err := s.metrics.Run(ctx)
+			cancel(err)
+			metricsDone <- err
+		}()
+	} else {
+		metricsDone <- nil
+	}
+	err := s.serve(ctx)
+	cancel(nil)
+	// A metrics failure is the cause of whatever serving said after it.
+	if metricsErr := <-metricsDone; metricsErr != nil {
+		return metricsErr
+	}
+	return err
+}
+
+func (s *webhookSetup) serve(ctx context.Context) error {
 	if s.bootstrap != nil {
 		if err := s.bootstrap.Run(ctx); err != nil {
 			return err

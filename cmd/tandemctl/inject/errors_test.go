@@ -85,27 +85,30 @@ func TestNotInjected(t *testing.T) {
 }
 
 func TestSkipped(t *testing.T) {
-	tests := []struct{ name, src, reason string }{
+	tests := []struct {
+		name, src, reason string
+		cause             SkipCause
+	}{
 		{"no sidecars named",
 			"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n" + sprintf(twoContainers, "app:1"),
-			"no sidecars named: annotate the pod template tandem.sh/sidecars"},
+			"no sidecars named: annotate the pod template tandem.sh/sidecars", NoSidecars},
 		{"opted out",
 			strings.Replace(pod(sprintf(twoContainers, "app:1")), "  annotations:\n", "  annotations:\n    tandem.sh/inject: disabled\n", 1),
-			"tandem.sh/inject: disabled"},
+			"tandem.sh/inject: disabled", OptedOut},
 		{"already injected",
 			strings.Replace(pod(sprintf(twoContainers, "app:1")), "  annotations:\n", "  annotations:\n    tandem.sh/injected: \"v0.9.0\"\n", 1),
-			"already injected: tandem.sh/injected: v0.9.0"},
-		{"not a Kubernetes object", "settings:\n  a: 1\n", "no kind: not a Kubernetes object"},
+			"already injected: tandem.sh/injected: v0.9.0", AlreadyInjected},
+		{"not a Kubernetes object", "settings:\n  a: 1\n", "no kind: not a Kubernetes object", NotAnObject},
 		{"--sidecar names nothing in the pod",
 			"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n" + sprintf(twoContainers, "app:1"),
-			"no sidecars named: annotate the pod template tandem.sh/sidecars: \"NAME,...\" or pass --sidecar NAME; --sidecar db-prxy names none of its containers (main, side)"},
+			"no sidecars named: annotate the pod template tandem.sh/sidecars: \"NAME,...\" or pass --sidecar NAME; --sidecar db-prxy names none of its containers (main, side)", NoSidecars},
 		{"the annotation on the Job instead of its template",
 			"apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\n  annotations:\n    tandem.sh/sidecars: side\nspec:\n  template:\n    spec:\n" +
 				"      containers:\n        - {name: main, image: app:1, command: [/m]}\n        - {name: side, image: app:1, command: [/s]}\n",
-			"the tandem.sh/sidecars annotation is on the Job's metadata: it belongs on its pod template's (spec.template.metadata.annotations)"},
+			"the tandem.sh/sidecars annotation is on the Job's metadata: it belongs on its pod template's (spec.template.metadata.annotations)", NoSidecars},
 		{"a kind without a pod template",
 			"apiVersion: v1\nkind: Service\nmetadata:\n  name: db\nspec:\n  ports: [{port: 5432}]\n",
-			"kind Service has no pod template"},
+			"kind Service has no pod template", NoPodTemplate},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -116,6 +119,9 @@ func TestSkipped(t *testing.T) {
 			r, out := injectYAML(t, tt.src, opts)
 			if r.Status != Skipped || !strings.Contains(r.String(), tt.reason) {
 				t.Errorf("report %q; want skipped (%s...)", r, tt.reason)
+			}
+			if r.Cause != tt.cause {
+				t.Errorf("cause %q; want %q", r.Cause, tt.cause)
 			}
 			unchanged(t, tt.src, out)
 		})

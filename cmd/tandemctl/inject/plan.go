@@ -13,7 +13,10 @@ import (
 )
 
 // errSkip carries the reason a pod template is left alone.
-type errSkip struct{ reason string }
+type errSkip struct {
+	cause  SkipCause
+	reason string
+}
 
 func (e errSkip) Error() string { return e.reason }
 
@@ -43,10 +46,10 @@ func makePlan(ctx context.Context, template *yaml.Node, opts Options) (*plan, er
 	meta, spec := yamlnode.Lookup(template, "metadata"), yamlnode.Lookup(template, "spec")
 	annotations := yamlnode.Lookup(meta, "annotations")
 	if v := yamlnode.ScalarAt(annotations, InjectKey); v == "disabled" {
-		return nil, errSkip{InjectKey + ": disabled"}
+		return nil, errSkip{OptedOut, InjectKey + ": disabled"}
 	}
 	if v := yamlnode.ScalarAt(annotations, InjectedKey); v != "" {
-		return nil, errSkip{"already injected: " + InjectedKey + ": " + v}
+		return nil, errSkip{AlreadyInjected, "already injected: " + InjectedKey + ": " + v}
 	}
 	ctrs := yamlnode.Lookup(spec, "containers")
 	if ctrs == nil || ctrs.Kind != yaml.SequenceNode || len(ctrs.Content) == 0 {
@@ -57,7 +60,7 @@ func makePlan(ctx context.Context, template *yaml.Node, opts Options) (*plan, er
 		return nil, err
 	}
 	if len(names) == 0 {
-		return nil, errSkip{noSidecars(ctrs, opts.Sidecars)}
+		return nil, errSkip{NoSidecars, noSidecars(ctrs, opts.Sidecars)}
 	}
 	if err := checkCollisions(spec); err != nil {
 		return nil, err

@@ -18,6 +18,18 @@ const (
 	Failed
 )
 
+// SkipCause is why a resource was skipped, from a fixed set: unlike
+// Reason, it never carries names, so it can label a metric.
+type SkipCause string
+
+const (
+	NotAnObject     SkipCause = "not-an-object"
+	NoPodTemplate   SkipCause = "no-pod-template"
+	OptedOut        SkipCause = "opted-out"
+	AlreadyInjected SkipCause = "already-injected"
+	NoSidecars      SkipCause = "no-sidecars"
+)
+
 // Report is the outcome for one resource: one line of `tandemctl inject`'s
 // stderr, and what the webhook answers.
 type Report struct {
@@ -26,8 +38,10 @@ type Report struct {
 	Status   Status
 	Mains    []string
 	Sidecars []string
-	// Reason says why a resource was skipped.
+	// Reason says why a resource was skipped; Cause says it in one fixed
+	// word (the webhook counts skips by it).
 	Reason string
+	Cause  SkipCause
 	// Warnings are things injected without the start order they asked
 	// for (a probe that tandem cannot check, an existing postStart hook).
 	Warnings []string

@@ -48,11 +48,11 @@ func Resource(ctx context.Context, resource *yaml.Node, opts Options) Report {
 	kind := yamlnode.ScalarAt(resource, "kind")
 	keys, ok := templatePaths[kind]
 	if kind == "" {
-		r.Status, r.Reason = Skipped, "no kind: not a Kubernetes object"
+		r.Status, r.Cause, r.Reason = Skipped, NotAnObject, "no kind: not a Kubernetes object"
 		return r
 	}
 	if !ok {
-		r.Status, r.Reason = Skipped, "kind "+kind+" has no pod template"
+		r.Status, r.Cause, r.Reason = Skipped, NoPodTemplate, "kind "+kind+" has no pod template"
 		return r
 	}
 	template := yamlnode.Path(resource, keys...)
@@ -66,7 +66,7 @@ func Resource(ctx context.Context, resource *yaml.Node, opts Options) Report {
 	var skip errSkip
 	switch {
 	case errors.As(err, &skip):
-		r.Status, r.Reason = Skipped, skip.reason
+		r.Status, r.Cause, r.Reason = Skipped, skip.cause, skip.reason
 		if len(keys) > 0 && yamlnode.ScalarAt(yamlnode.Path(resource, "metadata", "annotations"), SidecarsKey) != "" &&
 			yamlnode.ScalarAt(yamlnode.Path(template, "metadata", "annotations"), SidecarsKey) == "" {
 			r.Reason += "; the " + SidecarsKey + " annotation is on the " + kind + "'s metadata: it belongs on its pod template's (" + strings.Join(keys, ".") + ".metadata.annotations)"

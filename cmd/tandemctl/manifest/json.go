@@ -77,6 +77,10 @@ func (s style) encodeJSON(out *bytes.Buffer, node *yaml.Node) error {
 	return json.Indent(out, compact.Bytes(), "", s.jsonIndent)
 }
 
+// WriteJSON writes a node tree as compact JSON, keys in their order and
+// scalars as written (the webhook's patch values keep a pod's own bytes).
+func WriteJSON(out *bytes.Buffer, n *yaml.Node) error { return writeJSON(out, n) }
+
 // writeJSON writes a node tree as compact JSON, keys in their order.
 func writeJSON(out *bytes.Buffer, n *yaml.Node) error {
 	switch n.Kind {

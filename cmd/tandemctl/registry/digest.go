@@ -42,29 +42,30 @@ func NewDigestCache(platform string, insecure []string, size int, timeout time.D
 func (c *DigestCache) Len() int { return c.configs.Len() }
 
 // Resolve returns the config of image for the cache's platform, reading the
-// registry with keychain. Errors are not cached: the next pod tries again.
-func (c *DigestCache) Resolve(ctx context.Context, image string, keychain authn.Keychain) (inject.ImageConfig, error) {
+// registry with keychain, and whether the config came from the cache (a tag
+// still costs a HEAD). Errors are not cached: the next pod tries again.
+func (c *DigestCache) Resolve(ctx context.Context, image string, keychain authn.Keychain) (config inject.ImageConfig, cached bool, err error) {
 	ref, err := c.reader.reference(image)
 	if err != nil {
-		return inject.ImageConfig{}, err
+		return inject.ImageConfig{}, false, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	opts := []remote.Option{remote.WithContext(ctx), remote.WithAuthFromKeychain(keychain)}
 	digest, err := c.digestOf(ref, opts)
 	if err != nil {
-		return inject.ImageConfig{}, fmt.Errorf("read %s from its registry: %w", ref, err)
+		return inject.ImageConfig{}, false, fmt.Errorf("read %s from its registry: %w", ref, err)
 	}
-	if cached, ok := c.configs.Get(digest.String()); ok {
-		return cached.(inject.ImageConfig), nil
+	if hit, ok := c.configs.Get(digest.String()); ok {
+		return hit.(inject.ImageConfig), true, nil
 	}
 	// Read by digest: the tag may have moved since the HEAD.
-	config, err := c.reader.readRef(ref.Context().Digest(digest.String()), opts)
+	config, err = c.reader.readRef(ref.Context().Digest(digest.String()), opts)
 	if err != nil {
-		return inject.ImageConfig{}, err
+		return inject.ImageConfig{}, false, err
 	}
 	c.configs.Add(digest.String(), config)
-	return config, nil
+	return config, false, nil
 }
 
 // digestOf is the digest a reference names: written in it, or asked of the

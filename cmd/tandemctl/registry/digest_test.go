@@ -23,16 +23,16 @@ func TestDigestCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	got, err := c.Resolve(ctx, host+"/app:1", authn.DefaultKeychain)
-	if err != nil || !slices.Equal(got.Entrypoint, []string{"/v1"}) {
-		t.Fatalf("first lookup: %+v, %v; want entrypoint /v1", got, err)
+	got, cached, err := c.Resolve(ctx, host+"/app:1", authn.DefaultKeychain)
+	if err != nil || !slices.Equal(got.Entrypoint, []string{"/v1"}) || cached {
+		t.Fatalf("first lookup: %+v, cached %v, %v; want entrypoint /v1, not cached", got, cached, err)
 	}
 
 	// Warm: the ping and a HEAD for the tag's digest; the manifest and
 	// config blob come from the cache.
 	before := requests.Load()
-	if _, err := c.Resolve(ctx, host+"/app:1", authn.DefaultKeychain); err != nil {
-		t.Fatal(err)
+	if _, cached, err := c.Resolve(ctx, host+"/app:1", authn.DefaultKeychain); err != nil || !cached {
+		t.Fatalf("warm lookup: cached %v, %v; want cached", cached, err)
 	}
 	if n := requests.Load() - before; n != 2 {
 		t.Errorf("a warm lookup of a tag made %d requests; want 2 (ping, HEAD)", n)
@@ -42,8 +42,8 @@ func TestDigestCache(t *testing.T) {
 	push(t, host+"/app:1", func(r name.Reference) error {
 		return remote.Write(r, image(t, amd64, []string{"/v2"}, nil, ""))
 	})
-	if got, err = c.Resolve(ctx, host+"/app:1", authn.DefaultKeychain); err != nil || !slices.Equal(got.Entrypoint, []string{"/v2"}) {
-		t.Errorf("after a new push of the tag: %+v, %v; want entrypoint /v2", got, err)
+	if got, cached, err = c.Resolve(ctx, host+"/app:1", authn.DefaultKeychain); err != nil || !slices.Equal(got.Entrypoint, []string{"/v2"}) || cached {
+		t.Errorf("after a new push of the tag: %+v, cached %v, %v; want entrypoint /v2, not cached", got, cached, err)
 	}
 
 	// A reference by digest that is cached needs no request at all.
@@ -53,8 +53,8 @@ func TestDigestCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	before = requests.Load()
-	if _, err := c.Resolve(ctx, host+"/app@"+desc.Digest.String(), authn.DefaultKeychain); err != nil {
-		t.Fatal(err)
+	if _, cached, err := c.Resolve(ctx, host+"/app@"+desc.Digest.String(), authn.DefaultKeychain); err != nil || !cached {
+		t.Fatalf("cached digest: cached %v, %v; want cached", cached, err)
 	}
 	if n := requests.Load() - before; n != 0 {
 		t.Errorf("a cached digest made %d requests; want none", n)
@@ -70,7 +70,7 @@ func TestDigestCacheTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	// 192.0.2.1 (TEST-NET-1) never answers; the timeout must end the lookup.
-	if _, err := c.Resolve(context.Background(), "192.0.2.1/app:1", authn.DefaultKeychain); err == nil {
+	if _, _, err := c.Resolve(context.Background(), "192.0.2.1/app:1", authn.DefaultKeychain); err == nil {
 		t.Error("a lookup past its timeout succeeded")
 	}
 }

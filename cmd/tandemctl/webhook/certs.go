@@ -64,6 +64,18 @@ func (r *CertReloader) Ready() error {
 	return nil
 }
 
+// NotAfter is when the certificate being served expires (false while none
+// is loaded), read again if its files changed.
+func (r *CertReloader) NotAfter() (time.Time, bool) {
+	r.reload()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cert == nil || r.cert.Leaf == nil {
+		return time.Time{}, false
+	}
+	return r.cert.Leaf.NotAfter, true
+}
+
 // reload reads the pair again if either file changed. A pair that does not
 // load (half-written during a rotation) keeps the previous one in service.
 func (r *CertReloader) reload() {

@@ -102,3 +102,50 @@ func TestExampleIsConsistent(t *testing.T) {
 		t.Error("the Deployment lacks two replicas, a read-only root, non-root, probes or requests")
 	}
 }
+
+// The Deployment serves metrics on the port its annotations tell
+// Prometheus to scrape.
+func TestExampleExposesMetrics(t *testing.T) {
+	var dep *appsv1.Deployment
+	for _, o := range exampleObjects(t) {
+		if d, ok := o.(*appsv1.Deployment); ok {
+			dep = d
+		}
+	}
+	if dep == nil {
+		t.Fatal("the kustomization lacks a Deployment")
+	}
+	c := dep.Spec.Template.Spec.Containers[0]
+	var port *corev1.ContainerPort
+	for i := range c.Ports {
+		if c.Ports[i].Name == "metrics" {
+			port = &c.Ports[i]
+		}
+	}
+	if port == nil || port.ContainerPort != 9090 {
+		t.Fatalf("ports %+v; want containerPort 9090 named metrics", c.Ports)
+	}
+	i := slices.Index(c.Args, "--metrics-listen")
+	if i < 0 || i+1 >= len(c.Args) || c.Args[i+1] != ":9090" {
+		t.Errorf("args %q; want --metrics-listen :9090", c.Args)
+	}
+	for key, want := range map[string]string{"prometheus.io/scrape": "true", "prometheus.io/port": "9090", "prometheus.io/path": "/metrics"} {
+		if got := dep.Spec.Template.Annotations[key]; got != want {
+			t.Errorf("pod template annotation %s = %q; want %q", key, got, want)
+		}
+	}
+}
+
+// The webhook has no side effects, so the API server sends it dry runs
+// (kubectl apply --dry-run=server) instead of refusing them.
+func TestExampleDeclaresNoSideEffects(t *testing.T) {
+	for _, o := range exampleObjects(t) {
+		if mwc, ok := o.(*admissionregistrationv1.MutatingWebhookConfiguration); ok {
+			for _, hook := range mwc.Webhooks {
+				if hook.SideEffects == nil || *hook.SideEffects != admissionregistrationv1.SideEffectClassNone {
+					t.Errorf("webhook %s: sideEffects %v; want None", hook.Name, hook.SideEffects)
+				}
+			}
+		}
+	}
+}

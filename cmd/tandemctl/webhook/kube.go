@@ -17,7 +17,7 @@ import (
 // Client connects to the API server: with kubeconfig (a path, or a list as
 // KUBECONFIG takes) when given, else in-cluster, else kubectl's defaults.
 func Client(kubeconfig string) (kubernetes.Interface, error) {
-	cfg, err := restConfig(kubeconfig)
+	cfg, err := RESTConfig(kubeconfig)
 	if err != nil {
 		return nil, err
 	}
@@ -32,7 +32,9 @@ func Client(kubeconfig string) (kubernetes.Interface, error) {
 	return kubernetes.NewForConfig(cfg)
 }
 
-func restConfig(kubeconfig string) (*rest.Config, error) {
+// RESTConfig finds the API server as Client does, for a caller that sets
+// its own User-Agent and limits (tandemctl check).
+func RESTConfig(kubeconfig string) (*rest.Config, error) {
 	if kubeconfig == "" {
 		if cfg, err := rest.InClusterConfig(); err == nil {
 			return cfg, nil

@@ -21,44 +21,51 @@ const (
 	Ignored = "ignored"
 )
 
-// decision is the answer to one review and what the log line says of it.
+// decision is the answer to one review and what the log line says of it;
+// cause is the reason in one fixed word, for the metrics.
 type decision struct {
 	response *admissionv1.AdmissionResponse
 	name     string
+	cause    Reason
 	reason   string
 	pod      string
 }
 
-func allow(name, reason string) decision {
-	return decision{response: &admissionv1.AdmissionResponse{Allowed: true}, name: name, reason: reason}
+func allow(name string, cause Reason, reason string) decision {
+	return decision{response: &admissionv1.AdmissionResponse{Allowed: true}, name: name, cause: cause, reason: reason}
 }
 
 // admit decides one request.
 func (h *Handler) admit(ctx context.Context, req *admissionv1.AdmissionRequest) decision {
 	if req.Kind.Group != "" || req.Kind.Kind != "Pod" || req.Operation != admissionv1.Create || req.SubResource != "" {
-		return allow(Ignored, "not a Pod CREATE: "+req.Kind.Kind+" "+string(req.Operation))
+		return allow(Ignored, ReasonNotPodCreate, "not a Pod CREATE: "+req.Kind.Kind+" "+string(req.Operation))
 	}
 	if d, ok := h.checkNamespace(ctx, req.Namespace); !ok {
 		return d
 	}
 	pod, err := parsePod(req.Object.Raw, req.Namespace)
 	if err != nil {
-		return h.failed("pod/"+req.Name, "tandem: "+err.Error())
+		return h.failed("pod/"+req.Name, ReasonBadObject, "tandem: "+err.Error())
 	}
-	r := inject.Resource(ctx, pod.node, h.podOptions(pod))
+	opts, lookups := h.podOptions(pod)
+	r := inject.Resource(ctx, pod.node, opts)
 	switch r.Status {
 	case inject.Skipped:
-		d := allow(Skipped, r.Reason)
+		d := allow(Skipped, Reason(r.Cause), r.Reason)
 		d.pod = r.Resource
 		return d
 	case inject.Failed:
-		return h.failed(r.Resource, "tandem: "+r.String())
+		cause := ReasonPodSpec
+		if lookups != nil && lookups.failed.Load() {
+			cause = ReasonImageLookup
+		}
+		return h.failed(r.Resource, cause, "tandem: "+r.String())
 	}
 	patch, err := pod.patch()
 	if err != nil {
-		return h.failed(r.Resource, "tandem: "+r.Resource+": "+err.Error())
+		return h.failed(r.Resource, ReasonPatch, "tandem: "+r.Resource+": "+err.Error())
 	}
-	d := allow(Injected, r.String())
+	d := allow(Injected, Reason(opts.Mode), r.String())
 	d.pod = r.Resource
 	d.response.Patch = patch
 	pt := admissionv1.PatchTypeJSONPatch
@@ -68,14 +75,14 @@ func (h *Handler) admit(ctx context.Context, req *admissionv1.AdmissionRequest) 
 }
 
 // failed answers for a pod that cannot be injected, as --on-error says.
-func (h *Handler) failed(pod, msg string) decision {
+func (h *Handler) failed(pod string, cause Reason, msg string) decision {
 	if h.cfg.OnError == Allow {
-		d := allow(AllowedUninjected, msg)
+		d := allow(AllowedUninjected, cause, msg)
 		d.response.Warnings = []string{msg + " (admitted without tandem: --on-error allow)"}
 		d.pod = pod
 		return d
 	}
-	return decision{response: deny(msg), name: Rejected, reason: msg, pod: pod}
+	return decision{response: deny(msg), name: Rejected, cause: cause, reason: msg, pod: pod}
 }
 
 // checkNamespace confirms that the namespace is selected. The API server
@@ -87,24 +94,26 @@ func (h *Handler) checkNamespace(ctx context.Context, namespace string) (decisio
 	}
 	got, err := h.cfg.Namespaces.Labels(ctx, namespace)
 	if err != nil {
-		return h.failed("", "tandem: read the labels of namespace "+namespace+": "+err.Error()), false
+		return h.failed("", ReasonNamespaceLookup, "tandem: read the labels of namespace "+namespace+": "+err.Error()), false
 	}
 	if !h.cfg.Selector.Matches(labels.Set(got)) {
-		return allow(Skipped, "namespace "+namespace+" not selected ("+h.cfg.Selector.String()+")"), false
+		return allow(Skipped, ReasonNamespaceNotSelected, "namespace "+namespace+" not selected ("+h.cfg.Selector.String()+")"), false
 	}
 	return decision{}, true
 }
 
 // podOptions are the inject options for one pod: its image-named
-// sidecars, and lookups with its own credentials.
-func (h *Handler) podOptions(pod *podDoc) inject.Options {
+// sidecars, and lookups with its own credentials (nil: lookups are off).
+func (h *Handler) podOptions(pod *podDoc) (inject.Options, *podResolver) {
 	opts := h.cfg.Inject
 	opts.Sidecars = append(append([]string{}, opts.Sidecars...), pod.imageSidecars(h.sidecarImages)...)
 	opts.Resolver = nil
-	if h.cfg.Images != nil {
-		opts.Resolver = &podResolver{images: h.cfg.Images, keychains: h.cfg.Keychains, pod: pod.credentials}
+	if h.cfg.Images == nil {
+		return opts, nil
 	}
-	return opts
+	lookups := &podResolver{images: h.cfg.Images, keychains: h.cfg.Keychains, pod: pod.credentials, recorder: h.recorder}
+	opts.Resolver = lookups
+	return opts, lookups
 }
 
 func (h *Handler) logDecision(req *admissionv1.AdmissionRequest, d decision, took time.Duration) {

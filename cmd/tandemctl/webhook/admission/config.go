@@ -49,6 +49,8 @@ type Config struct {
 	Images    ImageReader
 	Keychains KeychainSource
 	Logger    zerolog.Logger
+	// Recorder counts admissions and lookups; nil records nothing.
+	Recorder Recorder
 }
 
 // NamespaceLabels reads the labels of a namespace.
@@ -56,10 +58,10 @@ type NamespaceLabels interface {
 	Labels(ctx context.Context, namespace string) (map[string]string, error)
 }
 
-// ImageReader reads an image's config with the given credentials
-// (registry.DigestCache).
+// ImageReader reads an image's config with the given credentials, and
+// says whether it came from its cache (registry.DigestCache).
 type ImageReader interface {
-	Resolve(ctx context.Context, image string, keychain authn.Keychain) (inject.ImageConfig, error)
+	Resolve(ctx context.Context, image string, keychain authn.Keychain) (config inject.ImageConfig, cached bool, err error)
 }
 
 // PodCredentials names what a pod pulls its images with.

@@ -16,5 +16,8 @@
 //
 // What it reads from the cluster (namespace labels, pull credentials) comes
 // through the NamespaceLabels and KeychainSource interfaces; the webhook
-// package serves the handler and implements them over the API server.
+// package serves the handler and implements them over the API server. What
+// it counts (each admission's outcome and reason, each registry lookup's
+// result) goes to a Recorder, whose labels are fixed words (recorder.go);
+// the webhook/metrics package makes them Prometheus metrics.
 package admission

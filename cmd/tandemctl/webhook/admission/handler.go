@@ -27,6 +27,7 @@ const defaultBudget = 10 * time.Second
 type Handler struct {
 	cfg           Config
 	sidecarImages []imageGlob
+	recorder      Recorder
 }
 
 // NewHandler checks cfg and returns the /mutate handler.
@@ -34,7 +35,10 @@ func NewHandler(cfg Config) (*Handler, error) {
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
-	h := &Handler{cfg: cfg}
+	h := &Handler{cfg: cfg, recorder: cfg.Recorder}
+	if h.recorder == nil {
+		h.recorder = NoRecorder{}
+	}
 	for _, p := range cfg.SidecarImages {
 		g, _ := compileImageGlob(p) // checked above
 		h.sidecarImages = append(h.sidecarImages, g)
@@ -60,6 +64,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err := json.NewEncoder(w).Encode(out); err != nil {
 		h.cfg.Logger.Warn().Str("event", "write-failed").Err(err).Msg("could not write the review's answer")
 	}
+	h.recorder.Admission(outcomeOf(d.name), d.cause, time.Since(start))
 }
 
 // readReview decodes one AdmissionReview v1, bounded; the status is the

@@ -8,7 +8,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-containerregistry/pkg/authn"
 	"github.com/rs/zerolog"
@@ -33,19 +35,50 @@ func (f fakeNamespaces) Labels(_ context.Context, ns string) (map[string]string,
 }
 
 // fakeImages serves image configs from a map and records each lookup's
-// keychain.
+// keychain; an image served before counts as cached, as a digest cache
+// would say.
 type fakeImages struct {
 	configs   map[string]inject.ImageConfig
 	keychains []authn.Keychain
+	served    map[string]bool
 }
 
-func (f *fakeImages) Resolve(_ context.Context, image string, kc authn.Keychain) (inject.ImageConfig, error) {
+func (f *fakeImages) Resolve(_ context.Context, image string, kc authn.Keychain) (inject.ImageConfig, bool, error) {
 	f.keychains = append(f.keychains, kc)
 	c, ok := f.configs[image]
 	if !ok {
-		return inject.ImageConfig{}, errors.New("GET https://" + image + ": MANIFEST_UNKNOWN: manifest unknown")
+		return inject.ImageConfig{}, false, errors.New("GET https://" + image + ": MANIFEST_UNKNOWN: manifest unknown")
 	}
-	return c, nil
+	cached := f.served[image]
+	if f.served == nil {
+		f.served = map[string]bool{}
+	}
+	f.served[image] = true
+	return c, cached, nil
+}
+
+// fakeRecorder keeps what the handler counted.
+type fakeRecorder struct {
+	mu         sync.Mutex
+	admissions []recordedAdmission
+	lookups    []LookupResult
+}
+
+type recordedAdmission struct {
+	outcome Outcome
+	reason  Reason
+}
+
+func (r *fakeRecorder) Admission(outcome Outcome, reason Reason, _ time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.admissions = append(r.admissions, recordedAdmission{outcome, reason})
+}
+
+func (r *fakeRecorder) Lookup(result LookupResult, _ time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.lookups = append(r.lookups, result)
 }
 
 // fakeKeychains records the credentials asked for.
@@ -61,6 +94,7 @@ type fixture struct {
 	handler   *Handler
 	images    *fakeImages
 	keychains *fakeKeychains
+	recorder  *fakeRecorder
 	log       *bytes.Buffer
 }
 
@@ -72,6 +106,7 @@ func newFixture(t testing.TB, change func(*Config)) *fixture {
 			"registry.example/proxy:2": {Entrypoint: []string{"/proxy"}, StopSignal: "SIGINT"},
 		}},
 		keychains: &fakeKeychains{},
+		recorder:  &fakeRecorder{},
 		log:       &bytes.Buffer{},
 	}
 	cfg := Config{
@@ -81,6 +116,7 @@ func newFixture(t testing.TB, change func(*Config)) *fixture {
 		Images:    f.images,
 		Keychains: f.keychains,
 		Logger:    zerolog.New(f.log),
+		Recorder:  f.recorder,
 		Namespaces: fakeNamespaces{
 			"batch": {"tandem.sh/inject": "enabled"},
 			"plain": {"team": "x"},

@@ -107,5 +107,6 @@ func (p *podDoc) patch() ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("diff the injected pod: %w", err)
 	}
+	keepOrder(ops, p.node)
 	return json.Marshal(ops)
 }
