@@ -31,12 +31,6 @@ import (
 // every tandem's log lines from one stream, in the order they happened.
 // Each tandem is told apart by its "mode" (sidecar, main, done) and "name".
 
-func init() {
-	helpers["peers-pod"] = helperPeersPod
-	helpers["peers-orphaner"] = helperPeersOrphaner
-	helpers["peers-middle"] = helperPeersMiddle
-}
-
 // podCommand is one line on the pod's stdin.
 type podCommand struct {
 	Seq  int      `json:"seq"`

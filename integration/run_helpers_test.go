@@ -21,12 +21,6 @@ import (
 )
 
 // Helper programs and process tools shared by the run_*_test.go files.
-func init() {
-	helpers["run-exec"] = helperRunExec
-	helpers["run-leave"] = helperRunLeave
-	helpers["run-on-signal"] = helperRunOnSignal
-	helpers["run-hold"] = helperRunHold
-}
 
 // runDefaultSignals is the prefix that starts tandem with SIGHUP and SIGINT
 // at their default action, for tests that send them: a shell that runs the

@@ -16,13 +16,7 @@ import (
 )
 
 // Helper programs and test utilities shared by the sidecar, main, done and
-// wait tests. Names carry an sc prefix so they cannot collide with helpers
-// other test files register.
-func init() {
-	helpers["sc-crash-once"] = scHelperCrashOnce
-	helpers["sc-observe"] = scHelperObserve
-	helpers["sc-hold-inotify"] = scHelperHoldInotify
-}
+// wait tests.
 
 // sc-crash-once STATE OUT: the first run creates STATE and exits 3; later
 // runs behave as `record-signals OUT 15` (ready line, exit 0 on SIGTERM).
