@@ -1,7 +1,6 @@
 package integration
 
 import (
-	"slices"
 	"syscall"
 	"testing"
 )
@@ -13,9 +12,8 @@ func TestSidecarDoneSignal(t *testing.T) {
 
 	t.Run("default USR2", func(t *testing.T) {
 		t.Parallel()
-		out := inDir(tempDir(t), "signals")
-		p := startTandem(t, procOptions{}, cmdArgs([]string{"sidecar"}, helper("record-signals", out, "15"))...)
-		waitReadyPID(t, out)
+		rec := newRecorder(t)
+		p := rec.start("sidecar")
 		p.signal(syscall.SIGUSR2)
 		p.scWantExit(0, "stopped")
 		if seen := p.waitEvent("done-seen"); seen.Field("source") != "done-signal" {
@@ -24,27 +22,21 @@ func TestSidecarDoneSignal(t *testing.T) {
 		p.scWantOrder("cmd-started", "done-seen", "stop-sent", "cmd-exited")
 		// tandem forwards before it stops, so a forwarded USR2 would be
 		// recorded before the SIGTERM.
-		if got := readLines(out); !slices.Equal(got[1:], []string{"15"}) {
-			t.Fatalf("CMD received %q, want only SIGTERM (15): the done signal must not be forwarded", got[1:])
-		}
+		rec.wantReceived("only SIGTERM (15): the done signal must not be forwarded", "15")
 	})
 
 	t.Run("--done-signal USR1", func(t *testing.T) {
 		t.Parallel()
-		out := inDir(tempDir(t), "signals")
-		p := startTandem(t, procOptions{}, cmdArgs([]string{"sidecar", "--done-signal", "USR1"},
-			helper("record-signals", out, "15"))...)
-		waitReadyPID(t, out)
+		rec := newRecorder(t)
+		p := rec.start("sidecar", "--done-signal", "USR1")
 		// USR2 is now an ordinary signal: forwarded, not done.
 		p.signal(syscall.SIGUSR2)
-		waitLines(t, out, 2)
+		waitLines(t, rec.signals, 2)
 		if p.hasEvent("done-seen") {
 			t.Fatal("USR2 taken as done although --done-signal is USR1")
 		}
 		p.signal(syscall.SIGUSR1)
 		p.scWantExit(0, "stopped")
-		if got := readLines(out); !slices.Equal(got[1:], []string{"12", "15"}) {
-			t.Fatalf("CMD received %q, want USR2 (12) forwarded, then SIGTERM (15)", got[1:])
-		}
+		rec.wantReceived("USR2 (12) forwarded, then SIGTERM (15)", "12", "15")
 	})
 }

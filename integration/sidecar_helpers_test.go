@@ -122,6 +122,15 @@ func scWriteFile(t testing.TB, path, content string) {
 	}
 }
 
+// announceDone writes the done file as a main in another container does,
+// with `tandem done --file DONE ARGS...` (atomically).
+func announceDone(t testing.TB, done string, args ...string) {
+	t.Helper()
+	if code, _, stderr := runTandem(t, procOptions{}, append([]string{"done", "--file", done}, args...)...); code != 0 {
+		t.Fatalf("tandem done exited %d:\n%s", code, stderr)
+	}
+}
+
 // scMessages is every log line's event so far, in order.
 func (p *tandemProc) scMessages() []string {
 	p.mu.Lock()
