@@ -84,15 +84,11 @@ func TestPeersSignalStopsSidecar(t *testing.T) {
 			if tc.end != nil {
 				tc.end(t, p)
 			}
-			if code := p.exitCode(id); code != tc.wantCode {
-				t.Fatalf("%s exited %d, want %d", id, code, tc.wantCode)
-			}
+			p.wantExit(id, tc.wantCode)
 			if got := p.signaledPeers(mode, ""); !slices.Equal(got, []int{sidecarPID}) {
 				t.Fatalf("%s signaled peers %v, want the sidecar tandem [%d]", id, got, sidecarPID)
 			}
-			if code := p.exitCode("sidecar"); code != 0 {
-				t.Fatalf("sidecar exited %d, want 0", code)
-			}
+			p.wantExit("sidecar", 0)
 			if src := p.tandemLine("sidecar", "", "done-seen").Field("source"); src != "done-signal" {
 				t.Fatalf("sidecar saw the main done from %q, want done-signal", src)
 			}

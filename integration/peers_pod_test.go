@@ -326,6 +326,15 @@ func (p *pod) exitCode(id string) int {
 	}).Num("exit_code")
 }
 
+// wantExit waits for the exit of process id and fails unless it exited
+// with code want.
+func (p *pod) wantExit(id string, want int) {
+	p.t.Helper()
+	if code := p.exitCode(id); code != want {
+		p.t.Fatalf("%s exited %d, want %d", id, code, want)
+	}
+}
+
 // tandemLine waits for a log line of the tandem in mode (and name, when not
 // empty) with this message.
 func (p *pod) tandemLine(mode, name, msg string) kit.Line {
