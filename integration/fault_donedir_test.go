@@ -18,11 +18,7 @@ func TestFaultDoneDirRecreated(t *testing.T) {
 		t.Fatal(err)
 	}
 	done, signals := inDir(shared, "done"), inDir(dir, "signals")
-	p := startTandem(t, procOptions{},
-		cmdArgs([]string{"sidecar", "--done-file", done, "--poll-interval", "1h", "--grace", "30s"},
-			helper("record-signals", signals, "15"))...)
-	killCMDOnCleanup(t, signals)
-	p.waitEvent("cmd-started") // the watch is in place before CMD starts
+	p := startDoneDirSidecar(t, done, signals)
 
 	// Several rounds, without waiting for tandem in between: whatever order
 	// the events reach it in, it must end up watching the last directory.
@@ -34,9 +30,7 @@ func TestFaultDoneDirRecreated(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if code, _, stderr := runTandem(t, procOptions{}, "done", "--file", done, "--exit-code", "0", "--name", "job"); code != 0 {
-		t.Fatalf("tandem done exited %d:\n%s", code, stderr)
-	}
+	announceDone(t, done, "--exit-code", "0", "--name", "job")
 
 	seen := p.waitEvent("done-seen")
 	if seen.Field("source") != "done-file" || seen.Field("path") != done || seen.Field("main") != "job" {
@@ -60,22 +54,28 @@ func TestFaultDoneDirDeletedThenCreatedLater(t *testing.T) {
 	if err := os.MkdirAll(nested, 0o777); err != nil {
 		t.Fatal(err)
 	}
-	done, signals := inDir(nested, "done"), inDir(dir, "signals")
-	p := startTandem(t, procOptions{},
-		cmdArgs([]string{"sidecar", "--done-file", done, "--poll-interval", "1h", "--grace", "30s"},
-			helper("record-signals", signals, "15"))...)
-	killCMDOnCleanup(t, signals)
-	p.waitEvent("cmd-started")
+	done := inDir(nested, "done")
+	p := startDoneDirSidecar(t, done, inDir(dir, "signals"))
 
 	if err := os.RemoveAll(shared); err != nil {
 		t.Fatal(err)
 	}
 	// tandem done creates the missing directories itself (0755).
-	if code, _, stderr := runTandem(t, procOptions{}, "done", "--file", done); code != 0 {
-		t.Fatalf("tandem done exited %d:\n%s", code, stderr)
-	}
+	announceDone(t, done)
 	p.waitEvent("done-seen")
 	if code := p.wait(); code != 0 {
 		t.Fatalf("sidecar exited %d, want 0", code)
 	}
+}
+
+// startDoneDirSidecar starts a sidecar over done, inotify its only way to
+// see it (the poll is an hour away), CMD recording its signals to signals.
+func startDoneDirSidecar(t *testing.T, done, signals string) *tandemProc {
+	t.Helper()
+	p := startTandem(t, procOptions{},
+		cmdArgs([]string{"sidecar", "--done-file", done, "--poll-interval", "1h", "--grace", "30s"},
+			helper("record-signals", signals, "15"))...)
+	killCMDOnCleanup(t, signals)
+	p.waitEvent("cmd-started") // the watch is in place before CMD starts
+	return p
 }

@@ -18,15 +18,6 @@ import (
 // (odd files, hostile servers, signal storms, escaping processes, a
 // read-only root, SIGKILL), asserting what the user gets.
 
-func init() {
-	helpers["fault-exec"] = faultHelperExec
-	helpers["fault-escape"] = faultHelperEscape
-	helpers["fault-escapee"] = faultHelperEscapee
-	helpers["fault-hostpid-record"] = faultHelperHostPIDRecord
-	helpers["fault-probe-hang"] = faultHelperProbeHang
-	helpers["fault-ro-root"] = faultHelperReadOnlyRoot
-}
-
 // nobody is the uid and gid of the non-root runs (65534, "nobody").
 const nobody = 65534
 

@@ -54,9 +54,7 @@ func TestFaultReadOnlyRootNonRoot(t *testing.T) {
 		killCMDOnCleanup(t, signals)
 		waitFile(t, ready)
 		// The main, in another container, writes the done file.
-		if code, _, stderr := runTandem(t, procOptions{}, "done", "--file", done); code != 0 {
-			t.Fatalf("tandem done exited %d:\n%s", code, stderr)
-		}
+		announceDone(t, done)
 		if code := p.wait(); code != 0 {
 			t.Fatalf("sidecar exited %d, want 0", code)
 		}

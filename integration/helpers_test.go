@@ -20,7 +20,9 @@ import (
 // these as CMD; they report what happened through files that tests wait on.
 const helperArg = "tandem-test-helper"
 
-// helpers maps a name to a program. Test files add their own in init().
+// helpers maps a name to a program: one table of every helper, each
+// program written beside the tests that use it (the name's prefix says
+// which: run-, sc- for sidecar and main, fault-, peers-).
 var helpers = map[string]func(args []string) int{
 	"exit":           helperExit,
 	"record-signals": helperRecordSignals,
@@ -30,6 +32,32 @@ var helpers = map[string]func(args []string) int{
 	"cat":            helperCat,
 	"die-of":         helperDieOf,
 	"mark":           helperMark,
+
+	"run-exec":         helperRunExec,
+	"run-leave":        helperRunLeave,
+	"run-on-signal":    helperRunOnSignal,
+	"run-hold":         helperRunHold,
+	"run-die-together": helperRunDieTogether,
+	"run-group":        helperRunGroup,
+	"run-storm":        helperRunStorm,
+	"run-spawn-cats":   helperRunSpawnCats,
+	"run-status-wait":  helperRunStatusWait,
+	"run-tty":          helperRunTTY,
+
+	"sc-crash-once":   scHelperCrashOnce,
+	"sc-observe":      scHelperObserve,
+	"sc-hold-inotify": scHelperHoldInotify,
+
+	"fault-exec":           faultHelperExec,
+	"fault-escape":         faultHelperEscape,
+	"fault-escapee":        faultHelperEscapee,
+	"fault-hostpid-record": faultHelperHostPIDRecord,
+	"fault-probe-hang":     faultHelperProbeHang,
+	"fault-ro-root":        faultHelperReadOnlyRoot,
+
+	"peers-pod":      helperPeersPod,
+	"peers-orphaner": helperPeersOrphaner,
+	"peers-middle":   helperPeersMiddle,
 }
 
 func runHelper(name string, args []string) int {

@@ -49,15 +49,11 @@ func TestPeersDecoysUntouched(t *testing.T) {
 	waitReadyPID(t, outSidecar)
 
 	p.start("done", tandemBin, "done", "--signal-peers")
-	if code := p.exitCode("done"); code != 0 {
-		t.Fatalf("done exited %d, want 0", code)
-	}
+	p.wantExit("done", 0)
 	if got := p.signaledPeers("done", ""); !slices.Equal(got, []int{sidecarPID}) {
 		t.Fatalf("done signaled %v, want only the sidecar [%d]", got, sidecarPID)
 	}
-	if code := p.exitCode("sidecar"); code != 0 {
-		t.Fatalf("sidecar exited %d, want 0", code)
-	}
+	p.wantExit("sidecar", 0)
 
 	// Every decoy is still alive: it dies of our SIGKILL (137), not of a
 	// done signal sent earlier (the first fatal signal decides the status).
@@ -69,9 +65,7 @@ func TestPeersDecoysUntouched(t *testing.T) {
 		}
 	}
 	p.do(podCommand{Op: "signal", ID: "tandem run", Sig: int(syscall.SIGTERM)})
-	if code := p.exitCode("tandem run"); code != 0 {
-		t.Fatalf("tandem run exited %d, want 0", code)
-	}
+	p.wantExit("tandem run", 0)
 	if got := strings.Join(readLines(outRun)[1:], ","); got != "15" {
 		t.Fatalf("tandem run's CMD received %q, want only the SIGTERM we sent (15)", got)
 	}

@@ -32,37 +32,25 @@ func TestPeersSignalStopsSidecar(t *testing.T) {
 			wantCode: 0,
 		},
 		{
-			name: "main --signal-peers, CMD exits 0",
-			announce: func(t *testing.T, p *pod) (string, string) {
-				p.start("main", append([]string{tandemBin, "main", "--signal-peers", "--"}, helper("exit", "0")...)...)
-				return "main", "main"
-			},
+			name:     "main --signal-peers, CMD exits 0",
+			announce: mainSignalingPeers(helper("exit", "0")...),
 			wantCode: 0,
 		},
 		{
-			name: "main --signal-peers, CMD exits 3",
-			announce: func(t *testing.T, p *pod) (string, string) {
-				p.start("main", append([]string{tandemBin, "main", "--signal-peers", "--"}, helper("exit", "3")...)...)
-				return "main", "main"
-			},
+			name:     "main --signal-peers, CMD exits 3",
+			announce: mainSignalingPeers(helper("exit", "3")...),
 			wantCode: 3,
 		},
 		{
-			name: "main --signal-peers, CMD killed by SIGKILL",
-			announce: func(t *testing.T, p *pod) (string, string) {
-				p.start("main", append([]string{tandemBin, "main", "--signal-peers", "--"}, helper("die-of", "9")...)...)
-				return "main", "main"
-			},
+			name:     "main --signal-peers, CMD killed by SIGKILL",
+			announce: mainSignalingPeers(helper("die-of", "9")...),
 			wantCode: 128 + 9,
 		},
 		{
 			// The main container is stopped from outside: tandem forwards
 			// SIGTERM, CMD dies of it, and the sidecar is still told.
-			name: "main --signal-peers, SIGTERM to the main",
-			announce: func(t *testing.T, p *pod) (string, string) {
-				p.start("main", append([]string{tandemBin, "main", "--signal-peers", "--"}, helper("sleep")...)...)
-				return "main", "main"
-			},
+			name:     "main --signal-peers, SIGTERM to the main",
+			announce: mainSignalingPeers(helper("sleep")...),
 			end: func(t *testing.T, p *pod) {
 				p.tandemLine("main", "", "cmd-started")
 				p.do(podCommand{Op: "signal", ID: "main", Sig: int(syscall.SIGTERM)})
@@ -84,15 +72,11 @@ func TestPeersSignalStopsSidecar(t *testing.T) {
 			if tc.end != nil {
 				tc.end(t, p)
 			}
-			if code := p.exitCode(id); code != tc.wantCode {
-				t.Fatalf("%s exited %d, want %d", id, code, tc.wantCode)
-			}
+			p.wantExit(id, tc.wantCode)
 			if got := p.signaledPeers(mode, ""); !slices.Equal(got, []int{sidecarPID}) {
 				t.Fatalf("%s signaled peers %v, want the sidecar tandem [%d]", id, got, sidecarPID)
 			}
-			if code := p.exitCode("sidecar"); code != 0 {
-				t.Fatalf("sidecar exited %d, want 0", code)
-			}
+			p.wantExit("sidecar", 0)
 			if src := p.tandemLine("sidecar", "", "done-seen").Field("source"); src != "done-signal" {
 				t.Fatalf("sidecar saw the main done from %q, want done-signal", src)
 			}
@@ -106,5 +90,14 @@ func TestPeersSignalStopsSidecar(t *testing.T) {
 				t.Fatalf("sidecar's CMD received signals %q, want only SIGTERM %q: the done signal must not be forwarded", got, want)
 			}
 		})
+	}
+}
+
+// mainSignalingPeers announces through `tandem main --signal-peers` over
+// the CMD argv, started in the pod as "main".
+func mainSignalingPeers(argv ...string) func(t *testing.T, p *pod) (id, mode string) {
+	return func(t *testing.T, p *pod) (string, string) {
+		p.start("main", append([]string{tandemBin, "main", "--signal-peers", "--"}, argv...)...)
+		return "main", "main"
 	}
 }

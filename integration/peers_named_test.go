@@ -21,15 +21,11 @@ func TestPeersDonePeerPicksOne(t *testing.T) {
 	waitReadyPID(t, outLogs)
 
 	p.start("done-logs", tandemBin, "done", "--peer", "logs")
-	if code := p.exitCode("done-logs"); code != 0 {
-		t.Fatalf("done --peer logs exited %d, want 0", code)
-	}
+	p.wantExit("done-logs", 0)
 	if got := p.signaledPeers("done", ""); !slices.Equal(got, []int{pidLogs}) {
 		t.Fatalf("done --peer logs signaled %v, want only logs [%d] (proxy is %d)", got, pidLogs, pidProxy)
 	}
-	if code := p.exitCode("logs"); code != 0 {
-		t.Fatalf("sidecar logs exited %d, want 0", code)
-	}
+	p.wantExit("logs", 0)
 
 	wantUntold(t, p, "proxy", outProxy)
 }
@@ -44,9 +40,7 @@ func TestPeersDoneMissingPeer(t *testing.T) {
 	waitReadyPID(t, outProxy)
 
 	p.start("done", tandemBin, "done", "--peer", "missing", "--peer-timeout", "300ms")
-	if code := p.exitCode("done"); code != 1 {
-		t.Fatalf("done --peer missing exited %d, want 1", code)
-	}
+	p.wantExit("done", 1)
 	msgs := p.rawWith("tandem: ")
 	if len(msgs) != 1 {
 		t.Fatalf("done printed %q, want one error line", msgs)

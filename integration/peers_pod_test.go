@@ -31,12 +31,6 @@ import (
 // every tandem's log lines from one stream, in the order they happened.
 // Each tandem is told apart by its "mode" (sidecar, main, done) and "name".
 
-func init() {
-	helpers["peers-pod"] = helperPeersPod
-	helpers["peers-orphaner"] = helperPeersOrphaner
-	helpers["peers-middle"] = helperPeersMiddle
-}
-
 // podCommand is one line on the pod's stdin.
 type podCommand struct {
 	Seq  int      `json:"seq"`
@@ -330,6 +324,15 @@ func (p *pod) exitCode(id string) int {
 	return p.waitFor(fmt.Sprintf("exit of %s", id), func(l kit.Line) bool {
 		return l.Field("message") == "pod: exited" && l.Field("id") == id
 	}).Num("exit_code")
+}
+
+// wantExit waits for the exit of process id and fails unless it exited
+// with code want.
+func (p *pod) wantExit(id string, want int) {
+	p.t.Helper()
+	if code := p.exitCode(id); code != want {
+		p.t.Fatalf("%s exited %d, want %d", id, code, want)
+	}
 }
 
 // tandemLine waits for a log line of the tandem in mode (and name, when not

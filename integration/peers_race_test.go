@@ -47,9 +47,7 @@ func TestPeersDoneSignalBeforeSidecarListens(t *testing.T) {
 				t.Fatalf("done signaled %v while the sidecar could not receive it", got)
 			}
 			p.do(podCommand{Op: "detach", ID: "sidecar"})
-			if code := p.exitCode("done"); code != 0 {
-				t.Fatalf("done exited %d, want 0", code)
-			}
+			p.wantExit("done", 0)
 			if got := p.signaledPeers("done", ""); !slices.Equal(got, []int{sidecarPID}) {
 				t.Fatalf("done signaled %v, want the sidecar [%d]", got, sidecarPID)
 			}

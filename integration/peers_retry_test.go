@@ -32,15 +32,11 @@ func TestPeersMainEndsBeforeSidecarStarts(t *testing.T) {
 		waitReadyPID(t, out)
 		p.do(podCommand{Op: "cont", ID: "main"})
 
-		if code := p.exitCode("main"); code != 0 {
-			t.Fatalf("main exited %d, want 0", code)
-		}
+		p.wantExit("main", 0)
 		if got := p.signaledPeers("main", ""); !slices.Equal(got, []int{sidecarPID}) {
 			t.Fatalf("main signaled %v, want the sidecar started after it ended [%d]", got, sidecarPID)
 		}
-		if code := p.exitCode("sidecar"); code != 0 {
-			t.Fatalf("sidecar exited %d, want 0", code)
-		}
+		p.wantExit("sidecar", 0)
 		if got := readLines(out)[1:]; !slices.Equal(got, []string{"15"}) {
 			t.Fatalf("sidecar's CMD received %q, want only SIGTERM", got)
 		}
@@ -67,16 +63,12 @@ func TestPeersMainEndsBeforeSidecarStarts(t *testing.T) {
 		waitReadyPID(t, outB)
 		p.do(podCommand{Op: "cont", ID: "main"})
 
-		if code := p.exitCode("main"); code != 0 {
-			t.Fatalf("main exited %d, want 0", code)
-		}
+		p.wantExit("main", 0)
 		if got := p.signaledPeers("main", ""); !slices.Equal(got, []int{pidA, pidB}) {
 			t.Fatalf("main signaled %v, want a then b, once each: [%d %d]", got, pidA, pidB)
 		}
 		for _, id := range []string{"a", "b"} {
-			if code := p.exitCode(id); code != 0 {
-				t.Fatalf("sidecar %s exited %d, want 0", id, code)
-			}
+			p.wantExit(id, 0)
 		}
 		if warned := p.tandemLines("main", "", "peers-failed"); len(warned) > 0 {
 			t.Fatalf("main warned %v", warned)

@@ -38,12 +38,8 @@ func TestPeersSidecarNotPID1ReapsOrphans(t *testing.T) {
 	p.do(podCommand{Op: "kill-wait", PID: orphan, Sig: int(syscall.SIGTERM)})
 
 	p.start("done", tandemBin, "done", "--signal-peers")
-	if code := p.exitCode("done"); code != 0 {
-		t.Fatalf("done exited %d, want 0", code)
-	}
-	if code := p.exitCode("sidecar"); code != 0 {
-		t.Fatalf("sidecar exited %d, want 0", code)
-	}
+	p.wantExit("done", 0)
+	p.wantExit("sidecar", 0)
 	p.tandemLine("sidecar", "", "stop-sent")
 	// Had tandem not reaped it, the zombie would now belong to PID 1, the
 	// pod, which never reaps processes it did not start: it would still be

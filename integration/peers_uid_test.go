@@ -49,12 +49,8 @@ func TestPeersOtherUID(t *testing.T) {
 	// Same uid, still no capabilities: allowed.
 	p.startAs(podCommand{ID: "done-same", UID: sidecarUID,
 		Argv: []string{tandem, "done", "--signal-peers", "--peer-timeout", "60s"}})
-	if code := p.exitCode("done-same"); code != 0 {
-		t.Fatalf("done as the sidecar's uid exited %d, want 0", code)
-	}
-	if code := p.exitCode("sidecar"); code != 0 {
-		t.Fatalf("sidecar exited %d, want 0", code)
-	}
+	p.wantExit("done-same", 0)
+	p.wantExit("sidecar", 0)
 	if src := p.tandemLine("sidecar", "", "done-seen").Field("source"); src != "done-signal" {
 		t.Fatalf("sidecar saw the main done from %q, want done-signal", src)
 	}

@@ -8,10 +8,6 @@ import (
 	"testing"
 )
 
-func init() {
-	helpers["run-die-together"] = helperRunDieTogether
-}
-
 // run-die-together N CAT OUT: leave N orphaned cats reading our stdin, write
 // "spawned" to OUT, then read stdin to its end and exit 5: CMD and the N
 // orphans all see the same end of file and exit in the same instant.

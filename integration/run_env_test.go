@@ -15,16 +15,10 @@ func TestRunEnvVars(t *testing.T) {
 	t.Run("TANDEM_STOP_SIGNAL", func(t *testing.T) {
 		// The stop signal is what leftovers get when CMD exits.
 		leftover := inDir(tempDir(t), "leftover")
-		stdin, release := runStdinPipe(t)
-		p := startTandem(t, procOptions{stdin: stdin, env: []string{"TANDEM_STOP_SIGNAL=USR1"}},
-			cmdArgs([]string{"run"}, helper("run-leave", "run-on-signal", "USR1", leftover))...)
-		runKillGroupOnFailure(t, p, false)
-		stdin.Close()
+		p, endCMD := startLeaving(t, procOptions{env: []string{"TANDEM_STOP_SIGNAL=USR1"}}, false, nil,
+			"run-on-signal", "USR1", leftover)
 		waitLines(t, leftover, 1)
-		release.Close()
-		if code := p.wait(); code != 0 {
-			t.Fatalf("tandem exited %d, want 0", code)
-		}
+		endCMD()
 		if got := readLines(leftover); len(got) != 2 || got[1] != "handled SIGUSR1" {
 			t.Errorf("leftover recorded %q, want its SIGUSR1 handler to run", got)
 		}
@@ -35,16 +29,9 @@ func TestRunEnvVars(t *testing.T) {
 
 	t.Run("TANDEM_GRACE", func(t *testing.T) {
 		stubborn := inDir(tempDir(t), "stubborn")
-		stdin, release := runStdinPipe(t)
-		p := startTandem(t, procOptions{stdin: stdin, env: []string{"TANDEM_GRACE=150ms"}},
-			cmdArgs([]string{"run"}, helper("run-leave", "ignore-term", stubborn))...)
-		runKillGroupOnFailure(t, p, false)
-		stdin.Close()
+		p, endCMD := startLeaving(t, procOptions{env: []string{"TANDEM_GRACE=150ms"}}, false, nil, "ignore-term", stubborn)
 		waitLines(t, stubborn, 1)
-		release.Close()
-		if code := p.wait(); code != 0 {
-			t.Fatalf("tandem exited %d, want 0", code)
-		}
+		endCMD()
 		if kill := p.waitEvent("leftovers-killed"); kill.Num("grace_ms") != 150 {
 			t.Errorf("grace was %v ms, want 150 from TANDEM_GRACE", kill.Fields["grace_ms"])
 		}

@@ -7,10 +7,6 @@ import (
 	"testing"
 )
 
-func init() {
-	helpers["run-group"] = helperRunGroup
-}
-
 // run-group CMD-OUT CHILD-OUT: start a child in this process group that
 // records its signals to CHILD-OUT, then record our own to CMD-OUT. Both
 // exit 0 on SIGTERM.

@@ -21,12 +21,6 @@ import (
 )
 
 // Helper programs and process tools shared by the run_*_test.go files.
-func init() {
-	helpers["run-exec"] = helperRunExec
-	helpers["run-leave"] = helperRunLeave
-	helpers["run-on-signal"] = helperRunOnSignal
-	helpers["run-hold"] = helperRunHold
-}
 
 // runDefaultSignals is the prefix that starts tandem with SIGHUP and SIGINT
 // at their default action, for tests that send them: a shell that runs the
@@ -258,6 +252,26 @@ func runOpts(t testing.TB, pid1 bool, opts procOptions) procOptions {
 		opts.attr = newPIDNamespace(t)
 	}
 	return opts
+}
+
+// startLeaving starts `tandem run FLAGS -- run-leave LEFTOVER...` with a
+// pipe for stdin: CMD leaves the helper LEFTOVER behind in its group and
+// runs until endCMD closes the pipe; endCMD then waits for tandem to exit
+// with CMD's 0.
+func startLeaving(t *testing.T, opts procOptions, pid1 bool, flags []string, leftover ...string) (p *tandemProc, endCMD func()) {
+	t.Helper()
+	stdin, release := runStdinPipe(t)
+	opts.stdin = stdin
+	p = startTandem(t, runOpts(t, pid1, opts), cmdArgs(append([]string{"run"}, flags...), helper("run-leave", leftover...))...)
+	runKillGroupOnFailure(t, p, pid1)
+	stdin.Close()
+	return p, func() {
+		t.Helper()
+		release.Close()
+		if code := p.wait(); code != 0 {
+			t.Fatalf("tandem exited %d, want CMD's 0", code)
+		}
+	}
 }
 
 // runStdinPipe returns a pipe to hand tandem as stdin and its write end; both

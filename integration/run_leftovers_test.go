@@ -13,18 +13,11 @@ func TestRunLeftoversGetStopSignal(t *testing.T) {
 		t.Run(mode.name, func(t *testing.T) {
 			dir := tempDir(t)
 			handler := inDir(dir, "handler")
-			stdin, release := runStdinPipe(t)
 			// A long grace: tandem must go on as soon as the group is empty,
 			// and the handler must never race the SIGKILL.
-			p := startTandem(t, runOpts(t, mode.pid1, procOptions{stdin: stdin}),
-				cmdArgs([]string{"run", "--grace", "1m"}, helper("run-leave", "run-on-signal", "TERM", handler))...)
-			runKillGroupOnFailure(t, p, mode.pid1)
-			stdin.Close()
+			p, endCMD := startLeaving(t, procOptions{}, mode.pid1, []string{"--grace", "1m"}, "run-on-signal", "TERM", handler)
 			waitLines(t, handler, 1)
-			release.Close() // CMD exits 0, leaving the handler
-			if code := p.wait(); code != 0 {
-				t.Fatalf("tandem exited %d, want CMD's 0", code)
-			}
+			endCMD() // CMD exits 0, leaving the handler
 			if got := readLines(handler); len(got) != 2 || got[1] != "handled SIGTERM" {
 				t.Fatalf("leftover recorded %q: its SIGTERM handler did not run before tandem exited", got)
 			}
@@ -45,11 +38,7 @@ func TestRunLeftoversKilledAfterGrace(t *testing.T) {
 		t.Run(mode.name, func(t *testing.T) {
 			dir := tempDir(t)
 			stubborn := inDir(dir, "stubborn")
-			stdin, release := runStdinPipe(t)
-			p := startTandem(t, runOpts(t, mode.pid1, procOptions{stdin: stdin}),
-				cmdArgs([]string{"run", "--grace", "100ms"}, helper("run-leave", "ignore-term", stubborn))...)
-			runKillGroupOnFailure(t, p, mode.pid1)
-			stdin.Close()
+			p, endCMD := startLeaving(t, procOptions{}, mode.pid1, []string{"--grace", "100ms"}, "ignore-term", stubborn)
 			var leftover []pidfd
 			if mode.pid1 {
 				waitLines(t, stubborn, 1)
@@ -57,10 +46,7 @@ func TestRunLeftoversKilledAfterGrace(t *testing.T) {
 				// Its pid is ours to see only outside a PID namespace.
 				leftover = openPidfds(t, []int{waitReadyPID(t, stubborn)})
 			}
-			release.Close()
-			if code := p.wait(); code != 0 {
-				t.Fatalf("tandem exited %d, want CMD's 0", code)
-			}
+			endCMD()
 			p.waitEvent("leftovers")
 			if kill := p.waitEvent("leftovers-killed"); kill.Num("grace_ms") != 100 {
 				t.Errorf("SIGKILL after a grace of %v ms, want --grace 100ms", kill.Fields["grace"])

@@ -11,11 +11,6 @@ import (
 	"testing"
 )
 
-func init() {
-	helpers["run-storm"] = helperRunStorm
-	helpers["run-spawn-cats"] = helperRunSpawnCats
-}
-
 // runStormSize is how many orphans each storm leaves to tandem.
 const runStormSize = 1000
 

@@ -11,10 +11,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func init() {
-	helpers["run-status-wait"] = helperRunStatusWait
-}
-
 // run-status-wait OUT: write /proc/self/status to OUT, then wait for SIGUSR1
 // and exit 0. Only SIGUSR1 is caught: every other disposition stays as
 // inherited.

@@ -12,10 +12,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func init() {
-	helpers["run-tty"] = helperRunTTY
-}
-
 // run-tty OUT: write "fg F pgrp G" (the terminal's foreground group on stdin
 // and our own group) to OUT, then wait for SIGINT, write "SIGINT", exit 0.
 func helperRunTTY(args []string) int {

@@ -3,7 +3,6 @@ package integration
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
 )
 
@@ -30,36 +29,28 @@ func TestSidecarDoneFileBeforeStart(t *testing.T) {
 
 func TestSidecarDoneFileAfterStart(t *testing.T) {
 	t.Parallel()
-	dir := tempDir(t)
-	done, out := inDir(dir, "done"), inDir(dir, "signals")
-	p := startTandem(t, procOptions{},
-		cmdArgs([]string{"sidecar", "--poll-interval", "1h", "--done-file", done}, helper("record-signals", out, "15"))...)
-	waitReadyPID(t, out)
-	scWriteFile(t, done, "")
+	rec := newRecorder(t)
+	p := rec.start("sidecar", "--poll-interval", "1h", "--done-file", rec.done)
+	scWriteFile(t, rec.done, "")
 
 	p.scWantExit(0, "stopped")
 	seen := p.waitEvent("done-seen")
-	if seen.Field("source") != "done-file" || seen.Field("path") != done {
-		t.Fatalf("main is done: source %q path %q, want done-file %s", seen.Field("source"), seen.Field("path"), done)
+	if seen.Field("source") != "done-file" || seen.Field("path") != rec.done {
+		t.Fatalf("main is done: source %q path %q, want done-file %s", seen.Field("source"), seen.Field("path"), rec.done)
 	}
 	p.scWantOrder("cmd-started", "done-seen", "stop-sent", "cmd-exited", "exiting")
-	if got := readLines(out); !slices.Equal(got[1:], []string{"15"}) {
-		t.Fatalf("CMD received %q, want only SIGTERM (15)", got[1:])
-	}
+	rec.wantReceived("only SIGTERM (15)", "15")
 }
 
 // A writer that renames a complete file into place (as tandem main does)
 // produces IN_MOVED_TO, not IN_CREATE, for the done file's name.
 func TestSidecarDoneFileRenamedIntoPlace(t *testing.T) {
 	t.Parallel()
-	dir := tempDir(t)
-	done, out := inDir(dir, "done"), inDir(dir, "signals")
-	p := startTandem(t, procOptions{},
-		cmdArgs([]string{"sidecar", "--poll-interval", "1h", "--done-file", done}, helper("record-signals", out, "15"))...)
-	waitReadyPID(t, out)
-	tmp := inDir(dir, ".done.partial")
+	rec := newRecorder(t)
+	p := rec.start("sidecar", "--poll-interval", "1h", "--done-file", rec.done)
+	tmp := inDir(rec.dir, ".done.partial")
 	scWriteFile(t, tmp, `{"version":1,"name":"job","event":"done","exitCode":0,"signal":"","reason":"exited","time":"2026-11-30T06:22:52.258974522Z"}`+"\n")
-	if err := os.Rename(tmp, done); err != nil {
+	if err := os.Rename(tmp, rec.done); err != nil {
 		t.Fatal(err)
 	}
 
@@ -76,15 +67,13 @@ func TestSidecarDoneFileRenamedIntoPlace(t *testing.T) {
 // before creating the next level, so every step must be seen by inotify.
 func TestSidecarDoneFileInDirectoryCreatedLater(t *testing.T) {
 	t.Parallel()
-	dir := tempDir(t)
-	outer := inDir(dir, "shared")
+	rec := newRecorder(t)
+	outer := inDir(rec.dir, "shared")
 	inner := filepath.Join(outer, "run")
-	done, out := filepath.Join(inner, "done"), inDir(dir, "signals")
-	p := startTandem(t, procOptions{},
-		cmdArgs([]string{"sidecar", "--poll-interval", "1h", "--done-file", done}, helper("record-signals", out, "15"))...)
-	waitReadyPID(t, out)
+	done := filepath.Join(inner, "done")
+	p := rec.start("sidecar", "--poll-interval", "1h", "--done-file", done)
 	pid := p.cmd.Process.Pid
-	scWaitWatched(t, pid, dir)
+	scWaitWatched(t, pid, rec.dir)
 
 	if err := os.Mkdir(outer, 0o755); err != nil {
 		t.Fatal(err)
@@ -109,13 +98,10 @@ func TestSidecarDoneFileInDirectoryCreatedLater(t *testing.T) {
 // not enough to skip CMD; the second, in another directory, ends it.
 func TestSidecarDoneFileSeveralAllNeeded(t *testing.T) {
 	t.Parallel()
-	dirA, dirB := tempDir(t), tempDir(t)
-	doneA, doneB, out := inDir(dirA, "done"), inDir(dirB, "done"), inDir(dirA, "signals")
-	scWriteFile(t, doneA, "")
-	p := startTandem(t, procOptions{},
-		cmdArgs([]string{"sidecar", "--poll-interval", "1h", "--done-file", doneA, "--done-file", doneB},
-			helper("record-signals", out, "15"))...)
-	waitReadyPID(t, out) // CMD runs: one done file of two did not count as done
+	rec, doneB := newRecorder(t), inDir(tempDir(t), "done")
+	scWriteFile(t, rec.done, "")
+	// Started means CMD runs: one done file of two did not count as done.
+	p := rec.start("sidecar", "--poll-interval", "1h", "--done-file", rec.done, "--done-file", doneB)
 	if p.hasEvent("done-seen") {
 		t.Fatal("done with one of two done files")
 	}

@@ -16,13 +16,7 @@ import (
 )
 
 // Helper programs and test utilities shared by the sidecar, main, done and
-// wait tests. Names carry an sc prefix so they cannot collide with helpers
-// other test files register.
-func init() {
-	helpers["sc-crash-once"] = scHelperCrashOnce
-	helpers["sc-observe"] = scHelperObserve
-	helpers["sc-hold-inotify"] = scHelperHoldInotify
-}
+// wait tests.
 
 // sc-crash-once STATE OUT: the first run creates STATE and exits 3; later
 // runs behave as `record-signals OUT 15` (ready line, exit 0 on SIGTERM).
@@ -125,6 +119,15 @@ func scWriteFile(t testing.TB, path, content string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// announceDone writes the done file as a main in another container does,
+// with `tandem done --file DONE ARGS...` (atomically).
+func announceDone(t testing.TB, done string, args ...string) {
+	t.Helper()
+	if code, _, stderr := runTandem(t, procOptions{}, append([]string{"done", "--file", done}, args...)...); code != 0 {
+		t.Fatalf("tandem done exited %d:\n%s", code, stderr)
 	}
 }
 

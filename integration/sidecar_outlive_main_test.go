@@ -1,7 +1,6 @@
 package integration
 
 import (
-	"slices"
 	"syscall"
 	"testing"
 )
@@ -13,30 +12,24 @@ const scHeldMessage = "signal-held"
 // the main is done, a requested stop (exit 0).
 func TestSidecarOutliveMainHoldsSIGTERMUntilDone(t *testing.T) {
 	t.Parallel()
-	dir := tempDir(t)
-	done, out := inDir(dir, "done"), inDir(dir, "signals")
-	p := startTandem(t, procOptions{}, cmdArgs(
-		[]string{"sidecar", "--outlive-main", "1h", "--poll-interval", "1h", "--done-file", done},
-		helper("record-signals", out, "15"))...)
-	pid := waitReadyPID(t, out)
+	rec := newRecorder(t)
+	p := rec.start("sidecar", "--outlive-main", "1h", "--poll-interval", "1h", "--done-file", rec.done)
 	p.signal(syscall.SIGTERM)
 	p.waitEvent(scHeldMessage)
-	if got := readLines(out); len(got) != 1 {
-		t.Fatalf("CMD received %q while SIGTERM was held", got[1:])
+	if got := rec.received(); len(got) != 0 {
+		t.Fatalf("CMD received %q while SIGTERM was held", got)
 	}
-	if processGone(pid) {
+	if processGone(rec.pid) {
 		t.Fatal("CMD is gone while SIGTERM was held")
 	}
 	// Other signals still pass while SIGTERM is held.
 	p.signal(syscall.SIGHUP)
-	waitLines(t, out, 2)
+	waitLines(t, rec.signals, 2)
 
-	scWriteFile(t, done, "")
+	scWriteFile(t, rec.done, "")
 	p.scWantExit(0, "stopped")
 	p.scWantOrder(scHeldMessage, "done-seen", "stop-sent", "cmd-exited")
-	if got := readLines(out); !slices.Equal(got[1:], []string{"1", "15"}) {
-		t.Fatalf("CMD received %q, want SIGHUP then the one SIGTERM of the stop", got[1:])
-	}
+	rec.wantReceived("SIGHUP then the one SIGTERM of the stop", "1", "15")
 }
 
 // When --outlive-main passes before the main is done, SIGTERM is forwarded

@@ -53,19 +53,18 @@ func (s *scQuitServer) seen() []string {
 // signal: the quit call is all the stop it gets.
 func TestSidecarQuitURLStopsCMD(t *testing.T) {
 	t.Parallel()
-	dir := tempDir(t)
-	done, out := inDir(dir, "done"), inDir(dir, "signals")
+	rec := newRecorder(t)
 	quit := newQuitServer(t)
 	// CMD exits 0 on SIGUSR1, which the quit endpoint sends it: the way a
 	// proxy's /quitquitquit makes the proxy leave.
 	p := startTandem(t, procOptions{}, cmdArgs(
-		[]string{"sidecar", "--poll-interval", "1h", "--quit-url", quit.url, "--grace", "1h", "--done-file", done},
-		helper("record-signals", out, strconv.Itoa(int(syscall.SIGUSR1)), "0"))...)
-	pid := waitReadyPID(t, out)
+		[]string{"sidecar", "--poll-interval", "1h", "--quit-url", quit.url, "--grace", "1h", "--done-file", rec.done},
+		helper("record-signals", rec.signals, strconv.Itoa(int(syscall.SIGUSR1)), "0"))...)
+	pid := waitReadyPID(t, rec.signals)
 	quit.mu.Lock()
 	quit.onQuit = func() { _ = syscall.Kill(pid, syscall.SIGUSR1) }
 	quit.mu.Unlock()
-	scWriteFile(t, done, "")
+	scWriteFile(t, rec.done, "")
 
 	p.scWantExit(0, "stopped")
 	if got := quit.seen(); !slices.Equal(got, []string{"POST /quitquitquit"}) {
@@ -77,23 +76,17 @@ func TestSidecarQuitURLStopsCMD(t *testing.T) {
 	if exited := p.waitEvent("cmd-exited"); exited.Num("exit_code") != 0 || exited.Field("signal") != "" {
 		t.Fatalf("CMD exited: %v, want code 0", exited)
 	}
-	if got := readLines(out); !slices.Equal(got[1:], []string{strconv.Itoa(int(syscall.SIGUSR1))}) {
-		t.Fatalf("CMD received %q, want only the quit endpoint's SIGUSR1", got[1:])
-	}
+	rec.wantReceived("only the quit endpoint's SIGUSR1", strconv.Itoa(int(syscall.SIGUSR1)))
 }
 
 // A quit URL that does not make CMD leave: after --grace the stop signal
 // follows, as for a sidecar without a quit URL.
 func TestSidecarQuitURLIgnoredThenStopSignal(t *testing.T) {
 	t.Parallel()
-	dir := tempDir(t)
-	done, out := inDir(dir, "done"), inDir(dir, "signals")
+	rec := newRecorder(t)
 	quit := newQuitServer(t)
-	p := startTandem(t, procOptions{}, cmdArgs(
-		[]string{"sidecar", "--poll-interval", "1h", "--quit-url", quit.url, "--grace", "200ms", "--done-file", done},
-		helper("record-signals", out, "15"))...)
-	waitReadyPID(t, out)
-	scWriteFile(t, done, "")
+	p := rec.start("sidecar", "--poll-interval", "1h", "--quit-url", quit.url, "--grace", "200ms", "--done-file", rec.done)
+	scWriteFile(t, rec.done, "")
 
 	p.scWantExit(0, "stopped")
 	if got := quit.seen(); !slices.Equal(got, []string{"POST /quitquitquit"}) {
@@ -104,7 +97,5 @@ func TestSidecarQuitURLIgnoredThenStopSignal(t *testing.T) {
 		t.Fatalf("quit URL called: %v", called)
 	}
 	p.scWantOrder("done-seen", "quit-called", "stop-sent", "cmd-exited")
-	if got := readLines(out); !slices.Equal(got[1:], []string{"15"}) {
-		t.Fatalf("CMD received %q, want only SIGTERM (15)", got[1:])
-	}
+	rec.wantReceived("only SIGTERM (15)", "15")
 }

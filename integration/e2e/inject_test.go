@@ -110,11 +110,7 @@ func TestInjectedJobCompletes(t *testing.T) {
 	// before the proxy listens (a kubelet holds it until the hook's
 	// `tandem wait` returned): here it retries.
 	p.Args("export", "sh", "-c", "until standin send --name pg_dump 127.0.0.1:5432 'COPY orders TO STDOUT'; do sleep 0.1; done")
-	pp := play(t, p)
-	pp.mustEnd(jobBound)
-
-	pp.exitCodes(map[string]int{"tandem-install": 0, "export": 0, "cloud-sql-proxy": 0})
-	logs := pp.logs()
+	_, logs := playJob(t, p, map[string]int{"tandem-install": 0, "export": 0, "cloud-sql-proxy": 0})
 	kit.AssertOrder(t, logs,
 		kit.Tandem("export", "cmd-started"),
 		kit.Tandem("export", "cmd-exited"),

@@ -45,11 +45,7 @@ func playExportJob(t *testing.T, example, pod string, exitCodes map[string]int) 
 	p := examplePod(t, example, pod)
 	p.Args("cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432", "--listen-after", "1s")
 	p.Args("export", "standin", "send", "--name", "pg_dump", "127.0.0.1:5432", "COPY orders TO STDOUT")
-	pp := play(t, p)
-	pp.mustEnd(jobBound)
-
-	pp.exitCodes(exitCodes)
-	logs := pp.logs()
+	_, logs := playJob(t, p, exitCodes)
 	kit.AssertOrder(t, logs, kit.MainThenStop("export", "cloud-sql-proxy",
 		kit.Tandem("cloud-sql-proxy", "cmd-started"),
 		kit.Tandem("export", "condition-holds"),
@@ -69,11 +65,7 @@ func TestJobDoneFileFailedMain(t *testing.T) {
 	p := examplePod(t, "job-done-file.yaml", "e2e-done-file-fail")
 	p.Args("cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432")
 	p.Args("export", "sh", "-c", "echo pg_dump: permission denied for table orders; exit 3")
-	pp := play(t, p)
-	pp.mustEnd(jobBound)
-
-	pp.exitCodes(map[string]int{"export": 3, "cloud-sql-proxy": 0})
-	logs := pp.logs()
+	_, logs := playJob(t, p, map[string]int{"export": 3, "cloud-sql-proxy": 0})
 	done, ok := kit.Find(logs, kit.Tandem("cloud-sql-proxy", "done-seen"))
 	if !ok || done.Field("main_exit_code") != "3" {
 		t.Errorf("the sidecar did not read exit code 3 from the done file: %v", done.Fields)

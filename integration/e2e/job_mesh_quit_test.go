@@ -18,11 +18,7 @@ func TestJobMeshQuit(t *testing.T) {
 		"--http", "127.0.0.1:15021", "--http", "127.0.0.1:15020", "--listen-after", "1s")
 	// busybox wget for curl: through the proxy, which must be up.
 	p.Args("close-month", "wget", "-q", "-O", "-", "http://127.0.0.1:15021/healthz/ready")
-	pp := play(t, p)
-	pp.mustEnd(jobBound)
-
-	pp.exitCodes(map[string]int{"install-tandem": 0, "close-month": 0, "istio-proxy": 0})
-	logs := pp.logs()
+	_, logs := playJob(t, p, map[string]int{"install-tandem": 0, "close-month": 0, "istio-proxy": 0})
 	kit.AssertOrder(t, logs,
 		kit.Tandem("close-month", "condition-holds"),
 		kit.Tandem("close-month", "cmd-started"),

@@ -17,11 +17,7 @@ func TestJobPostStartOrder(t *testing.T) {
 	p := examplePod(t, "job-poststart-order.yaml", "e2e-poststart-order")
 	p.Args("cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432")
 	p.Args("export", "sh", "-c", "until standin send --name pg_dump 127.0.0.1:5432 'COPY orders TO STDOUT'; do sleep 0.2; done")
-	pp := play(t, p)
-	pp.mustEnd(jobBound)
-
-	pp.exitCodes(map[string]int{"export": 0, "cloud-sql-proxy": 0})
-	logs := pp.logs()
+	_, logs := playJob(t, p, map[string]int{"export": 0, "cloud-sql-proxy": 0})
 	kit.AssertOrder(t, logs, kit.MainThenStop("export", "cloud-sql-proxy")...)
 	kit.SidecarGap(t, logs, "export", "cloud-sql-proxy", sidecarStopBound)
 	kit.AssertPresent(t, logs, kit.Program("cloud-sql-proxy", `received "COPY orders TO STDOUT"`))

@@ -19,11 +19,7 @@ func TestJobSharedPID(t *testing.T) {
 	}
 	p.Args("proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432", "--listen-after", "1s")
 	p.Args("vacuum", "standin", "send", "--name", "psql", "127.0.0.1:5432", "VACUUM (ANALYZE) orders")
-	pp := play(t, p)
-	pp.mustEnd(jobBound)
-
-	pp.exitCodes(map[string]int{"vacuum": 0, "proxy": 0})
-	logs := pp.logs()
+	_, logs := playJob(t, p, map[string]int{"vacuum": 0, "proxy": 0})
 	kit.AssertOrder(t, logs, kit.MainThenStop("vacuum", "proxy",
 		kit.Tandem("proxy", "cmd-started"),
 		kit.Tandem("vacuum", "condition-holds"),

@@ -17,11 +17,7 @@ func TestJobStartupOrder(t *testing.T) {
 	p.Args("postgres", "standin", "serve", "--name", "postgres", "--tcp", "127.0.0.1:5432", "--listen-after", "1500ms")
 	// Dials once: started before the database listens, it fails.
 	p.Args("migrate", "standin", "send", "--name", "flyway", "127.0.0.1:5432", "CREATE TABLE orders (id bigint)")
-	pp := play(t, p)
-	pp.mustEnd(jobBound)
-
-	pp.exitCodes(map[string]int{"install-tandem": 0, "migrate": 0, "postgres": 0})
-	logs := pp.logs()
+	_, logs := playJob(t, p, map[string]int{"install-tandem": 0, "migrate": 0, "postgres": 0})
 	kit.AssertOrder(t, logs, kit.MainThenStop("migrate", "postgres",
 		kit.Tandem("postgres", "cmd-started"),
 		kit.Tandem("postgres", "condition-holds"), // --ready-when tcp:127.0.0.1:5432

@@ -88,21 +88,30 @@ var stalePod = regexp.MustCompile(`^e2e-.*-([0-9]+)$`)
 // their cleanup ran (a timeout, a Ctrl-C), and only those: their test
 // process is gone.
 func removeStalePods() {
-	out, err := exec.Command("podman", "pod", "ls", "--format", "{{.Name}}").Output()
+	removeStale("pod", stalePod, func(name string) {
+		fmt.Fprintln(os.Stderr, "e2e: removing pod", name, "left by an earlier run")
+		_ = exec.Command("podman", "pod", "rm", "--force", "--time", "0", name).Run()
+	})
+}
+
+// removeStale calls remove for each podman object of this kind (pod,
+// volume) whose name stale matches and whose last group, the pid of the
+// test process that made it, is no longer running.
+func removeStale(kind string, stale *regexp.Regexp, remove func(name string)) {
+	out, err := exec.Command("podman", kind, "ls", "--format", "{{.Name}}").Output()
 	if err != nil {
 		return
 	}
 	for _, name := range strings.Fields(string(out)) {
-		m := stalePod.FindStringSubmatch(name)
+		m := stale.FindStringSubmatch(name)
 		if m == nil {
 			continue
 		}
-		pid, _ := strconv.Atoi(m[1])
+		pid, _ := strconv.Atoi(m[len(m)-1])
 		if pid == os.Getpid() || unix.Kill(pid, 0) != unix.ESRCH {
 			continue
 		}
-		fmt.Fprintln(os.Stderr, "e2e: removing pod", name, "left by an earlier run")
-		_ = exec.Command("podman", "pod", "rm", "--force", "--time", "0", name).Run()
+		remove(name)
 	}
 }
 

@@ -57,6 +57,16 @@ func play(t *testing.T, p *pod) *playedPod {
 	return pp
 }
 
+// playJob plays a Job's pod to its end and checks each container's exit
+// code; it returns the pod and its logs for the test's own checks.
+func playJob(t *testing.T, p *pod, exitCodes map[string]int) (*playedPod, []kit.Line) {
+	t.Helper()
+	pp := play(t, p)
+	pp.mustEnd(jobBound)
+	pp.exitCodes(exitCodes)
+	return pp, pp.logs()
+}
+
 // podmanTimeout bounds a podman command that should return at once
 // (everything but waits), so that a stuck podman fails one test, not the
 // whole run at its timeout.

@@ -24,11 +24,7 @@ func TestRealprogExport(t *testing.T) {
 	p := realprogPod(t, "export.yaml", "realprog-export")
 	out := t.TempDir()
 	p.HostPath("out", out)
-	pp := play(t, p)
-	pp.mustEnd(jobBound)
-
-	pp.exitCodes(map[string]int{"export": 0, "pgbouncer": 0, "postgres": 0})
-	logs := pp.logs()
+	pp, logs := playJob(t, p, map[string]int{"export": 0, "pgbouncer": 0, "postgres": 0})
 	for _, sidecar := range []string{"pgbouncer", "postgres"} {
 		kit.AssertOrder(t, logs, kit.MainThenStop("export", sidecar,
 			kit.Tandem(sidecar, "cmd-started"),
@@ -54,11 +50,7 @@ func TestRealprogExportFails(t *testing.T) {
 	p.HostPath("out", t.TempDir())
 	p.Args("export", "pg_dump", "--host", "127.0.0.1", "--port", "6432", "--username", "postgres",
 		"--table", "no_such_table", "--file", "/out/shop.sql", "shop")
-	pp := play(t, p)
-	pp.mustEnd(jobBound)
-
-	pp.exitCodes(map[string]int{"export": 1, "pgbouncer": 0, "postgres": 0})
-	logs := pp.logs()
+	pp, logs := playJob(t, p, map[string]int{"export": 1, "pgbouncer": 0, "postgres": 0})
 	kit.MustFind(t, logs, kit.Program("export", "no matching tables were found"))
 	for _, sidecar := range []string{"pgbouncer", "postgres"} {
 		done := kit.MustFind(t, logs, kit.Tandem(sidecar, "done-seen"))

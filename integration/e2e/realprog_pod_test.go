@@ -9,12 +9,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/tandem-sh/tandem/integration/kit"
-	"golang.org/x/sys/unix"
 )
 
 // realprogPod reads integration/e2e/realprog/FILE, a Pod that plays real
@@ -71,20 +68,8 @@ var staleVolume = regexp.MustCompile(`-(e2e-.*|shared)-([0-9]+)$`)
 // removeStaleVolumes removes the volumes of earlier runs that were killed
 // before their cleanup ran, as removeStalePods does their pods.
 func removeStaleVolumes() {
-	out, err := exec.Command("podman", "volume", "ls", "--format", "{{.Name}}").Output()
-	if err != nil {
-		return
-	}
-	for _, name := range strings.Fields(string(out)) {
-		m := staleVolume.FindStringSubmatch(name)
-		if m == nil {
-			continue
-		}
-		pid, _ := strconv.Atoi(m[2])
-		if pid == os.Getpid() || unix.Kill(pid, 0) != unix.ESRCH {
-			continue
-		}
+	removeStale("volume", staleVolume, func(name string) {
 		// Without --force: a volume that a pod still uses stays.
 		_ = exec.Command("podman", "volume", "rm", name).Run()
-	}
+	})
 }

@@ -29,11 +29,7 @@ func TestRealprogLogShipperDrains(t *testing.T) {
 		// One failed run says it all; the others would only wait as long.
 		ok := t.Run(fmt.Sprint("run-", i), func(t *testing.T) {
 			p := realprogPod(t, "log-shipper.yaml", fmt.Sprint("realprog-shipper-", i))
-			pp := play(t, p)
-			pp.mustEnd(jobBound)
-
-			pp.exitCodes(map[string]int{"app": 0, "shipper": 0})
-			logs := pp.logs()
+			_, logs := playJob(t, p, map[string]int{"app": 0, "shipper": 0})
 			kit.AssertOrder(t, logs, kit.MainThenStop("app", "shipper")...)
 			done := kit.MustFind(t, logs, kit.Tandem("shipper", "done-seen"))
 			stop := kit.MustFind(t, logs, kit.Tandem("shipper", "stop-sent"))

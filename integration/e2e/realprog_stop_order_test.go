@@ -18,11 +18,7 @@ func TestRealprogStopOrder(t *testing.T) {
 	p.HostPath("out", t.TempDir())
 	p.AddFlags("pgbouncer", "--stopped-file", "/run/tandem/pgbouncer.stopped")
 	p.AddFlags("postgres", "--done-file", "/run/tandem/pgbouncer.stopped")
-	pp := play(t, p)
-	pp.mustEnd(jobBound)
-
-	pp.exitCodes(map[string]int{"export": 0, "pgbouncer": 0, "postgres": 0})
-	logs := pp.logs()
+	pp, logs := playJob(t, p, map[string]int{"export": 0, "pgbouncer": 0, "postgres": 0})
 	kit.AssertOrder(t, logs,
 		kit.Tandem("export", "cmd-exited"),
 		kit.Tandem("pgbouncer", "stop-sent"),

@@ -125,8 +125,6 @@ CMD ["echo the CMD that args replace; exit 3"]
 	if got := strings.Join(p.List("cloud-sql-proxy", "command"), " "); !strings.Contains(got, "--termination-signal INT --") {
 		t.Errorf("proxy command %q; want --termination-signal INT from the image's STOPSIGNAL", got)
 	}
-	pp := play(t, p)
-	pp.mustEnd(jobBound)
-	pp.exitCodes(map[string]int{"tandem-install": 0, "export": 0, "cloud-sql-proxy": 0})
-	kit.AssertPresent(t, pp.logs(), kit.Program("cloud-sql-proxy", `received "COPY orders TO STDOUT"`))
+	_, logs := playJob(t, p, map[string]int{"tandem-install": 0, "export": 0, "cloud-sql-proxy": 0})
+	kit.AssertPresent(t, logs, kit.Program("cloud-sql-proxy", `received "COPY orders TO STDOUT"`))
 }
