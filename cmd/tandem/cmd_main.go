@@ -5,13 +5,14 @@ import (
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor"
+	"github.com/tandem-sh/tandem/supervisor/probe"
 )
 
 // mainFlags are `tandem main`'s own, beside supervisionFlags and peerFlags.
 func mainFlags() []flagSpec {
 	return []flagSpec{
 		{cmdline.FlagWaitFor, list,
-			"condition that must hold before CMD starts: file:PATH, tcp:HOST:PORT, http://..., exec:PROG ARG... (repeatable)"},
+			"condition that must hold before CMD starts: " + probe.Forms + " (repeatable)"},
 		{cmdline.FlagWaitTimeout, mainDefaults.Main.WaitTimeout,
 			"give up waiting after this long: CMD is not started, exit 1, done file still written"},
 		{cmdline.FlagWaitInterval, mainDefaults.Main.WaitInterval, "time between two rounds of probes"},

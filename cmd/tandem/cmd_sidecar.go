@@ -5,6 +5,7 @@ import (
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor"
+	"github.com/tandem-sh/tandem/supervisor/probe"
 )
 
 // sidecarFlags are `tandem sidecar`'s own, beside supervisionFlags.
@@ -20,7 +21,7 @@ func sidecarFlags() []flagSpec {
 		{cmdline.FlagOutliveMain, noTime,
 			"hold the termination signal until the main is done or this long has passed (0 = off)"},
 		{cmdline.FlagReadyWhen, list,
-			"condition for readiness: file:PATH, tcp:HOST:PORT, http://..., exec:PROG ARG... (repeatable)"},
+			"condition for readiness: " + probe.Forms + " (repeatable)"},
 		{cmdline.FlagReadyFile, "", "file written once CMD started and every --ready-when holds; removed when CMD stops"},
 		{cmdline.FlagRestart, "never", "never, on-failure or always: restart CMD when it exits before the main is done"},
 		{cmdline.FlagPollInterval, sidecarDefaults.Sidecar.PollInterval,

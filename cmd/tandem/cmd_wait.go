@@ -5,11 +5,12 @@ import (
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor"
+	"github.com/tandem-sh/tandem/supervisor/probe"
 )
 
 func waitFlags() []flagSpec {
 	return []flagSpec{
-		{cmdline.FlagFor, list, "file:PATH, tcp:HOST:PORT, http://HOST:PORT/PATH or exec:PROG ARG... (repeatable)"},
+		{cmdline.FlagFor, list, probe.Forms + " (repeatable)"},
 		{cmdline.FlagTimeout, noTime, "give up after this long, exit 1 (0 = wait forever)"},
 		{cmdline.FlagInterval, supervisor.DefaultWaitInterval, "time between two rounds of probes"},
 	}

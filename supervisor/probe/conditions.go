@@ -30,7 +30,11 @@ type Condition struct {
 
 func (c Condition) String() string { return c.raw }
 
-const conditionHelp = "expected file:PATH, tcp:HOST:PORT, http://HOST:PORT/PATH or exec:PROGRAM ARG..."
+// Forms lists every kind of condition, as the commands' help and the
+// errors name them: a new kind is added here and in Parse and Probe only.
+const Forms = "file:PATH, tcp:HOST:PORT, http://HOST:PORT/PATH or exec:PROGRAM ARG..."
+
+const conditionHelp = "expected " + Forms
 
 // Parse parses one COND; the error names the value and what is accepted.
 func Parse(s string) (Condition, error) {
