@@ -3,9 +3,8 @@
 package k8s
 
 import (
+	"encoding/json"
 	"testing"
-
-	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // A Job made from a CronJob, held by its sidecar: check names the CronJob,
@@ -14,7 +13,8 @@ func TestCheckHeldCronJob(t *testing.T) {
 	t.Parallel()
 	n := newNamespace(t)
 	// Suspended, and due once a year: the test makes the Job itself.
-	n.applyRaw(kit.FromObject(t, map[string]any{
+	// JSON, not kit.Manifest: its pod spec is a Job's or a Pod's.
+	cronJob, err := json.Marshal(map[string]any{
 		"apiVersion": "batch/v1",
 		"kind":       "CronJob",
 		"metadata":   map[string]any{"name": "nightly"},
@@ -26,7 +26,11 @@ func TestCheckHeldCronJob(t *testing.T) {
 				"template":     map[string]any{"spec": heldPodSpec()},
 			}},
 		},
-	}).YAML())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.applyRaw(cronJob)
 	n.run(nil, "create", "job", "nightly-by-hand", "--from=cronjob/nightly")
 	p := n.waitHeld("nightly-by-hand")
 
