@@ -3,12 +3,7 @@
 package k8s
 
 import (
-	"bytes"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -86,25 +81,14 @@ func TestJobInjectedFromPlain(t *testing.T) {
 	}
 }
 
-// tandemctlInject runs the built tandemctl on manifest: no registry (the
-// containers say their command), the locally imported tandem image.
+// tandemctlInject injects the plain Job in mode.
 func tandemctlInject(t *testing.T, mode, manifest string) []byte {
 	t.Helper()
-	bin := os.Getenv("TANDEMCTL_BIN")
-	if bin == "" {
-		bin = filepath.Join(filepath.Dir(tandemBinary()), "tandemctl")
+	injected, report := injectManifest(t, []byte(manifest), "--mode", mode)
+	if want := "job/plain-export: injected (mains: export; sidecars: proxy)\n"; report != want {
+		t.Errorf("tandemctl's report: %q; want %q", report, want)
 	}
-	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(bin, "inject", "--mode", mode, "--resolve", "none", "--image", tandemImage, "-")
-	cmd.Stdin = strings.NewReader(manifest)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("%s inject --mode %s: %v: %s", bin, mode, err, stderr.String())
-	}
-	if want := "job/plain-export: injected (mains: export; sidecars: proxy)\n"; stderr.String() != want {
-		t.Errorf("tandemctl's report: %q; want %q", stderr.String(), want)
-	}
-	return stdout.Bytes()
+	return injected
 }
 
 // checkInjectedShape asserts how each mode wraps the proxy: a classic

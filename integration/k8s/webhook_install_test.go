@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -54,24 +55,31 @@ patches:
                   - {name: TANDEMCTL_INSECURE_REGISTRY, value: "` + registryHost + `"}
 `
 
-// installWebhook starts the node's registry, builds and imports the
-// tandemctl image, applies the overlay, and waits until both replicas are
-// ready and the caBundle is set. What it applied is removed at the end of
-// the run by down.sh.
+// installWebhook starts the node's registry for the test, and installs the
+// webhook (webhookInstalled).
 func installWebhook(t *testing.T) {
 	t.Helper()
 	requireCluster(t)
 	startNodeRegistry(t)
-	if err := doInstallWebhook(); err != nil {
+	webhookInstalled(t)
+}
+
+// webhookInstalled installs the webhook, once a run: builds and imports
+// the tandemctl image, applies the overlay, and waits until both replicas
+// are ready and the caBundle is set. What it applied is removed at the end
+// of the run by down.sh. The tests that use it share it: none of them is
+// parallel, so they run one after the other, before the parallel ones.
+func webhookInstalled(t *testing.T) {
+	t.Helper()
+	requireCluster(t)
+	if err := installOnce(); err != nil {
 		t.Fatal(err)
 	}
 }
 
+var installOnce = sync.OnceValue(doInstallWebhook)
+
 func doInstallWebhook() error {
-	ctl := os.Getenv("TANDEMCTL_BIN")
-	if ctl == "" {
-		ctl = filepath.Join(repoRoot, "bin", "tandemctl")
-	}
 	work, err := os.MkdirTemp("", "tandem-webhook-")
 	if err != nil {
 		return err
@@ -81,7 +89,7 @@ func doInstallWebhook() error {
 	if err := os.MkdirAll(filepath.Join(ctx, "bin"), 0o755); err != nil {
 		return err
 	}
-	for src, dst := range map[string]string{ctl: "tandemctl", "/etc/ssl/certs/ca-certificates.crt": "ca-certificates.crt"} {
+	for src, dst := range map[string]string{tandemctlBin(): "tandemctl", "/etc/ssl/certs/ca-certificates.crt": "ca-certificates.crt"} {
 		if _, _, err := (kit.Tool{Bin: "cp"}).Run(context.Background(), nil, src, filepath.Join(ctx, "bin", dst)); err != nil {
 			return err
 		}
