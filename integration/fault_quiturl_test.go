@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tandem-sh/tandem/integration/kit"
+	"github.com/tandem-sh/tandem/internal/testkit"
 )
 
 // faultServer is a TCP listener that answers quit calls and probes the way
@@ -107,7 +108,7 @@ func TestFaultQuitURL(t *testing.T) {
 		{
 			name: "refuses",
 			url: func(t *testing.T) (string, *faultServer) {
-				return "http://127.0.0.1:" + strconv.Itoa(closedPort(t)) + "/quitquitquit", nil
+				return "http://127.0.0.1:" + strconv.Itoa(testkit.ClosedPort(t)) + "/quitquitquit", nil
 			},
 			wantMsg:   "quit-failed",
 			wantField: func(l kit.Line) bool { return l.Field("error") != "" },
@@ -157,16 +158,4 @@ func TestFaultQuitURL(t *testing.T) {
 			}
 		})
 	}
-}
-
-// closedPort is a TCP port on 127.0.0.1 with nothing listening.
-func closedPort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	return port
 }

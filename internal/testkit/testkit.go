@@ -5,6 +5,7 @@ package testkit
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -68,4 +69,17 @@ func OnlyEntry(t testing.TB, dir, name string) {
 		}
 		t.Fatalf("%s holds %q, want only %s (no temporary file left)", dir, names, name)
 	}
+}
+
+// ClosedPort is a TCP port on 127.0.0.1 with nothing listening: a dial
+// there is refused.
+func ClosedPort(t testing.TB) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	return port
 }

@@ -220,7 +220,7 @@ func TestRealProber(t *testing.T) {
 			conn.Close()
 		}
 	}()
-	closedPort := closedTCPPort(t)
+	closedPort := testkit.ClosedPort(t)
 	// exec: probes need the reaper, whose wait4(-1) would steal the children
 	// of every other test in this binary (os/exec's); they are tested on
 	// the built binary (integration/fault_condition_test.go).
@@ -241,15 +241,4 @@ func TestRealProber(t *testing.T) {
 			t.Errorf("Probe(%s) = %v, want holds=%v", tt.cond, err, tt.holds)
 		}
 	}
-}
-
-func closedTCPPort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	return port
 }

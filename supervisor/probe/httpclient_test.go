@@ -192,7 +192,7 @@ func TestHTTPRequestEndlessStatusLine(t *testing.T) {
 }
 
 func TestHTTPRequestConnectionRefused(t *testing.T) {
-	port := closedTCPPort(t)
+	port := testkit.ClosedPort(t)
 	target := Target{hostPort: "127.0.0.1:" + strconv.Itoa(port), host: "127.0.0.1", path: "/"}
 	if _, err := Request(context.Background(), "POST", target, 5*time.Second); err == nil {
 		t.Fatal("httpRequest to a closed port succeeded")
