@@ -30,16 +30,37 @@ func (j job) end() string {
 }
 
 type objectMeta struct {
-	Name string `json:"name"`
+	Name        string            `json:"name"`
+	Annotations map[string]string `json:"annotations"`
 }
 
 type pod struct {
 	Metadata objectMeta `json:"metadata"`
-	Status   struct {
+	Spec     struct {
+		InitContainers []containerSpec `json:"initContainers"`
+		Containers     []containerSpec `json:"containers"`
+	} `json:"spec"`
+	Status struct {
 		Phase                 string            `json:"phase"`
 		ContainerStatuses     []containerStatus `json:"containerStatuses"`
 		InitContainerStatuses []containerStatus `json:"initContainerStatuses"`
 	} `json:"status"`
+}
+
+type containerSpec struct {
+	Name          string   `json:"name"`
+	Command       []string `json:"command"`
+	RestartPolicy string   `json:"restartPolicy"`
+}
+
+// spec returns the spec of a container or init container.
+func (p pod) spec(name string) (containerSpec, bool) {
+	for _, c := range append(p.Spec.Containers, p.Spec.InitContainers...) {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return containerSpec{}, false
 }
 
 type containerStatus struct {
