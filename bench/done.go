@@ -86,6 +86,10 @@ func (b *bench) fileRows(ts *doneTargets) {
 		add(secGone, t.name, summarize(t.cmdGone), t.failed, tGone, "")
 	}
 	floor := summarize(ts.floor.exited)
+	b.headline(headline{order: headDoneGone, figure: "done file renamed → sidecar's CMD gone", tandem: tGone,
+		reference: "minimal Go supervisor (inotify read → kill)", ref: summarize(ts.floorKill.cmdGone), goal: "≤ 1.3×"})
+	b.headline(headline{order: headDoneExited, figure: "done file renamed → sidecar's tandem exited", tandem: tExit,
+		reference: "the same minimal supervisor, exited,", ref: summarize(ts.floorKill.exited), goal: "≤ 1.3×"})
 	add(secExited, ts.tandem.name, tExit, ts.tandem.failed, tExit, fmt.Sprintf("%s the kernel floor (median); target ≤ 1 ms over; %s",
 		overUnder(tExit.median-floor.median), fastShare(ts.tandem.exited)))
 	b.attachedExitedRow(secExited, ts.attached, tExit, floor)

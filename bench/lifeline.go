@@ -186,6 +186,8 @@ func (b *bench) attachedExitedRow(sec string, t *doneTarget, tExit, floor summar
 
 func (b *bench) lostRows(t, floor *doneTarget) {
 	gone, exited := summarize(t.cmdGone), summarize(t.exited)
+	b.headline(headline{order: headLostGone, figure: "main killed outright → sidecar's CMD gone", tandem: gone,
+		reference: "minimal Go watcher", ref: summarize(floor.cmdGone), goal: "keep ≤ 1.1×"})
 	b.addTiming(secLost, t.name+" → CMD gone", gone, t.failed, gone,
 		"goal ≤ 1 ms median; t0 right before the SIGKILL")
 	b.addTiming(secLost, floor.name+" → CMD gone", summarize(floor.cmdGone), floor.failed, gone,

@@ -97,7 +97,9 @@ type bench struct {
 	peers  []initProg
 	work   string // scratch directory, removed at the end
 	rows   []row
-	notes  []string
+	// headlines: the figures of issue 23, printed together at the end
+	headlines []headline
+	notes     []string
 	// mainIsPID1: 1d's killed main is PID 1 of its own PID namespace.
 	mainIsPID1 bool
 }
@@ -204,6 +206,7 @@ func (b *bench) printReport(started time.Time, loadBefore string) {
 		fmt.Println()
 	}
 	fmt.Print(renderTable(b.rows))
+	fmt.Print(renderHeadlines(b.headlines))
 }
 
 // loadAverage is the 1, 5 and 15 minute load from /proc/loadavg.

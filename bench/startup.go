@@ -53,6 +53,8 @@ func (b *bench) benchStartup() {
 		}
 		if s.name == "`tini-static -- true`" {
 			note += "; target: tandem within 3× of this"
+			b.headline(headline{order: headStartup, figure: "start-up `INIT -- true`", tandem: tandem,
+				reference: "tini-static", ref: sum, goal: "≤ 3×"})
 		}
 		r := timingRow(sec, s.name, sum, note)
 		if sum.n > 0 && tandem.n > 0 {

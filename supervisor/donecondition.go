@@ -36,11 +36,15 @@ func (w *doneWatcher) check() (doneEvent, bool) {
 			done = false
 		}
 	}
-	// Once done there is nothing to watch for: a watch made now would only
-	// put inotify's teardown back on the exit path.
-	if w.allAttached() || done {
+	// Once done, no watch is made (it would only put inotify's teardown back
+	// on the exit path), and the one there is closed by run once the loop has
+	// the event: closing blocks in that teardown (up to ~20 ms), which must
+	// not come between the done file and the stop signal.
+	switch {
+	case done:
+	case w.allAttached():
 		w.notify.stop()
-	} else {
+	default:
 		w.notify.start()
 	}
 	event.SeenAt = w.clock.Now()

@@ -3,6 +3,7 @@ package supervisor
 import (
 	"context"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -141,6 +142,11 @@ func (w *doneWatcher) run(ctx context.Context, out chan<- doneEvent) {
 		}
 		if done {
 			out <- ev
+			// The loop, just made runnable on this P, signals CMD first:
+			// closing inotify blocks this thread in the kernel's teardown
+			// (up to ~20 ms), and under load no other thread may take the
+			// loop off this P's queue before the close is over.
+			runtime.Gosched()
 			w.notify.stop()
 			return
 		}

@@ -3,17 +3,14 @@ package supervisor
 import (
 	"context"
 	"os"
-	"os/signal"
 
 	"github.com/rs/zerolog"
-	"golang.org/x/sys/unix"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/exitcode"
 	"github.com/tandem-sh/tandem/supervisor/lifeline"
 	"github.com/tandem-sh/tandem/supervisor/peers"
 	"github.com/tandem-sh/tandem/supervisor/process"
-	"github.com/tandem-sh/tandem/supervisor/signals"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
 
@@ -41,13 +38,10 @@ func Run(ctx context.Context, cfg Config) error {
 	if err := process.BecomeSubreaper(); err != nil {
 		event(cfg.Log.Warn(), cmdline.EventSubreaperFailed).Err(err).Msg("cannot become a child subreaper; orphans will go to the real init")
 	}
-	// The reaper registers SIGCHLD, and every forwarded signal is registered,
-	// before CMD starts, so nothing it does early is missed. Signal storms:
-	// the runtime coalesces pending signals of one kind, and a deep buffer
-	// keeps distinct ones from being dropped.
+	// The reaper registers SIGCHLD, and every forwarded signal is registered
+	// (catch.go), before CMD starts, so nothing it does early is missed.
 	w := realWorld()
-	sigs := make(chan os.Signal, 1024)
-	signal.Notify(sigs, caughtSignals()...)
+	sigs := caught()
 	// Only now can a done signal be received rather than kill tandem or be
 	// dropped: tell peers looking in /proc.
 	if err := process.StartReaper().NameThread(peers.ListeningMark); err != nil {
@@ -63,21 +57,6 @@ func Run(ctx context.Context, cfg Config) error {
 
 func newEngine(cfg Config, w world, sigs <-chan os.Signal) *engine {
 	return &engine{cfg: cfg, log: cfg.Log, w: w, signals: sigs, done: make(chan doneEvent, 1)}
-}
-
-// caughtSignals is every forwardable signal, less SIGHUP and SIGINT when they
-// were ignored at start: catching them would undo the ignore that CMD
-// inherits (nohup, background jobs). The Go runtime has already replaced any
-// other inherited ignore with its own handler.
-func caughtSignals() []os.Signal {
-	var sigs []os.Signal
-	for _, sig := range signals.AllForwardable() {
-		if (sig == unix.SIGHUP || sig == unix.SIGINT) && signal.Ignored(sig) {
-			continue
-		}
-		sigs = append(sigs, sig)
-	}
-	return sigs
 }
 
 func (e *engine) run(ctx context.Context) outcome {

@@ -24,7 +24,7 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 		return failed(err)
 	}
 	if ev, done := source.check(); done {
-		e.logDone(ev)
+		e.logDone(ev, time.Time{})
 		event(e.log.Info(), cmdline.EventNotStarted).Msg("main was done before the sidecar started; CMD not started")
 		return e.sidecarOutcome(ending{requested: true})
 	}
@@ -46,7 +46,7 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 			Msg("CMD exited before the main was done; restarting")
 		if _, stop, ok := idle(e, "restart-backoff", e.w.After(delay)); !ok {
 			if stop.done != nil {
-				e.logDone(*stop.done)
+				e.logDone(*stop.done, time.Time{})
 				return e.sidecarOutcome(ending{requested: true})
 			}
 			return interrupted(stop.signal)

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
+	"github.com/tandem-sh/tandem/internal/logstamp"
 	"github.com/tandem-sh/tandem/supervisor/signals"
 )
 
@@ -96,10 +97,33 @@ func (e *engine) stopTimerFired(ctx context.Context, r *cmdRun) {
 	}
 }
 
-func (e *engine) sendStop(r *cmdRun) {
-	event(e.log.Info(), cmdline.EventStopSent).Int("pid", r.child.Pid).Str("signal", signals.Name(e.cfg.StopSignal)).Msg("stop signal sent")
-	if err := e.w.Signal(r.child.Pid, e.cfg.StopSignal, true); err != nil {
-		e.log.Error().Err(err).Int("pid", r.child.Pid).Msg("cannot send stop signal")
-	}
+// stopsAtOnce: the stop signal is the first step of the stop to begin.
+func (e *engine) stopsAtOnce(r *cmdRun) bool {
+	return !r.stop.active() && e.cfg.Sidecar.StopDelay <= 0 && len(e.cfg.Sidecar.QuitURLs) == 0
+}
+
+// stopSent is the stop signal as it went out: when, and whether it failed.
+type stopSent struct {
+	at  time.Time
+	err error
+}
+
+func (e *engine) sendStop(r *cmdRun) { e.logStopSent(r, e.signalStop(r)) }
+
+// signalStop sends the stop signal before anything is logged about it; the
+// time is taken right before kill(2), so CMD's reaction is never stamped
+// before the line that says it was asked to stop.
+func (e *engine) signalStop(r *cmdRun) stopSent {
+	at := e.w.Now()
+	err := e.w.Signal(r.child.Pid, e.cfg.StopSignal, true)
 	r.stop.phase, r.stop.timer = stopSignaled, e.w.After(e.cfg.Grace)
+	return stopSent{at: at, err: err}
+}
+
+func (e *engine) logStopSent(r *cmdRun, sent stopSent) {
+	event(logstamp.At(e.log.Info(), sent.at), cmdline.EventStopSent).Int("pid", r.child.Pid).
+		Str("signal", signals.Name(e.cfg.StopSignal)).Msg("stop signal sent")
+	if sent.err != nil {
+		e.log.Error().Err(sent.err).Int("pid", r.child.Pid).Msg("cannot send stop signal")
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
+	"github.com/tandem-sh/tandem/internal/logstamp"
 	"github.com/tandem-sh/tandem/supervisor/process"
 	"github.com/tandem-sh/tandem/supervisor/signals"
 )
@@ -101,7 +102,7 @@ func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 // ends the run as that stop without signalling a CMD that is gone.
 func (e *engine) takeDone(ctx context.Context, r *cmdRun, ready readiness, ev doneEvent) (ending, bool) {
 	if st, gone := exitPending(r.child); gone {
-		e.logDone(ev)
+		e.logDone(ev, time.Time{})
 		r.requested = true
 		return e.ended(r, ready, st), true
 	}
@@ -136,9 +137,19 @@ func staleReadiness(e *engine, err error) {
 	event(e.log.Warn(), cmdline.EventFailed).Err(err).Msg("the ready file could not be written, but CMD had already exited")
 }
 
+// onDone stops CMD for the main being done. When nothing comes before the
+// stop signal (no --stop-delay, no quit URLs), the signal goes out first and
+// the two lines that say so follow, stamped with its time: each line is an
+// encode and a write(2) that CMD's stop need not wait for.
 func (e *engine) onDone(ctx context.Context, r *cmdRun, ev doneEvent) {
-	e.logDone(ev)
 	r.requested = true
+	if e.stopsAtOnce(r) {
+		sent := e.signalStop(r)
+		e.logDone(ev, sent.at)
+		e.logStopSent(r, sent)
+		return
+	}
+	e.logDone(ev, time.Time{})
 	e.beginStop(ctx, r, true)
 }
 
@@ -152,7 +163,7 @@ func (e *engine) ended(r *cmdRun, ready readiness, st process.Status) ending {
 	e.stopLeftovers(r.child.Pid)
 	if !r.requested && r.failure == nil {
 		if ev, ok := e.donePending(); ok {
-			e.logDone(ev)
+			e.logDone(ev, time.Time{})
 			r.requested = true
 		}
 	}
@@ -181,9 +192,7 @@ func (e *engine) onSignal(ctx context.Context, r *cmdRun, sig unix.Signal) {
 	}
 	switch m {
 	case sigDone:
-		e.logDone(doneEvent{Source: sourceDoneSignal, SeenAt: e.w.Now()})
-		r.requested = true
-		e.beginStop(ctx, r, true)
+		e.onDone(ctx, r, doneEvent{Source: sourceDoneSignal, SeenAt: e.w.Now()})
 	case sigHold:
 		r.held = true
 		r.outliveEnd = e.w.After(e.cfg.Sidecar.OutliveMain)
@@ -228,8 +237,14 @@ func (e *engine) forward(c *process.Child, sig unix.Signal) {
 		Bool("group", !e.cfg.ChildOnly).Msg("signal forwarded")
 }
 
-func (e *engine) logDone(ev doneEvent) {
-	l := event(e.log.Info(), cmdline.EventDoneSeen).Str("source", ev.Source)
+// logDone says the main is done; a non-zero at is the time the line
+// reports (the stop signal's, sent before the line was written).
+func (e *engine) logDone(ev doneEvent, at time.Time) {
+	l := e.log.Info()
+	if !at.IsZero() {
+		l = logstamp.At(l, at)
+	}
+	l = event(l, cmdline.EventDoneSeen).Str("source", ev.Source)
 	if ev.Path != "" {
 		l = l.Str("path", ev.Path)
 	}

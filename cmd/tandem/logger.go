@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
+	"github.com/tandem-sh/tandem/internal/logstamp"
 )
 
 func globalFlags() []flagSpec {
@@ -42,7 +43,9 @@ func newLogger(cliCtx *cli.Context, mode string) (zerolog.Logger, error) {
 		return zerolog.Nop(), usagef("--%s %q: expected json, console or auto", cmdline.FlagLogFormat, format)
 	}
 	zerolog.TimeFieldFormat = time.RFC3339Nano
-	ctx := logger.Level(level).With().Timestamp().Str("mode", mode)
+	// logstamp.Hook, not Timestamp(): the engine writes some lines after
+	// what they report, stamped with when it happened.
+	ctx := logger.Level(level).Hook(logstamp.Hook{}).With().Str("mode", mode)
 	if name := flagString(cliCtx, cmdline.FlagName); name != "" {
 		ctx = ctx.Str("name", name)
 	}

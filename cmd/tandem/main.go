@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/exitcode"
+	"github.com/tandem-sh/tandem/supervisor"
 	"github.com/tandem-sh/tandem/supervisor/process"
 )
 
@@ -22,7 +24,25 @@ func main() {
 	if len(os.Args) > 3 && os.Args[1] == process.TrampolineArg {
 		os.Exit(process.ExecUnblocked(os.Args[2], os.Args[3:]))
 	}
+	if supervises(os.Args) {
+		supervisor.CatchSignals() // overlaps the parsing (supervisor/catch.go)
+	}
 	os.Exit(exit(newApp().Run(os.Args)))
+}
+
+// supervises: the command line surely runs a command that supervises a CMD
+// (`tandem run|sidecar|main ...` or `tandem -- CMD`). Global flags before the
+// command are not looked through: such a command line registers its signals
+// in Run, as late as any other.
+func supervises(args []string) bool {
+	if len(args) < 2 {
+		return false
+	}
+	switch args[1] {
+	case cmdline.CmdRun, cmdline.CmdSidecar, cmdline.CmdMain, "--":
+		return true
+	}
+	return false
 }
 
 // exit is the one place where an error becomes tandem's exit code. An error

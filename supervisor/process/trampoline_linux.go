@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"strconv"
-	"strings"
 
 	"golang.org/x/sys/unix"
 
@@ -16,22 +14,20 @@ import (
 // main thread: Go's fork restores the mask tandem inherited, so a CMD would
 // start with whatever its caller blocked. Then CMD goes through the
 // trampoline, which clears the mask and execs it.
-var inheritedMaskBlocks = readMainThreadBlockedMask() != 0
+var inheritedMaskBlocks = mainThreadBlockedMask() != 0
 
-func readMainThreadBlockedMask() uint64 {
-	data, err := os.ReadFile("/proc/self/status")
-	if err != nil {
+// mainThreadBlockedMask is the signal mask of the thread running package
+// initialisation, which the runtime keeps on the main thread until main
+// starts: one rt_sigprocmask, where reading SigBlk from /proc/self/status
+// cost a file read and a parse at every start.
+func mainThreadBlockedMask() uint64 {
+	var mask unix.Sigset_t
+	if err := unix.PthreadSigmask(unix.SIG_BLOCK, nil, &mask); err != nil {
 		return 0
 	}
-	for line := range strings.Lines(string(data)) {
-		if hex, ok := strings.CutPrefix(line, "SigBlk:"); ok {
-			mask, _ := strconv.ParseUint(strings.TrimSpace(hex), 16, 64)
-			// The runtime keeps SIGURG (preemption) unblocked; anything else
-			// blocked was inherited.
-			return mask &^ (1 << (unix.SIGURG - 1))
-		}
-	}
-	return 0
+	// The runtime keeps SIGURG (preemption) unblocked; anything else
+	// blocked was inherited.
+	return mask.Val[0] &^ (1 << (unix.SIGURG - 1))
 }
 
 // ExecUnblocked is the trampoline: clear the signal mask and become CMD. It
