@@ -82,7 +82,9 @@ func newFakeMains() *fakeMains {
 }
 
 func (m *fakeMains) FindMain(string) (peers.Peer, bool) {
-	m.looks <- struct{}{}
+	// Recorded once the look has its answer: a main offered after the test
+	// saw this look is for the next one, never this one.
+	defer func() { m.looks <- struct{}{} }()
 	select {
 	case p := <-m.found:
 		return p, true
