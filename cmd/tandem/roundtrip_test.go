@@ -54,6 +54,12 @@ func TestCommandLineRoundTrip(t *testing.T) {
 			argv: cmdline.Main{Binary: bin, DoneSignal: "USR1"}.Argv(),
 			want: config(supervisor.ModeMain, func(c *supervisor.Config) { c.Main.DoneSignal = unix.SIGUSR1 }),
 			peer: cmdline.Invocation{Command: cmdline.CmdMain}},
+		{name: "main --needs",
+			argv: cmdline.Main{Binary: bin, Needs: []string{"/run/tandem/db-proxy.ready", "/run/tandem/cache.ready"}}.Argv(),
+			want: config(supervisor.ModeMain, func(c *supervisor.Config) {
+				c.Main.Needs = []string{"/run/tandem/db-proxy.ready", "/run/tandem/cache.ready"}
+			}),
+			peer: cmdline.Invocation{Command: cmdline.CmdMain}},
 		{name: "main, all of them",
 			argv: cmdline.Main{Binary: bin, Name: "job", DoneFile: "/d", SignalPeers: true, Peers: []string{"proxy"}, DoneSignal: "USR1"}.Argv(),
 			want: config(supervisor.ModeMain, func(c *supervisor.Config) {

@@ -30,10 +30,11 @@ type Main struct {
 	SignalPeers bool
 	Peers       []string
 	DoneSignal  string
+	Needs       []string // the ready files of the sidecars it cannot work without
 }
 
 // Argv is BINARY main [--name NAME] [--done-file PATH] [--signal-peers]
-// [--peer NAME]... [--done-signal SIG] --.
+// [--peer NAME]... [--done-signal SIG] [--needs READY_FILE]... --.
 func (m Main) Argv() []string {
 	a := start(m.Binary, CmdMain)
 	a.value(FlagName, m.Name)
@@ -41,6 +42,7 @@ func (m Main) Argv() []string {
 	a.boolean(FlagSignalPeers, m.SignalPeers)
 	a.values(FlagPeer, m.Peers)
 	a.value(FlagDoneSignal, m.DoneSignal)
+	a.values(FlagNeeds, m.Needs)
 	return append(a, "--")
 }
 

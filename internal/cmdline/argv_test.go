@@ -18,6 +18,8 @@ func TestArgv(t *testing.T) {
 		{Main{Binary: bin, Name: "job", DoneFile: "/d"}.Argv(), "/run/tandem/tandem main --name job --done-file /d --"},
 		{Main{Binary: bin, SignalPeers: true, Peers: []string{"a", "b"}, DoneSignal: "USR1"}.Argv(),
 			"/run/tandem/tandem main --signal-peers --peer a --peer b --done-signal USR1 --"},
+		{Main{Binary: bin, Needs: []string{"/r/a.ready", "/r/b.ready"}}.Argv(),
+			"/run/tandem/tandem main --needs /r/a.ready --needs /r/b.ready --"},
 		{Sidecar{Binary: bin, Name: "proxy", DoneFiles: []string{"/a", "/b"}, StopWhen: StopWhenSuccess,
 			OutliveMain: 90 * time.Second, TerminationSignal: "QUIT", DoneSignal: "USR1"}.Argv(),
 			"/run/tandem/tandem sidecar --name proxy --done-file /a --done-file /b --stop-when success " +
