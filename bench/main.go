@@ -169,8 +169,7 @@ func run() int {
 		{"signal", b.benchSignal},
 		{"startup", b.benchStartup},
 		{"footprint", b.benchFootprint},
-		{"reap", b.benchReap},
-		{"needs", b.benchNeeds},
+		{"reap", b.benchReap}, {"needs", b.benchNeeds},
 	} {
 		if selected[s.name] {
 			t := time.Now()
