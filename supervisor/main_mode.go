@@ -38,7 +38,7 @@ func (e *engine) runMain(ctx context.Context) outcome {
 }
 
 type waitResult struct {
-	pending []probe.Condition
+	pending []probe.Pending
 	err     error
 }
 
@@ -63,8 +63,7 @@ func (e *engine) waitBeforeStart(ctx context.Context) (out outcome, ended bool) 
 	if r.err == nil {
 		return outcome{}, false
 	}
-	return waitTimedOut(fmt.Errorf("wait-for timed out after %s; still not holding: %s",
-		m.WaitTimeout, probe.Names(r.pending))), true
+	return waitTimedOut(timedOut(e.log, "wait-for", m.WaitTimeout, r.pending)), true
 }
 
 // announce tells the sidecars that the main is done. A done file that cannot
