@@ -110,7 +110,10 @@ func (e *engine) finish(out outcome) error {
 			rec.Error = out.err.Error()
 		}
 		if err := writeTerminationLog(e.cfg.TerminationLog, rec); err != nil {
-			e.log.Debug().Err(err).Str("path", e.cfg.TerminationLog).Msg("termination log not written")
+			// Only a path given, or the default found writable at start,
+			// gets here: either way the user expects the file.
+			event(e.log.Warn(), cmdline.EventTerminationLog).Err(err).Str("path", e.cfg.TerminationLog).
+				Msg("cannot write the termination log")
 		}
 	}
 	return out.asError()
