@@ -85,12 +85,31 @@ func TestWaitLogsEachKindOfFailureOnce(t *testing.T) {
 
 // scriptedProber fails with errs in turn (nil: holds).
 type scriptedProber struct {
-	errs []error
-	try  int
+	errs  []error
+	try   int
+	onTry func(try int) // called with the try's number, from 1
 }
 
 func (p *scriptedProber) Probe(context.Context, Condition, time.Duration) error {
 	err := p.errs[min(p.try, len(p.errs)-1)]
 	p.try++
+	if p.onTry != nil {
+		p.onTry(p.try)
+	}
 	return err
+}
+
+// A try cut short by the end of the whole wait keeps the reason of the last
+// full try: "connection refused" says more than "timed out".
+func TestWaitKeepsLastReasonWhenCutShort(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	prober := &scriptedProber{errs: []error{unix.ECONNREFUSED, context.Canceled}, onTry: func(try int) {
+		if try == 2 {
+			cancel()
+		}
+	}}
+	pending, err := Wait(ctx, prober, testkit.Parsed(t, Parse, "tcp:127.0.0.1:1"), time.Millisecond, 0, zerolog.Nop())
+	if !errors.Is(err, context.Canceled) || len(pending) != 1 || pending[0].Reason != "connection refused" {
+		t.Fatalf("Wait = %v, %v; want the condition pending with reason connection refused", pending, err)
+	}
 }

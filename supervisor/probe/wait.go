@@ -139,6 +139,12 @@ func (r round) probe(ctx context.Context, pending []Pending) []Pending {
 			r.log.Info().Str("event", cmdline.EventConditionHolds).Str("condition", p.raw).Msg("condition holds")
 			continue
 		}
+		if ended(ctx) && p.Reason != "" {
+			// Cut short by the end of the whole wait: the reason from the
+			// last full try says more than "timed out".
+			still = append(still, p)
+			continue
+		}
 		p.Reason = Reason(err)
 		level, key := zerolog.DebugLevel, p.raw+"\x00"+p.Reason
 		if !r.told[key] {
@@ -149,4 +155,11 @@ func (r round) probe(ctx context.Context, pending []Pending) []Pending {
 		still = append(still, p)
 	}
 	return still
+}
+
+// ended: ctx is done or its deadline has passed. A dial that fails at the
+// deadline can return before ctx's own timer has marked it done.
+func ended(ctx context.Context) bool {
+	deadline, ok := ctx.Deadline()
+	return ctx.Err() != nil || (ok && !time.Now().Before(deadline))
 }
