@@ -17,8 +17,7 @@ func (w *doneWatcher) check() (doneEvent, bool) {
 	event := doneEvent{Source: sourceDoneFile}
 	done := true
 	for _, f := range w.files {
-		// An attached lifeline proves the way to f is open; else look.
-		if err := f.searchable(); err != nil {
+		if err := w.searchable(f); err != nil {
 			return doneEvent{Err: err, SeenAt: w.clock.Now()}, true
 		}
 		w.attach.lifeline(f)
@@ -53,6 +52,17 @@ func (w *doneWatcher) check() (doneEvent, bool) {
 	}
 	event.SeenAt = w.clock.Now()
 	return event, done
+}
+
+// searchable is nil when f can be looked for, else why not, still so one
+// --poll-interval later: a directory made with mkdir under a strict umask
+// and opened with chmod after is closed to other users for a moment.
+func (w *doneWatcher) searchable(f *doneFile) error {
+	if f.searchable() == nil {
+		return nil
+	}
+	<-w.clock.After(w.cfg.poll)
+	return f.searchable()
 }
 
 func (w *doneWatcher) allAttached() bool {

@@ -35,8 +35,9 @@ func (f *doneFile) released(line *lifeline.Line) {
 	f.lost = !f.exists()
 }
 
-// searchable is nil while f's lifeline is attached (the way to f is open)
-// or f can be looked for; else why not (permission denied on the way).
+// searchable is nil while f's lifeline is attached (which proves the way to
+// f open) or f can be looked for; else why not (permission denied on the
+// way).
 func (f *doneFile) searchable() error {
 	if f.line != nil {
 		return nil
