@@ -203,6 +203,28 @@ func TestFaultMainDoneFileIsDirectory(t *testing.T) {
 	}
 }
 
+// `tandem done` as uid 65534 that cannot write the done file: exit 125 with
+// a write-failed line among its JSON lines, not a plain-text one.
+func TestFaultDoneCannotWrite(t *testing.T) {
+	t.Parallel()
+	bins := faultUserBinaries(t)
+	shared := rootOwnedDir(t, bins.dir, "shared", 0o755)
+	done := inDir(shared, "done")
+	p := startTandem(t, bins.asNobody(t), "done", "--file", done)
+	failed := p.waitEvent("write-failed")
+	if code := p.wait(); code != 125 {
+		t.Errorf("exit %d, want 125", code)
+	}
+	if failed.Field("path") != done || !strings.Contains(failed.Field("error"), "permission denied") {
+		t.Errorf("write-failed %v: want it to name %s and the cause", failed, done)
+	}
+	for _, raw := range p.rawLines() {
+		if !strings.HasPrefix(raw, "{") {
+			t.Errorf("a plain-text line among the JSON lines: %q", raw)
+		}
+	}
+}
+
 // rootOwnedDir makes DIR/name owned by root with mode, beside the copied
 // binaries (whose directory any uid can enter).
 func rootOwnedDir(t *testing.T, dir, name string, mode os.FileMode) string {
