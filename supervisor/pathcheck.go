@@ -55,7 +55,7 @@ func writableFile(flag, path string) error {
 	if err := statusfile.Writable(path); err != nil {
 		what, dir := "create files in", filepath.Dir(path)
 		if errors.Is(err, statusfile.ErrIsDirectory) {
-			what, dir = "write a file over the directory", path
+			what, dir = "write over directory", path
 		}
 		return &pathError{flag: flag, path: path, dir: dir, what: what, err: cause(err)}
 	}
