@@ -69,15 +69,11 @@ func checkTimeoutNames(t *testing.T, p *tandemProc, cond string) {
 	}
 }
 
+// timeoutMessage is the message of the wait-timeout line: a JSON line with
+// its event, like every other (no plain text among them).
 func timeoutMessage(t *testing.T, p *tandemProc) string {
 	t.Helper()
-	for _, line := range p.rawLines() {
-		if strings.HasPrefix(line, "tandem: ") {
-			return line
-		}
-	}
-	t.Fatalf("no error line from tandem wait:\n%s", strings.Join(p.rawLines(), "\n"))
-	return ""
+	return p.waitEvent("wait-timeout").Field("message")
 }
 
 // processState is the state letter of pid (Z for a zombie), or an error

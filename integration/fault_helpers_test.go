@@ -136,6 +136,30 @@ func faultHelperReadOnlyRoot(args []string) int {
 	return fail("exec "+bin, err)
 }
 
+// fault-ro-volume DIR BIN IGNORED ARGS...: in the mount namespace its
+// parent unshared, bind-mount DIR read-only over itself (a volume mounted
+// read-only), check that it refuses writes, then exec BIN ARGS as root.
+func faultHelperReadOnlyVolume(args []string) int {
+	dir, bin, argv := args[0], args[1], append([]string{"tandem"}, args[3:]...)
+	fail := func(what string, err error) int {
+		fmt.Fprintf(os.Stderr, "fault-ro-volume: %s: %v\n", what, err)
+		return 94
+	}
+	if err := unix.Mount(dir, dir, "", unix.MS_BIND, ""); err != nil {
+		return fail("bind "+dir, err)
+	}
+	if err := unix.Mount("", dir, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY, ""); err != nil {
+		return fail("remount "+dir+" read-only", err)
+	}
+	probe := filepath.Join(dir, "fault-ro-probe")
+	if err := os.WriteFile(probe, nil, 0o644); !errors.Is(err, unix.EROFS) {
+		os.Remove(probe)
+		return fail("the volume is still writable", err)
+	}
+	err := syscall.Exec(bin, argv, os.Environ())
+	return fail("exec "+bin, err)
+}
+
 // faultBinaries are copies of tandem and of this test binary (the helpers)
 // in a directory any uid can enter: t.TempDir and go test's build
 // directory are private to root.

@@ -54,6 +54,7 @@ var helpers = map[string]func(args []string) int{
 	"fault-hostpid-record": faultHelperHostPIDRecord,
 	"fault-probe-hang":     faultHelperProbeHang,
 	"fault-ro-root":        faultHelperReadOnlyRoot,
+	"fault-ro-volume":      faultHelperReadOnlyVolume,
 
 	"peers-pod":      helperPeersPod,
 	"peers-orphaner": helperPeersOrphaner,

@@ -41,10 +41,8 @@ func TestPeersDoneMissingPeer(t *testing.T) {
 
 	p.start("done", tandemBin, "done", "--peer", "missing", "--peer-timeout", "300ms")
 	p.wantExit("done", 1)
-	msgs := p.rawWith("tandem: ")
-	if len(msgs) != 1 {
-		t.Fatalf("done printed %q, want one error line", msgs)
-	}
+	// The failure is a JSON line with its event, like every other.
+	msgs := []string{p.tandemLine("done", "", "peers-failed").Field("error")}
 	for _, want := range []string{"peer not found", "--name missing", "within 300ms", "TANDEM_NAME"} {
 		if !strings.Contains(msgs[0], want) {
 			t.Errorf("error %q does not say %q", msgs[0], want)

@@ -27,10 +27,8 @@ func TestPeersOtherUID(t *testing.T) {
 	if code := p.exitCode("done-other"); code == 0 {
 		t.Fatalf("done as uid %d exited 0, want a failure: it cannot signal uid %d", otherUID, sidecarUID)
 	}
-	msgs := p.rawWith("tandem: ")
-	if len(msgs) != 1 {
-		t.Fatalf("done printed %q, want one error line", msgs)
-	}
+	// The failure is a JSON line with its event, like every other.
+	msgs := []string{p.tandemLine("done", "", "peers-failed").Field("error")}
 	for _, want := range []string{
 		fmt.Sprintf("pid %d", sidecarPID), // which process
 		"operation not permitted",         // why

@@ -38,7 +38,9 @@ func (o *DoneOptions) validate() error {
 	return nil
 }
 
-// AnnounceDone writes the done file and/or signals the sidecar peers.
+// AnnounceDone writes the done file and/or signals the sidecar peers. A
+// failure is logged (a JSON line among the others, with its event), and its
+// error says so.
 func AnnounceDone(ctx context.Context, opts DoneOptions) error {
 	if err := opts.validate(); err != nil {
 		return &exitcode.Error{Code: exitcode.Usage, Err: err}
@@ -46,7 +48,8 @@ func AnnounceDone(ctx context.Context, opts DoneOptions) error {
 	if opts.File != "" {
 		f := statusfile.File{Name: opts.Name, Event: statusfile.EventDone, ExitCode: opts.ExitCode, Reason: statusfile.ReasonAnnounced}
 		if err := statusfile.Write(opts.File, f); err != nil {
-			return err
+			event(opts.Log.Error(), cmdline.EventWriteFailed).Err(err).Str("path", opts.File).Msg("cannot write the done file")
+			return &exitcode.Error{Code: exitcode.Internal, Logged: true, Err: err}
 		}
 		event(opts.Log.Info(), cmdline.EventDoneWritten).Str("path", opts.File).Int("exit_code", opts.ExitCode).Msg("done file written")
 	}
@@ -54,8 +57,13 @@ func AnnounceDone(ctx context.Context, opts DoneOptions) error {
 		return nil
 	}
 	err := peers.Signal(ctx, peers.NewProcFinder(), opts.Peers, opts.DoneSignal, opts.Log)
-	if errors.Is(err, peers.ErrNotFound) {
-		return &exitcode.Error{Code: exitcode.Timeout, Err: err}
+	if err == nil {
+		return nil
 	}
-	return err
+	event(opts.Log.Error(), cmdline.EventPeersFailed).Err(err).Msg("sidecar peers not signaled")
+	code := exitcode.Internal
+	if errors.Is(err, peers.ErrNotFound) {
+		code = exitcode.Timeout
+	}
+	return &exitcode.Error{Code: code, Logged: true, Err: err}
 }

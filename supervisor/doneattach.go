@@ -77,13 +77,13 @@ func (a *attacher) unattached(f *doneFile, err error) {
 	var unusable *lifeline.UnusableError
 	switch {
 	case errors.Is(err, lifeline.ErrForeign):
-		a.warn.warn("foreign:"+f.lifeline, func(e *zerolog.Event) {
-			e.Str("event", cmdline.EventLifelineForeign).Str("path", f.lifeline).Str("host", a.host).
+		a.warn.warn("foreign:"+f.lifeline, cmdline.EventLifelineForeign, func(e *zerolog.Event) {
+			e.Str("path", f.lifeline).Str("host", a.host).
 				Msg("the lifeline here is another pod's (a volume shared by mistake?); not attaching to it")
 		})
 	case errors.As(err, &unusable):
-		a.warn.warn("lifeline:"+f.lifeline, func(e *zerolog.Event) {
-			e.Str("event", cmdline.EventLifelineMissing).Err(err).Str("path", f.path).
+		a.warn.warn("lifeline:"+f.lifeline, cmdline.EventLifelineMissing, func(e *zerolog.Event) {
+			e.Err(err).Str("path", f.path).
 				Msg("relying on the done file alone: a main killed outright will not be noticed")
 		})
 	}
@@ -99,7 +99,7 @@ func (a *attacher) holderGone(f *doneFile) {
 
 func (a *attacher) logLost(f *doneFile) {
 	if f.lost {
-		a.log.Warn().Str("event", cmdline.EventMainLost).Str("path", f.path).
+		event(a.log.Warn(), cmdline.EventMainLost).Str("path", f.path).
 			Msg("the main's tandem ended without writing its done file (killed outright?)")
 	}
 }

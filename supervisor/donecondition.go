@@ -17,6 +17,9 @@ func (w *doneWatcher) check() (doneEvent, bool) {
 	event := doneEvent{Source: sourceDoneFile}
 	done := true
 	for _, f := range w.files {
+		if err := w.searchable(f); err != nil {
+			return doneEvent{Err: err, SeenAt: w.clock.Now()}, true
+		}
 		w.attach.lifeline(f)
 		status, present := f.read(w.cfg.host, w.warn)
 		switch {
@@ -25,8 +28,8 @@ func (w *doneWatcher) check() (doneEvent, bool) {
 				event.Path, event.Status = f.path, status
 			}
 		case present:
-			w.warn.warn("failed:"+f.path+status.Time.String(), func(e *zerolog.Event) {
-				e.Str("event", cmdline.EventMainFailed).Str("path", f.path).Int("exit_code", status.ExitCode).
+			w.warn.warn("failed:"+f.path+status.Time.String(), cmdline.EventMainFailed, func(e *zerolog.Event) {
+				e.Str("path", f.path).Int("exit_code", status.ExitCode).
 					Msg("main failed; --stop-when success keeps CMD running until the done file is replaced")
 			})
 			done = false
@@ -51,6 +54,17 @@ func (w *doneWatcher) check() (doneEvent, bool) {
 	return event, done
 }
 
+// searchable is nil when f can be looked for, else why not, still so one
+// --poll-interval later: a directory made with mkdir under a strict umask
+// and opened with chmod after is closed to other users for a moment.
+func (w *doneWatcher) searchable(f *doneFile) error {
+	if f.searchable() == nil {
+		return nil
+	}
+	<-w.clock.After(w.cfg.poll)
+	return f.searchable()
+}
+
 func (w *doneWatcher) allAttached() bool {
 	for _, f := range w.files {
 		if f.line == nil {
@@ -63,6 +77,6 @@ func (w *doneWatcher) allAttached() bool {
 // mainLost: the main peer held through a pidfd ended without the done
 // signal. Under --stop-when success it was a failed main: wait for the next.
 func (w *doneWatcher) mainLost() (doneEvent, bool) {
-	w.log.Warn().Str("event", cmdline.EventMainLost).Msg("the main's tandem ended without the done signal (killed outright?)")
+	event(w.log.Warn(), cmdline.EventMainLost).Msg("the main's tandem ended without the done signal (killed outright?)")
 	return doneEvent{Source: sourceLost, SeenAt: w.clock.Now()}, w.cfg.stopWhen == StopWhenAny
 }

@@ -35,6 +35,16 @@ func (f *doneFile) released(line *lifeline.Line) {
 	f.lost = !f.exists()
 }
 
+// searchable is nil while f's lifeline is attached (which proves the way to
+// f open) or f can be looked for; else why not (permission denied on the
+// way).
+func (f *doneFile) searchable() error {
+	if f.line != nil {
+		return nil
+	}
+	return unsearchable(f.path)
+}
+
 func (f *doneFile) exists() bool {
 	_, err := os.Lstat(f.path)
 	return err == nil
@@ -48,14 +58,14 @@ func (f *doneFile) read(host string, warn *onceWarner) (*statusfile.File, bool) 
 		return nil, false
 	}
 	if err != nil {
-		warn.warn("read:"+f.path, func(e *zerolog.Event) {
-			e.Str("event", cmdline.EventDoneUnreadable).Err(err).Str("path", f.path).
+		warn.warn("read:"+f.path, cmdline.EventDoneUnreadable, func(e *zerolog.Event) {
+			e.Err(err).Str("path", f.path).
 				Msg("done file exists but cannot be read; counting it as done, status unknown")
 		})
 	}
 	if status != nil && status.Host != "" && host != "" && status.Host != host {
-		warn.warn("host:"+f.path+status.Host, func(e *zerolog.Event) {
-			e.Str("event", cmdline.EventDoneFileForeign).Str("path", f.path).Str("file_host", status.Host).Str("host", host).
+		warn.warn("host:"+f.path+status.Host, cmdline.EventDoneFileForeign, func(e *zerolog.Event) {
+			e.Str("path", f.path).Str("file_host", status.Host).Str("host", host).
 				Msg("done file written in another pod (a volume shared by mistake?); ignoring it")
 		})
 		return nil, false

@@ -8,6 +8,8 @@ import (
 	"github.com/fsnotify/fsnotify"
 	"github.com/rs/zerolog"
 	"golang.org/x/sys/unix"
+
+	"github.com/tandem-sh/tandem/internal/cmdline"
 )
 
 // notifyWatch is the done watcher's watch job: inotify on the done files'
@@ -17,7 +19,8 @@ type notifyWatch struct {
 	log      zerolog.Logger
 	warn     *onceWarner
 	poll     time.Duration     // said in warnings: polling still sees the files
-	dirs     []string          // each done file's directory
+	files    []string          // the done files
+	dirs     []string          // each one's directory
 	relevant map[string]bool   // the files, their lifelines and every ancestor directory
 	fsw      *fsnotify.Watcher // nil: not watching (all attached, or inotify unavailable)
 	off      bool              // inotify is unavailable: poll alone
@@ -32,6 +35,7 @@ func newNotifyWatch(poll time.Duration, log zerolog.Logger, warn *onceWarner) *n
 // add makes f's directory watched, and changes to it, its lifeline and its
 // ancestors relevant. Only before start.
 func (n *notifyWatch) add(f *doneFile) {
+	n.files = append(n.files, f.path)
 	n.dirs = append(n.dirs, filepath.Dir(f.path))
 	n.relevant[f.lifeline] = true
 	for d := f.path; !n.relevant[d]; d = filepath.Dir(d) {
@@ -50,7 +54,7 @@ func (n *notifyWatch) start() {
 	fsw, err := fsnotify.NewWatcher()
 	if err != nil {
 		n.off = true
-		n.log.Warn().Err(err).Dur("poll_interval_ms", n.poll).
+		event(n.log.Warn(), cmdline.EventWatchUnavailable).Err(err).Dur("poll_interval_ms", n.poll).
 			Msg("inotify unavailable (instances used up or unsupported); falling back to polling the done files")
 		return
 	}
@@ -86,7 +90,7 @@ func (n *notifyWatch) forward(fsw *fsnotify.Watcher) {
 			if !ok {
 				return
 			}
-			n.log.Warn().Err(err).Msg("inotify reported an error; checking the done files")
+			event(n.log.Warn(), cmdline.EventWatchError).Err(err).Msg("inotify reported an error; checking the done files")
 		}
 		select {
 		case n.changed <- struct{}{}:
@@ -102,7 +106,7 @@ func (n *notifyWatch) ensure() {
 	if n.fsw == nil {
 		return
 	}
-	for _, dir := range n.dirs {
+	for i, dir := range n.dirs {
 		for {
 			err := n.fsw.Add(dir)
 			if err == nil {
@@ -110,13 +114,21 @@ func (n *notifyWatch) ensure() {
 			}
 			parent := filepath.Dir(dir)
 			if !errors.Is(err, unix.ENOENT) || parent == dir {
-				n.warn.warn("watch:"+dir, func(e *zerolog.Event) {
-					e.Err(err).Str("dir", dir).Dur("poll_interval_ms", n.poll).
-						Msg("cannot watch directory; relying on polling")
-				})
+				n.cannotWatch(dir, n.files[i], err)
 				break
 			}
 			dir = parent
 		}
 	}
+}
+
+// cannotWatch warns, once, that dir is polled instead of watched; unless
+// file cannot even be looked for, which fails the done condition instead.
+func (n *notifyWatch) cannotWatch(dir, file string, err error) {
+	if unsearchable(file) != nil {
+		return
+	}
+	n.warn.warn("watch:"+dir, cmdline.EventWatchUnavailable, func(e *zerolog.Event) {
+		e.Err(err).Str("dir", dir).Dur("poll_interval_ms", n.poll).Msg("cannot watch directory; relying on polling")
+	})
 }

@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/tandem-sh/tandem/internal/cmdline"
 )
 
 // startTimeout is the done watcher's start-timeout job
@@ -31,7 +33,7 @@ func (s startTimeout) expired(attached bool) (doneEvent, bool) {
 	if attached {
 		return doneEvent{}, false
 	}
-	s.log.Warn().Dur("main_start_timeout_ms", s.limit).
+	event(s.log.Warn(), cmdline.EventMainStartTimeout).Dur("main_start_timeout_ms", s.limit).
 		Msg("no main attached and nothing done within main-start-timeout; stopping as if done")
 	return doneEvent{Source: sourceNoMain, SeenAt: s.clock.Now()}, true
 }

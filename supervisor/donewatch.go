@@ -25,6 +25,9 @@ type doneEvent struct {
 	Path   string           // the last done file read, for done-file and lost
 	Status *statusfile.File // nil when unknown (a bare touch, a signal, a lost main)
 	SeenAt time.Time
+	// Err: the condition can never be known (a done file's directory that
+	// cannot be searched): tandem fails rather than wait for ever.
+	Err error
 }
 
 // doneSource is the sidecar's done condition: check says whether it holds

@@ -130,10 +130,14 @@ func (f *fakes) world() world {
 // fakeSource is a sidecar's done sources: the test decides when it holds.
 type fakeSource struct {
 	already bool
+	failing error // check reports the condition cannot be known
 	events  chan doneEvent
 }
 
 func (s *fakeSource) check() (doneEvent, bool) {
+	if s.failing != nil {
+		return doneEvent{Err: s.failing}, true
+	}
 	return doneEvent{Source: sourceDoneFile, Path: "/shared/done"}, s.already
 }
 

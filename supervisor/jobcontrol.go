@@ -19,11 +19,11 @@ func (e *engine) onJobStop(r *cmdRun, sig unix.Signal) {
 	event(e.log.Info(), cmdline.EventCmdStopped).Int("pid", r.child.Pid).Str("signal", signals.Name(sig)).
 		Msg("CMD stopped by job control; stopping tandem too")
 	if err := e.w.Take(); err != nil {
-		e.log.Warn().Err(err).Msg("cannot take the terminal back")
+		event(e.log.Warn(), cmdline.EventJobControlFailed).Err(err).Msg("cannot take the terminal back")
 	}
 	r.jobStopped = true
 	if err := e.w.StopSelf(); err != nil {
-		e.log.Warn().Err(err).Msg("cannot stop tandem")
+		event(e.log.Warn(), cmdline.EventJobControlFailed).Err(err).Msg("cannot stop tandem")
 	}
 }
 
@@ -32,7 +32,7 @@ func (e *engine) onJobStop(r *cmdRun, sig unix.Signal) {
 func (e *engine) onJobContinue(r *cmdRun) {
 	r.jobStopped = false
 	if err := e.w.Give(r.child.Pid); err != nil {
-		e.log.Warn().Err(err).Msg("cannot hand the terminal back to CMD")
+		event(e.log.Warn(), cmdline.EventJobControlFailed).Err(err).Msg("cannot hand the terminal back to CMD")
 	}
 	event(e.log.Info(), cmdline.EventCmdContinued).Int("pid", r.child.Pid).Msg("continuing CMD")
 }

@@ -2,9 +2,7 @@ package supervisor
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"sync"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
@@ -17,8 +15,13 @@ import (
 // (done file, quit URLs, peers) so sidecars stop.
 func (e *engine) runMain(ctx context.Context) outcome {
 	if path := e.cfg.Main.DoneFile; path != "" {
+		// Proved before --wait-for and CMD: a main that could not write its
+		// done file at the end would have run for nothing.
+		if err := writableFile(cmdline.FlagDoneFile, path); err != nil {
+			return e.tellSidecars(ctx, e.pathFailed(err))
+		}
 		// A restarted main (restartPolicy OnFailure) must not look finished.
-		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := statusfile.Unlink(path); err != nil {
 			return failed(fmt.Errorf("remove stale done file: %w", err))
 		}
 		// Held from before --wait-for until the done file is written: a main
@@ -41,7 +44,7 @@ func (e *engine) runMain(ctx context.Context) outcome {
 }
 
 type waitResult struct {
-	pending []probe.Condition
+	pending []probe.Pending
 	needs   []string // ready files still missing (--needs)
 	err     error
 }
@@ -70,8 +73,7 @@ func (e *engine) waitBeforeStart(ctx context.Context) (out outcome, ended bool) 
 	if r.err == nil {
 		return outcome{}, false
 	}
-	return waitTimedOut(fmt.Errorf("wait-for timed out after %s; still not holding: %s",
-		m.WaitTimeout, stillMissing(r))), true
+	return waitTimedOut(timedOut(e.log, "wait-for", m.WaitTimeout, stillMissing(r))), true
 }
 
 // announce tells the sidecars that the main is done. A done file that cannot
@@ -83,7 +85,8 @@ func (e *engine) announce(ctx context.Context, out outcome) outcome {
 	if m.DoneFile != "" {
 		f := statusfile.File{Name: e.cfg.Name, Event: statusfile.EventDone, ExitCode: out.code, Signal: out.signal, Reason: out.reason}
 		if err := e.w.files.Write(m.DoneFile, f); err != nil {
-			e.log.Error().Err(err).Int("cmd_exit_code", out.code).Msg("cannot write the done file")
+			event(e.log.Error(), cmdline.EventWriteFailed).Err(err).Str("path", m.DoneFile).Int("cmd_exit_code", out.code).
+				Msg("cannot write the done file")
 			return failed(err)
 		}
 		event(e.log.Info(), cmdline.EventDoneWritten).Str("path", m.DoneFile).Int("exit_code", out.code).Str("reason", out.reason).
@@ -91,6 +94,12 @@ func (e *engine) announce(ctx context.Context, out outcome) outcome {
 	}
 	// Only now: a sidecar that sees the lifeline released finds the file.
 	e.lifeline.Release()
+	return e.tellSidecars(ctx, out)
+}
+
+// tellSidecars calls the quit URLs and signals the peers, if any.
+func (e *engine) tellSidecars(ctx context.Context, out outcome) outcome {
+	m := e.cfg.Main
 	if !m.Peers.Enabled && len(m.QuitURLs) == 0 {
 		return out
 	}
@@ -116,7 +125,7 @@ func (e *engine) announce(ctx context.Context, out outcome) outcome {
 		select {
 		case <-announced: // it had finished as the signal came: nothing was cut short
 		default:
-			e.log.Warn().Msg("stopped announcing the main's end")
+			event(e.log.Warn(), cmdline.EventAnnounceCut).Msg("stopped announcing the main's end")
 			cancel()
 			<-announced
 		}

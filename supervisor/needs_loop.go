@@ -2,7 +2,6 @@ package supervisor
 
 import (
 	"context"
-	"strings"
 
 	"golang.org/x/sys/unix"
 
@@ -59,16 +58,14 @@ func (e *engine) waitAll(ctx context.Context) waitResult {
 	return r
 }
 
-// stillMissing names what the wait did not see hold.
-func stillMissing(r waitResult) string {
-	names := []string{}
-	if len(r.pending) > 0 {
-		names = append(names, probe.Names(r.pending))
-	}
+// stillMissing lists what the wait did not see hold: the conditions with
+// their last reason, then each needed ready file no live sidecar wrote.
+func stillMissing(r waitResult) []probe.Pending {
+	pending := r.pending
 	for _, ready := range r.needs {
-		names = append(names, cmdline.FlagNeeds+":"+ready)
+		pending = append(pending, probe.Unmet(cmdline.FlagNeeds+":"+ready, "no ready file from a live sidecar"))
 	}
-	return strings.Join(names, ", ")
+	return pending
 }
 
 // idleSignalsFirst takes the signals pending with a loss during the wait:

@@ -2,8 +2,6 @@ package supervisor
 
 import (
 	"context"
-	"errors"
-	"os"
 	"time"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
@@ -50,8 +48,8 @@ func (e *engine) startReadiness(ctx context.Context) readiness {
 	return readiness{failed: failed, stop: func() {
 		cancel()
 		<-finished
-		if err := os.Remove(sc.ReadyFile); err != nil && !errors.Is(err, os.ErrNotExist) {
-			e.log.Warn().Err(err).Str("path", sc.ReadyFile).Msg("cannot remove ready file")
+		if err := statusfile.Unlink(sc.ReadyFile); err != nil {
+			event(e.log.Warn(), cmdline.EventRemoveFailed).Err(err).Str("path", sc.ReadyFile).Msg("cannot remove ready file")
 		}
 	}}
 }

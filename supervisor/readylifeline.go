@@ -1,9 +1,6 @@
 package supervisor
 
 import (
-	"errors"
-	"os"
-
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor/lifeline"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
@@ -23,8 +20,8 @@ func (e *engine) holdReadyLifeline() (release func()) {
 	if path == "" {
 		return func() {}
 	}
-	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-		e.log.Warn().Err(err).Str("path", path).Msg("cannot remove an earlier ready file")
+	if err := statusfile.Unlink(path); err != nil {
+		event(e.log.Warn(), cmdline.EventRemoveFailed).Err(err).Str("path", path).Msg("cannot remove an earlier ready file")
 	}
 	h, err := lifeline.Hold(lifeline.Of(path), statusfile.Hostname())
 	if err != nil {

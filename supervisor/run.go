@@ -50,7 +50,7 @@ func Run(ctx context.Context, cfg Config) error {
 	// Only now can a done signal be received rather than kill tandem or be
 	// dropped: tell peers looking in /proc.
 	if err := process.StartReaper().NameThread(peers.ListeningMark); err != nil {
-		cfg.Log.Warn().Err(err).Msg("cannot mark tandem as listening; peers will not signal it")
+		event(cfg.Log.Warn(), cmdline.EventListeningFailed).Err(err).Msg("cannot mark tandem as listening; peers will not signal it")
 	}
 	// No signal.Stop: tandem exits right after Run, Stop costs a round trip
 	// to the runtime per signal (milliseconds on every exit path), and a
@@ -94,7 +94,7 @@ func (e *engine) holdLifeline(file string) *lifeline.Holder {
 func (e *engine) start() (*process.Child, error) {
 	c, err := e.w.Start(e.cfg.Command, process.Options{DeathSignal: e.cfg.StopSignal, Foreground: true, ReportStops: true})
 	if err != nil {
-		e.log.Error().Err(err).Strs("argv", e.cfg.Command).Msg("cannot start CMD")
+		event(e.log.Error(), cmdline.EventStartFailed).Err(err).Strs("argv", e.cfg.Command).Msg("cannot start CMD")
 		return nil, err
 	}
 	event(e.log.Info(), cmdline.EventCmdStarted).Int("pid", c.Pid).Strs("argv", e.cfg.Command).Msg("CMD started")
@@ -104,11 +104,11 @@ func (e *engine) start() (*process.Child, error) {
 // finish writes the last log line and the termination log, and gives Run's
 // result.
 func (e *engine) finish(out outcome) error {
-	ev := e.log.Info()
+	ev := event(e.log.Info(), cmdline.EventExiting)
 	if out.err != nil {
-		ev = e.log.Error().Err(out.err)
+		ev = event(e.log.Error(), cmdline.EventExiting).Err(out.err)
 	}
-	event(ev, cmdline.EventExiting).Int("exit_code", out.code).Str("reason", out.reason).Msg("tandem exiting")
+	ev.Int("exit_code", out.code).Str("reason", out.reason).Msg("tandem exiting")
 	if e.cfg.TerminationLog != "" {
 		rec := terminationRecord{Name: e.cfg.Name, Mode: e.cfg.Mode.String(), ExitCode: out.code,
 			Reason: out.reason, Signal: out.signal, Time: e.w.Now().UTC()}
@@ -116,7 +116,10 @@ func (e *engine) finish(out outcome) error {
 			rec.Error = out.err.Error()
 		}
 		if err := writeTerminationLog(e.cfg.TerminationLog, rec); err != nil {
-			e.log.Debug().Err(err).Str("path", e.cfg.TerminationLog).Msg("termination log not written")
+			// Only a path given, or the default found writable at start,
+			// gets here: either way the user expects the file.
+			event(e.log.Warn(), cmdline.EventTerminationLog).Err(err).Str("path", e.cfg.TerminationLog).
+				Msg("cannot write the termination log")
 		}
 	}
 	return out.asError()

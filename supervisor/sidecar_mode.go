@@ -2,7 +2,6 @@ package supervisor
 
 import (
 	"context"
-	"os"
 	"time"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
@@ -15,9 +14,13 @@ import (
 func (e *engine) runSidecar(ctx context.Context) outcome {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// Files it must write, proved before CMD starts.
+	if err := writableFiles(cmdline.FlagStoppedFile, e.cfg.Sidecar.StoppedFile, cmdline.FlagReadyFile, e.cfg.Sidecar.ReadyFile); err != nil {
+		return e.pathFailed(err)
+	}
 	defer e.holdReadyLifeline()()
 	if path := e.cfg.Sidecar.StoppedFile; path != "" {
-		_ = os.Remove(path) // a sidecar that starts again has not stopped
+		_ = statusfile.Unlink(path) // a sidecar that starts again has not stopped
 		e.lifeline = e.holdLifeline(path)
 	}
 	source, err := e.newSource()
@@ -25,6 +28,9 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 		return failed(err)
 	}
 	if ev, done := source.check(); done {
+		if ev.Err != nil {
+			return e.pathFailed(ev.Err)
+		}
 		e.logDone(ev, time.Time{})
 		event(e.log.Info(), cmdline.EventNotStarted).Msg("main was done before the sidecar started; CMD not started")
 		return e.sidecarOutcome(ending{requested: true})
@@ -46,6 +52,9 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 		event(e.log.Warn(), cmdline.EventRestarting).Int("exit_code", end.status.ExitCode()).Dur("delay_ms", delay).
 			Msg("CMD exited before the main was done; restarting")
 		if _, stop, ok := idle(e, "restart-backoff", e.w.After(delay)); !ok {
+			if stop.done != nil && stop.done.Err != nil {
+				return e.pathFailed(stop.done.Err)
+			}
 			if stop.done != nil {
 				e.logDone(*stop.done, time.Time{})
 				return e.sidecarOutcome(ending{requested: true})
@@ -68,7 +77,7 @@ func (e *engine) sidecarOutcome(end ending) outcome {
 		f := statusfile.File{Name: e.cfg.Name, Event: statusfile.EventStopped, Reason: statusfile.ReasonStopped,
 			ExitCode: out.code}
 		if err := e.w.files.Write(path, f); err != nil {
-			e.log.Error().Err(err).Str("path", path).Msg("cannot write the stopped file")
+			event(e.log.Error(), cmdline.EventWriteFailed).Err(err).Str("path", path).Msg("cannot write the stopped file")
 			return failed(err)
 		}
 		event(e.log.Info(), cmdline.EventStoppedWritten).Str("path", path).Msg("stopped file written")

@@ -124,6 +124,6 @@ func (e *engine) logStopSent(r *cmdRun, sent stopSent) {
 	event(logstamp.At(e.log.Info(), sent.at), cmdline.EventStopSent).Int("pid", r.child.Pid).
 		Str("signal", signals.Name(e.cfg.StopSignal)).Msg("stop signal sent")
 	if sent.err != nil {
-		e.log.Error().Err(sent.err).Int("pid", r.child.Pid).Msg("cannot send stop signal")
+		event(e.log.Error(), cmdline.EventSignalFailed).Err(sent.err).Int("pid", r.child.Pid).Msg("cannot send stop signal")
 	}
 }

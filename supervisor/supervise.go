@@ -92,9 +92,7 @@ func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 				staleReadiness(e, err)
 				return e.ended(r, ready, st)
 			}
-			event(e.log.Error(), cmdline.EventFailed).Err(err).Msg("tandem failed; stopping CMD")
-			r.failure = err
-			e.beginStop(ctx, r, false)
+			e.failWhileRunning(ctx, r, err)
 		case sig := <-c.Stopped:
 			e.onJobStop(r, sig)
 		case loss := <-e.lostChan():
@@ -108,6 +106,10 @@ func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 // takeDone begins the requested stop, or, when CMD's exit is already there,
 // ends the run as that stop without signalling a CMD that is gone.
 func (e *engine) takeDone(ctx context.Context, r *cmdRun, ready readiness, ev doneEvent) (ending, bool) {
+	if ev.Err != nil {
+		e.failWhileRunning(ctx, r, ev.Err)
+		return ending{}, false
+	}
 	if st, gone := exitPending(r.child); gone {
 		e.logDone(ev, time.Time{})
 		r.requested = true
@@ -140,6 +142,14 @@ func exitPending(c *process.Child) (process.Status, bool) {
 	}
 }
 
+// failWhileRunning: tandem failed while CMD runs (the ready file cannot be
+// written, a done file cannot be looked for): stop CMD, exit 125.
+func (e *engine) failWhileRunning(ctx context.Context, r *cmdRun, err error) {
+	e.logFailure(err, "tandem failed; stopping CMD")
+	r.failure = err
+	e.beginStop(ctx, r, false)
+}
+
 func staleReadiness(e *engine, err error) {
 	event(e.log.Warn(), cmdline.EventFailed).Err(err).Msg("the ready file could not be written, but CMD had already exited")
 }
@@ -169,7 +179,10 @@ func (e *engine) ended(r *cmdRun, ready readiness, st process.Status) ending {
 	e.logExit(r.child, st)
 	e.stopLeftovers(r.child.Pid)
 	if !r.requested && r.failure == nil {
-		if ev, ok := e.donePending(); ok {
+		if ev, ok := e.donePending(); ok && ev.Err != nil {
+			e.logFailure(ev.Err, "tandem failed as CMD exited")
+			r.failure = ev.Err
+		} else if ok {
 			e.logDone(ev, time.Time{})
 			r.requested = true
 		}
@@ -237,7 +250,7 @@ func (e *engine) forward(c *process.Child, sig unix.Signal) {
 		to = rewritten
 	}
 	if err := e.w.Signal(c.Pid, to, !e.cfg.ChildOnly); err != nil {
-		e.log.Warn().Err(err).Str("signal", signals.Name(to)).Msg("cannot forward signal")
+		event(e.log.Warn(), cmdline.EventSignalFailed).Err(err).Str("signal", signals.Name(to)).Msg("cannot forward signal")
 		return
 	}
 	event(e.log.Debug(), cmdline.EventSignalForwarded).Str("received", signals.Name(sig)).Str("sent", signals.Name(to)).Int("pid", c.Pid).

@@ -43,7 +43,20 @@ func WaitFor(ctx context.Context, opts WaitOptions) error {
 	}
 	pending, err := probe.Wait(ctx, &probe.Real{}, opts.Conditions, opts.Interval, opts.Timeout, opts.Log)
 	if errors.Is(err, probe.ErrTimeout) {
-		return &exitcode.Error{Code: exitcode.Timeout, Err: fmt.Errorf("timed out after %s; still not holding: %s", opts.Timeout, probe.Names(pending))}
+		return &exitcode.Error{Code: exitcode.Timeout, Logged: true, Err: timedOut(opts.Log, "wait", opts.Timeout, pending)}
 	}
+	return err
+}
+
+// timedOut logs the wait-timeout line, which names each condition that did
+// not hold and the last reason it did not (a field per condition under
+// not_holding, and the same in the message), and gives the error.
+func timedOut(log zerolog.Logger, what string, timeout time.Duration, pending []probe.Pending) error {
+	err := fmt.Errorf("%s timed out after %s; still not holding: %s", what, timeout, probe.Describe(pending))
+	reasons := zerolog.Dict()
+	for _, p := range pending {
+		reasons = reasons.Str(p.String(), p.Reason)
+	}
+	event(log.Error(), cmdline.EventWaitTimeout).Dur("timeout_ms", timeout).Dict("not_holding", reasons).Msg(err.Error())
 	return err
 }

@@ -8,9 +8,11 @@ type onceWarner struct {
 	warned map[string]bool
 }
 
-func (o *onceWarner) warn(key string, msg func(*zerolog.Event)) {
+// warn logs the warning of event name for key, the first time only; msg
+// adds the fields and the message.
+func (o *onceWarner) warn(key, name string, msg func(*zerolog.Event)) {
 	if !o.warned[key] {
 		o.warned[key] = true
-		msg(o.log.Warn())
+		msg(event(o.log.Warn(), name))
 	}
 }

@@ -50,3 +50,22 @@ const (
 	EventPeerSignaled   = "peer-signaled"   // supervisor/peers
 	EventPeersLooking   = "peers-looking"   // supervisor/peers
 )
+
+// Warnings and errors: every such line carries an event too (a test in
+// supervisor walks the sources to hold this).
+const (
+	EventWatchUnavailable  = "watch-unavailable"      // inotify, or one directory's watch: polling instead
+	EventWatchError        = "watch-error"            // inotify reported an error (events lost): look now
+	EventPathUnusable      = "path-unusable"          // a file tandem must write or see cannot be: exit 125
+	EventStartFailed       = "start-failed"           // CMD could not be started
+	EventWriteFailed       = "write-failed"           // a done or stopped file could not be written
+	EventRemoveFailed      = "remove-failed"          // a ready file could not be removed
+	EventSignalFailed      = "signal-failed"          // a signal could not be forwarded or sent
+	EventJobControlFailed  = "job-control-failed"     // the terminal could not be handed over, or tandem not stopped
+	EventListeningFailed   = "listening-mark-failed"  // peers will not signal this tandem
+	EventMainStartTimeout  = "main-start-timeout"     // no main within --main-start-timeout
+	EventAnnounceCut       = "announce-cut-short"     // a signal ended the main's announcement
+	EventTerminationLog    = "termination-log-failed" // an explicit --termination-log could not be written
+	EventWaitTimeout       = "wait-timeout"           // wait / main --wait-for: fields per condition
+	EventConditionNotHolds = "condition-not-holding"  // first failure of each kind, per condition
+)

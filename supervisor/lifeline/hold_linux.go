@@ -30,7 +30,7 @@ func Hold(path, host string) (*Holder, error) {
 		return nil, notFIFO(path, info.Mode())
 	}
 	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp-"+strconv.Itoa(os.Getpid()))
-	_ = os.Remove(tmp) // a leftover of an earlier holder with our pid
+	_ = unix.Unlink(tmp) // a leftover of an earlier holder with our pid; never a directory
 	if err := unix.Mkfifo(tmp, 0o666); err != nil {
 		return nil, &UnusableError{Path: path, Err: fmt.Errorf("create FIFO: %w", err)}
 	}

@@ -171,7 +171,14 @@ func TestWaitConditions(t *testing.T) {
 			if !errors.Is(err, tt.wantErr) {
 				t.Fatalf("err = %v, want %v", err, tt.wantErr)
 			}
-			if got := Names(pending); got != strings.Join(tt.wantPending, ", ") {
+			var names []string
+			for _, p := range pending {
+				names = append(names, p.raw)
+				if p.Reason != "not yet" {
+					t.Errorf("%s pending with reason %q, want the prober's last error, \"not yet\"", p.raw, p.Reason)
+				}
+			}
+			if got := strings.Join(names, ", "); got != strings.Join(tt.wantPending, ", ") {
 				t.Errorf("pending = %q, want %q", got, tt.wantPending)
 			}
 			for name, want := range tt.wantTries {

@@ -46,7 +46,7 @@ func (p *Real) Probe(ctx context.Context, c Condition, timeout time.Duration) er
 			return err
 		}
 		if code < 200 || code > 299 {
-			return fmt.Errorf("HTTP status %d", code)
+			return &StatusError{Code: code}
 		}
 		return nil
 	case condExec:
@@ -70,7 +70,7 @@ func (p *Real) probeExec(ctx context.Context, argv []string) error {
 	select {
 	case st := <-proc.Exited:
 		if st.ExitCode() != 0 {
-			return fmt.Errorf("exit code %d", st.ExitCode())
+			return &ExitError{Code: st.ExitCode()}
 		}
 		return nil
 	case <-ctx.Done():
@@ -89,29 +89,24 @@ func tryTimeout(interval time.Duration) time.Duration {
 // ErrTimeout is returned with the conditions that never held.
 var ErrTimeout = errors.New("timed out")
 
-// waitConditions probes every interval until each condition has held, the
-// timeout (0 = none) passes, or ctx ends. It returns what still did not hold.
-func Wait(ctx context.Context, prober Prober, conds []Condition, interval, timeout time.Duration, log zerolog.Logger) ([]Condition, error) {
+// Wait probes every interval until each condition has held, the timeout
+// (0 = none) passes, or ctx ends. It returns what still did not hold, with
+// the last reason.
+func Wait(ctx context.Context, prober Prober, conds []Condition, interval, timeout time.Duration, log zerolog.Logger) ([]Pending, error) {
 	if timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	pending := append([]Condition(nil), conds...)
+	pending := make([]Pending, len(conds))
+	for i, c := range conds {
+		pending[i] = Pending{Condition: c}
+	}
+	r := round{prober: prober, try: tryTimeout(interval), log: log, told: map[string]bool{}}
 	ticker := time.NewTicker(interval)
 	defer ticker.Stop()
 	for {
-		still := pending[:0:0]
-		for _, c := range pending {
-			if err := prober.Probe(ctx, c, tryTimeout(interval)); err != nil {
-				log.Debug().Str("condition", c.raw).Err(err).Msg("condition does not hold yet")
-				still = append(still, c)
-				continue
-			}
-			log.Info().Str("event", cmdline.EventConditionHolds).Str("condition", c.raw).Msg("condition holds")
-		}
-		pending = still
-		if len(pending) == 0 {
+		if pending = r.probe(ctx, pending); len(pending) == 0 {
 			return nil, nil
 		}
 		select {
@@ -123,4 +118,48 @@ func Wait(ctx context.Context, prober Prober, conds []Condition, interval, timeo
 		case <-ticker.C:
 		}
 	}
+}
+
+// round probes the pending conditions once per interval.
+type round struct {
+	prober Prober
+	try    time.Duration
+	log    zerolog.Logger
+	told   map[string]bool // a condition and a reason already logged at info
+}
+
+// probe tries each pending condition once and returns those that still do
+// not hold. The first failure of each kind for a condition is logged at
+// info (what a user waiting needs to see), the next ones at debug.
+func (r round) probe(ctx context.Context, pending []Pending) []Pending {
+	still := pending[:0:0]
+	for _, p := range pending {
+		err := r.prober.Probe(ctx, p.Condition, r.try)
+		if err == nil {
+			r.log.Info().Str("event", cmdline.EventConditionHolds).Str("condition", p.raw).Msg("condition holds")
+			continue
+		}
+		if ended(ctx) && p.Reason != "" {
+			// Cut short by the end of the whole wait: the reason from the
+			// last full try says more than "timed out".
+			still = append(still, p)
+			continue
+		}
+		p.Reason = Reason(err)
+		level, key := zerolog.DebugLevel, p.raw+"\x00"+p.Reason
+		if !r.told[key] {
+			r.told[key], level = true, zerolog.InfoLevel
+		}
+		r.log.WithLevel(level).Str("event", cmdline.EventConditionNotHolds).Str("condition", p.raw).Str("reason", p.Reason).
+			Err(err).Msg("condition does not hold yet")
+		still = append(still, p)
+	}
+	return still
+}
+
+// ended: ctx is done or its deadline has passed. A dial that fails at the
+// deadline can return before ctx's own timer has marked it done.
+func ended(ctx context.Context) bool {
+	deadline, ok := ctx.Deadline()
+	return ctx.Err() != nil || (ok && !time.Now().Before(deadline))
 }
