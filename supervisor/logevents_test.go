@@ -41,6 +41,8 @@ func f() {
 	log.Warn().Err(err).Str("event", cmdline.EventFailed).Msg("ok")
 	log.Info().Msg("info needs none")
 	_ = err.Error()
+	event(logstamp.At(e.log.Error(), at), cmdline.EventFailed).Msg("ok")
+	logstamp.At(e.log.Warn(), at).Msg("no event")
 }
 type t struct{ l zerolog.Logger }
 `
@@ -50,7 +52,7 @@ type t struct{ l zerolog.Logger }
 		t.Fatal(err)
 	}
 	problems := eventProblems(fset, file)
-	want := []string{"p.go:3:", "p.go:4:", "p.go:5:", "p.go:6:", "p.go:13:"}
+	want := []string{"p.go:3:", "p.go:4:", "p.go:5:", "p.go:6:", "p.go:13:", "p.go:15:"}
 	if len(problems) != len(want) {
 		t.Fatalf("problems %q, want one at each of %q", problems, want)
 	}
@@ -175,6 +177,10 @@ func (c levelChain) hasEvent() bool {
 			if fn, ok := p.Fun.(*ast.Ident); ok && fn.Name == "event" && len(p.Args) > 0 && p.Args[0] == cur {
 				return true
 			}
+			if isStamp(p) && len(p.Args) > 0 && p.Args[0] == cur {
+				cur = p // logstamp.At(chain, t) is the same chain, stamped
+				continue
+			}
 			return false
 		case *ast.SelectorExpr:
 			if p.X != cur || i+1 == len(c.parents) {
@@ -193,6 +199,16 @@ func (c levelChain) hasEvent() bool {
 		}
 	}
 	return false
+}
+
+// isStamp is logstamp.At(chain, t), which returns its chain.
+func isStamp(call *ast.CallExpr) bool {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "At" {
+		return false
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	return ok && pkg.Name == "logstamp"
 }
 
 func isString(e ast.Expr, want string) bool {
