@@ -41,7 +41,7 @@ func (f *ProcFinder) FindMain(name string) (Peer, bool) {
 		if err != nil || !bytes.Contains(raw, []byte(cmdline.CmdMain)) {
 			continue
 		}
-		if mainSignals(raw, name) {
+		if mainSignals(raw, name) && !f.forkedCopy(entry) {
 			return Peer{PID: pid, Name: name}, true
 		}
 	}

@@ -182,12 +182,25 @@ func (f *ProcFinder) FindPeers() ([]Peer, error) {
 	return peers, nil
 }
 
+// forkedCopy: a process with one thread is no running tandem (the Go
+// runtime always has several) but a child it forked and has not exec'd yet.
+// That copy still shows the parent's command line, and the forking thread's
+// name, which for CMD is the thread named ListeningMark: signalled, it
+// would take the done signal into the sidecar's new CMD.
+func (f *ProcFinder) forkedCopy(pidDir string) bool {
+	tasks, err := readDirNames(filepath.Join(f.procRoot, pidDir, "task"))
+	return err != nil || len(tasks) < 2
+}
+
 // listening reports whether the sidecar has registered its signal handlers
 // (one of its threads carries ListeningMark). One that has just been
 // exec'd is skipped until a later scan: a done signal sent now would kill it
 // or be lost.
 func (f *ProcFinder) listening(pidDir string) bool {
 	taskDir := filepath.Join(f.procRoot, pidDir, "task")
+	if f.forkedCopy(pidDir) {
+		return false
+	}
 	tasks, err := readDirNames(taskDir)
 	if err != nil {
 		return false

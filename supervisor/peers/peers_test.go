@@ -106,10 +106,16 @@ func TestPeersProcFinder(t *testing.T) {
 	// a second thread named tandem-ready. 108 has just been exec'd: a sidecar
 	// by its command line, but not listening yet, so not a peer yet.
 	cmdlines["108"] = "tandem\x00sidecar\x00--name\x00late\x00--\x00envoy\x00"
+	// 109 is a sidecar's CMD between fork and exec: the parent's command
+	// line, and one thread, named after the thread that forked it.
+	cmdlines["109"] = "tandem\x00sidecar\x00--name\x00proxy\x00--\x00envoy\x00"
 	for entry := range cmdlines {
 		threads := map[string]string{entry: "tandem"}
 		if entry == "100" || entry == "106" || entry == "104" {
 			threads["9"+entry] = ListeningMark
+		}
+		if entry == "109" {
+			threads[entry] = ListeningMark
 		}
 		for tid, comm := range threads {
 			dir := filepath.Join(root, entry, "task", tid)
