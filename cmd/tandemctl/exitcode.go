@@ -2,7 +2,7 @@ package main
 
 import "errors"
 
-// tandemctl's exit codes, as the README lists them.
+// tandemctl's exit codes, as docs/inject.md and docs/webhook.md list them.
 const (
 	exitOK = 0
 	// exitNotInjected: some resource could not be injected, the others

@@ -1,7 +1,7 @@
 // Command tandemctl is for the people who run clusters: `tandemctl inject`
 // wraps the containers of Kubernetes manifests in tandem. It never runs in a
 // workload's container, so unlike tandem its size and dependencies are free.
-// See README.md, "Wrap an existing Job in one command".
+// See docs/inject.md and docs/webhook.md.
 package main
 
 import (

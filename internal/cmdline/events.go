@@ -1,7 +1,7 @@
 package cmdline
 
 // Every lifecycle log line carries one of these in its "event" field: they
-// are API (tests, log pipelines and the README match on them), the
+// are API (tests, log pipelines and docs/events.md match on them), the
 // sentences are not. The engine and its sub-packages log them.
 const (
 	EventCmdStarted      = "cmd-started"
