@@ -256,7 +256,13 @@ func (e *engine) logDone(ev doneEvent, at time.Time) {
 }
 
 func (e *engine) logExit(c *process.Child, st process.Status) {
-	l := event(e.log.Info(), cmdline.EventCmdExited).Int("pid", c.Pid).Int("exit_code", st.ExitCode())
+	level := e.log.Info()
+	if st.Signal != 0 && e.cfg.Mode == ModeRun {
+		// run logs at warn by default, quiet when all goes well: a CMD
+		// killed by a signal is not that.
+		level = e.log.Warn()
+	}
+	l := event(level, cmdline.EventCmdExited).Int("pid", c.Pid).Int("exit_code", st.ExitCode())
 	if st.Signal != 0 {
 		l = l.Str("signal", signals.Name(st.Signal))
 	}

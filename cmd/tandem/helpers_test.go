@@ -64,11 +64,12 @@ func mustRunApp(t *testing.T, env map[string]string, args ...string) captured {
 	return got
 }
 
-// logProbe writes a debug and an info line with the logger a command built,
-// for the logger tests to read back.
+// logProbe writes a debug, an info and a warn line with the logger a
+// command built, for the logger tests to read back.
 func logProbe(log zerolog.Logger) {
 	log.Debug().Str("event", "probe-debug").Msg("probe")
 	log.Info().Str("event", "probe-info").Msg("probe")
+	log.Warn().Str("event", "probe-warn").Msg("probe")
 }
 
 // replace sets *v to value for the rest of the test.

@@ -40,6 +40,7 @@ const (
 	EventMainAttached    = "main-attached"
 	EventMainLost        = "main-lost" // the main's tandem ended without the done signal
 	EventLifelineMissing = "lifeline-unavailable"
+	EventDeprecated      = "deprecated" // an older flag or variable was used
 
 	EventConditionHolds = "condition-holds" // supervisor/probe
 	EventPeerSignaled   = "peer-signaled"   // supervisor/peers
