@@ -48,9 +48,8 @@ func runApp(t *testing.T, env map[string]string, args ...string) (captured, stri
 	})
 	replace(t, &defaultTerminationLog, func() string { return testTerminationLog })
 	argv := append([]string{"tandem"}, args...)
-	replace(t, &os.Args, argv) // bareRun looks for "--" there
 	var err error
-	stderr := captureStderr(t, func() { err = newApp().Run(argv) })
+	stderr := captureStderr(t, func() { err = run(argv) })
 	return got, stderr, err
 }
 

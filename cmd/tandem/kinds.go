@@ -17,6 +17,7 @@ import (
 // kind is what a flag's value is: what is accepted, said with an example,
 // and how one text is read.
 type kind struct {
+	name     string // what the tests know it by
 	expected string // "a duration such as 10s or 500ms", after "expected"
 	emptyOK  bool   // "" is a value of its own (--termination-log "" disables)
 	// parse returns the value, or why text is not one: a phrase that says
@@ -71,9 +72,9 @@ var flagKinds = map[string]kind{
 // duration is a time.Duration of at least least: 0 (where 0 means off or
 // forever) or a nanosecond (an interval, a timeout that must allow a try).
 func duration(least time.Duration) kind {
-	k := kind{expected: "a duration such as 10s or 500ms"}
+	k := kind{name: "duration", expected: "a duration such as 10s or 500ms"}
 	if least > 0 {
-		k.expected = "a duration above 0, such as 10s or 500ms"
+		k.name, k.expected = "interval", "a duration above 0, such as 10s or 500ms"
 	}
 	k.parse = func(text string) (any, string) {
 		d, err := time.ParseDuration(text)
@@ -97,7 +98,7 @@ func duration(least time.Duration) kind {
 	return k
 }
 
-var exitCodeKind = kind{expected: "an exit code from 0 to 255, such as 0 or 3",
+var exitCodeKind = kind{name: "exit code", expected: "an exit code from 0 to 255, such as 0 or 3",
 	parse: func(text string) (any, string) {
 		n, err := strconv.Atoi(text)
 		if err != nil || n < 0 || n > exitcode.Max {
@@ -106,7 +107,7 @@ var exitCodeKind = kind{expected: "an exit code from 0 to 255, such as 0 or 3",
 		return n, ""
 	}}
 
-var boolKind = kind{expected: "true or false",
+var boolKind = kind{name: "bool", expected: "true or false",
 	parse: func(text string) (any, string) {
 		b, err := strconv.ParseBool(text)
 		if err != nil {
@@ -115,7 +116,7 @@ var boolKind = kind{expected: "true or false",
 		return b, ""
 	}}
 
-var signalKind = kind{expected: "a signal name such as TERM or USR2, or a number from 1 to 64 (not 32 or 33)",
+var signalKind = kind{name: "signal", expected: "a signal name such as TERM or USR2, or a number from 1 to 64 (not 32 or 33)",
 	parse: func(text string) (any, string) {
 		sig, err := signals.Parse(text)
 		if err != nil {
@@ -127,7 +128,7 @@ var signalKind = kind{expected: "a signal name such as TERM or USR2, or a number
 // rewrite is FROM:TO, a pair of signals.
 type rewrite struct{ from, to unix.Signal }
 
-var rewriteKind = kind{expected: "FROM:TO with signals such as TERM:QUIT, or FROM:0 to drop FROM",
+var rewriteKind = kind{name: "rewrite", expected: "FROM:TO with signals such as TERM:QUIT, or FROM:0 to drop FROM",
 	parse: func(text string) (any, string) {
 		from, to, err := signals.ParseRewrite(text)
 		if err != nil {
@@ -136,7 +137,7 @@ var rewriteKind = kind{expected: "FROM:TO with signals such as TERM:QUIT, or FRO
 		return rewrite{from, to}, ""
 	}}
 
-var conditionKind = kind{expected: probe.Forms + ", such as tcp:127.0.0.1:5432",
+var conditionKind = kind{name: "condition", expected: probe.Forms + ", such as tcp:127.0.0.1:5432",
 	parse: func(text string) (any, string) {
 		c, err := probe.Parse(text)
 		if err != nil {
@@ -145,10 +146,15 @@ var conditionKind = kind{expected: probe.Forms + ", such as tcp:127.0.0.1:5432",
 		return c, ""
 	}}
 
-var urlKind = kind{expected: "an http:// URL such as http://127.0.0.1:15020/quitquitquit",
+var urlKind = kind{name: "url", expected: "an http:// URL such as http://127.0.0.1:15020/quitquitquit",
 	parse: func(text string) (any, string) {
 		t, err := probe.ParseURL(text)
-		if err != nil {
+		switch {
+		case strings.HasPrefix(strings.ToLower(text), "https://"):
+			// Not the condition's advice (exec: with a client): a quit
+			// URL is called, not probed.
+			return nil, "https is not supported (tandem stays small and has no TLS)"
+		case err != nil:
 			return nil, problemOf(err, text)
 		}
 		return t, ""
@@ -158,7 +164,7 @@ var urlKind = kind{expected: "an http:// URL such as http://127.0.0.1:15020/quit
 // written into files: the characters of container names, no separators.
 var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,252}$`)
 
-var nameKind = kind{expected: "a name such as db-proxy (letters, digits, '-', '_' and '.')",
+var nameKind = kind{name: "name", expected: "a name such as db-proxy (letters, digits, '-', '_' and '.')",
 	parse: func(text string) (any, string) {
 		if !namePattern.MatchString(text) {
 			return nil, "expected a name such as db-proxy (letters, digits, '-', '_' and '.', at most 253)"
@@ -167,7 +173,7 @@ var nameKind = kind{expected: "a name such as db-proxy (letters, digits, '-', '_
 	}}
 
 func choice(choices ...string) kind {
-	k := kind{expected: strings.Join(choices[:len(choices)-1], ", ") + " or " + choices[len(choices)-1]}
+	k := kind{name: "choice", expected: strings.Join(choices[:len(choices)-1], ", ") + " or " + choices[len(choices)-1]}
 	k.parse = func(text string) (any, string) {
 		for _, c := range choices {
 			if text == c {

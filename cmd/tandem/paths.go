@@ -23,7 +23,7 @@ const (
 // directory), a path that ends in / or is a directory (tandem never removes
 // one), a name too long for the suffixes tandem adds.
 func pathKind(example string, emptyOK bool) kind {
-	k := kind{expected: "a file path such as " + example, emptyOK: emptyOK}
+	k := kind{name: "path", expected: "a file path such as " + example, emptyOK: emptyOK}
 	k.parse = func(text string) (any, string) {
 		if problem := pathProblem(text); problem != "" {
 			return nil, problem + "; expected " + k.expected

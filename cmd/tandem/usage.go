@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-	"os"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -11,31 +11,47 @@ import (
 	"github.com/tandem-sh/tandem/internal/exitcode"
 )
 
-// bareRun is the app's action: `tandem [run flags] -- CMD...`, and nothing
-// else. A first word that is not a command is a typo of one, even when a
-// `--` follows (`tandem sidcar --done-file F -- proxy` must not run
-// sidcar); no command and no CMD at all is a misconfigured entrypoint, not
-// a success.
+// bareRun is the app's action. The bare form `tandem [run flags] -- CMD...`
+// never reaches it (asRun made it `tandem [run flags] run -- CMD...`), so
+// a word here is a typo of a command, even when a `--` follows (`tandem
+// sidcar --done-file F -- proxy` must not run sidcar), and no word at all is
+// a misconfigured entrypoint, not a success.
 func bareRun(cliCtx *cli.Context) error {
-	if !afterDashes(cliCtx) {
-		if cliCtx.NArg() > 0 {
-			return unknownCommand(cliCtx.Args().First())
-		}
-		return missingCommand(cliCtx)
+	if cliCtx.NArg() > 0 {
+		return unknownCommand(cliCtx.Args().First())
 	}
-	if cliCtx.NArg() == 0 {
-		return missingCommand(cliCtx)
-	}
-	return runAction(cliCtx)
+	return missingCommand(cliCtx)
 }
 
-// afterDashes: the app's flags ended with `--`, so the arguments are CMD.
-// The flag parser drops that `--`; os.Args still has it (urfave gives an
-// action no other view of the command line).
-func afterDashes(cliCtx *cli.Context) bool {
-	args := os.Args[1:]
-	consumed := len(args) - cliCtx.NArg()
-	return consumed > 0 && consumed <= len(args) && args[consumed-1] == "--"
+// asRun writes the bare form `tandem [run flags] -- CMD...` as `tandem [run
+// flags] run -- CMD...`: urfave would take a CMD named like a command
+// (`tandem -- main`) for that command. It reads the app's flags as Go's flag
+// package does; anything else is left for the parser to report.
+func asRun(appFlags []cli.Flag, argv []string) []string {
+	takesValue := map[string]bool{}
+	for _, f := range appFlags {
+		for _, name := range f.Names() {
+			takesValue[name] = f.(cli.DocGenerationFlag).TakesValue()
+		}
+	}
+	for i := 1; i < len(argv); i++ {
+		arg := argv[i]
+		if arg == "--" {
+			if i == len(argv)-1 {
+				return argv // no CMD: the usage, from bareRun
+			}
+			return slices.Concat(argv[:i], []string{cmdline.CmdRun}, argv[i:])
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+		valued, known := takesValue[name]
+		if !strings.HasPrefix(arg, "-") || !known {
+			return argv
+		}
+		if valued && !hasValue {
+			i++ // the next word is its value
+		}
+	}
+	return argv
 }
 
 func unknownCommand(word string) error {
