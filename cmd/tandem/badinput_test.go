@@ -18,17 +18,18 @@ import (
 // every flag whose kind does not take it. DIR is replaced by a directory
 // that exists.
 var badValues = map[string][]string{
-	"duration":  {"10", "soon", "-1s"},
-	"interval":  {"often", "0s", "-1s"},
-	"exit code": {"abc", "256", "-1"},
-	"bool":      {"maybe"},
-	"signal":    {"FOO", "65", "0", "-1"},
-	"rewrite":   {"TERM", "TERM:99", "KILL:TERM", "TERM:BOGUS"},
-	"condition": {"nope:x", "tcp:127.0.0.1:70000", "file:"},
-	"url":       {"ftp://h/q", "https://h/q", "http://127.0.0.1:70000/q"},
-	"name":      {"a b", "-a", "a/b", strings.Repeat("n", 254)},
-	"choice":    {"bogus"},
-	"path":      {"DIR", "DIR/x/", "DIR/" + strings.Repeat("n", nameMax-addedToName+1)},
+	"duration":     {"10", "soon", "-1s"},
+	"interval":     {"often", "0s", "-1s"},
+	"exit code":    {"abc", "256", "-1"},
+	"bool":         {"maybe"},
+	"signal":       {"FOO", "65", "0", "-1"},
+	"rewrite":      {"TERM", "TERM:99", "KILL:TERM", "TERM:BOGUS"},
+	"condition":    {"nope:x", "tcp:127.0.0.1:70000", "file:"},
+	"url":          {"ftp://h/q", "https://h/q", "http://127.0.0.1:70000/q"},
+	"name":         {"a b", "-a", "a/b", strings.Repeat("n", 254)},
+	"choice":       {"bogus"},
+	"path":         {"DIR", "DIR/x/", "DIR/" + strings.Repeat("n", nameMax-addedToName+1)},
+	"watched path": {"DIR/x/", "DIR/" + strings.Repeat("n", nameMax-addedToName+1)},
 }
 
 // goParserWords are what Go's parsers say; none may reach the user.
@@ -44,7 +45,7 @@ func TestBadInput(t *testing.T) {
 	for _, cmd := range newApp().Commands {
 		for _, f := range cmd.Flags {
 			name := f.Names()[0]
-			k, ok := flagKinds[name]
+			k, ok := kindOf(cmd.Name, name)
 			if !ok {
 				t.Errorf("tandem %s --%s has no kind in flagKinds", cmd.Name, name)
 				continue

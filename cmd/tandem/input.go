@@ -68,6 +68,14 @@ func givenIn(cliCtx *cli.Context, name string) *cli.Context {
 	return nil
 }
 
+// commandName is the command cliCtx runs, "" for the app itself.
+func commandName(cliCtx *cli.Context) string {
+	if c := cliCtx.Command; c != nil && c.Name != cliCtx.App.Name {
+		return c.Name
+	}
+	return ""
+}
+
 // lookupFlag is the flag called name among those c parsed.
 func lookupFlag(c *cli.Context, name string) cli.Flag {
 	var flags []cli.Flag
@@ -88,7 +96,7 @@ func lookupFlag(c *cli.Context, name string) cli.Flag {
 // parsed is every value of the flag, parsed; nil when it was not given and
 // has no default, or after an error.
 func (in *input) parsed(name string) []any {
-	k, ok := flagKinds[name]
+	k, ok := kindOf(commandName(in.cliCtx), name)
 	if !ok {
 		panic(fmt.Sprintf("flag --%s has no kind: add it to flagKinds", name))
 	}

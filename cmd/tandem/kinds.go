@@ -25,9 +25,10 @@ type kind struct {
 	parse func(text string) (value any, problem string)
 }
 
-// flagKinds gives every flag its kind. A flag missing here panics on first
-// use, and the bad-input table test (built from this map and the commands'
-// flags) fails until it has one.
+// flagKinds gives every flag its kind (commandKinds may say otherwise for
+// one command). A flag missing here panics on first use, and the bad-input
+// table test (built from the commands' flags and kindOf) fails until it has
+// one.
 var flagKinds = map[string]kind{
 	cmdline.FlagLogLevel:  choice("debug", "info", "warn", "error"),
 	cmdline.FlagLogFormat: choice("json", "console", "auto"),
@@ -37,7 +38,7 @@ var flagKinds = map[string]kind{
 	cmdline.FlagRewrite:        rewriteKind,
 	cmdline.FlagChildOnly:      boolKind,
 	cmdline.FlagSuccessCode:    exitCodeKind,
-	cmdline.FlagTerminationLog: pathKind("/dev/termination-log", true),
+	cmdline.FlagTerminationLog: pathKind("/dev/termination-log", pathRules{emptyOK: true}),
 	cmdline.FlagName:           nameKind,
 
 	cmdline.FlagSignalPeers: boolKind,
@@ -48,18 +49,18 @@ var flagKinds = map[string]kind{
 	cmdline.FlagWaitFor:      conditionKind,
 	cmdline.FlagWaitTimeout:  duration(time.Nanosecond),
 	cmdline.FlagWaitInterval: duration(time.Nanosecond),
-	cmdline.FlagDoneFile:     pathKind("/run/tandem/done", false),
+	cmdline.FlagDoneFile:     pathKind("/run/tandem/done", pathRules{}),
 	cmdline.FlagQuitURL:      urlKind,
 
 	cmdline.FlagStopWhen:          choice(cmdline.StopWhenAny, cmdline.StopWhenSuccess),
 	cmdline.FlagTerminationSignal: signalKind,
 	cmdline.FlagOutliveMain:       duration(0),
 	cmdline.FlagReadyWhen:         conditionKind,
-	cmdline.FlagReadyFile:         pathKind("/run/tandem/proxy.ready", false),
+	cmdline.FlagReadyFile:         pathKind("/run/tandem/proxy.ready", pathRules{}),
 	cmdline.FlagRestart:           choice("never", "on-failure", "always"),
 	cmdline.FlagPollInterval:      duration(time.Nanosecond),
 	cmdline.FlagStopDelay:         duration(0),
-	cmdline.FlagStoppedFile:       pathKind("/run/tandem/proxy.stopped", false),
+	cmdline.FlagStoppedFile:       pathKind("/run/tandem/proxy.stopped", pathRules{}),
 	cmdline.FlagMainStartTimeout:  duration(0),
 
 	cmdline.FlagExitCode: exitCodeKind,
@@ -67,6 +68,21 @@ var flagKinds = map[string]kind{
 	cmdline.FlagFor:      conditionKind,
 	cmdline.FlagTimeout:  duration(0),
 	cmdline.FlagInterval: duration(time.Nanosecond),
+}
+
+// commandKinds are the flags a command reads as another kind than
+// flagKinds says.
+var commandKinds = map[string]map[string]kind{
+	cmdline.CmdSidecar: {cmdline.FlagDoneFile: pathKind("/run/tandem/done", pathRules{watched: true})},
+}
+
+// kindOf is the kind of command's flag called name.
+func kindOf(command, name string) (kind, bool) {
+	if k, ok := commandKinds[command][name]; ok {
+		return k, true
+	}
+	k, ok := flagKinds[name]
+	return k, ok
 }
 
 // duration is a time.Duration of at least least: 0 (where 0 means off or

@@ -18,14 +18,26 @@ const (
 	addedToName = len(".") + len(".lifeline") + len(".tmp-") + 7
 )
 
-// pathKind is a file tandem writes or watches. Not accepted: "" (unless
-// emptyOK: a template's empty variable must not become the working
-// directory), a path that ends in / or is a directory (tandem never removes
-// one), a name too long for the suffixes tandem adds.
-func pathKind(example string, emptyOK bool) kind {
-	k := kind{name: "path", expected: "a file path such as " + example, emptyOK: emptyOK}
+// pathRules say which of a path flag's refusals apply.
+type pathRules struct {
+	emptyOK bool // "" is a value of its own (--termination-log "" disables)
+	// watched: tandem only looks for the file, so an existing directory
+	// counts as present (a sidecar's --done-file); a file tandem writes is
+	// first removed, and tandem never removes a directory.
+	watched bool
+}
+
+// pathKind is a file tandem writes, or watches. Not accepted: "" (a
+// template's empty variable must not become the working directory), a path
+// that ends in /, a directory where tandem writes, a name too long for the
+// suffixes tandem adds.
+func pathKind(example string, rules pathRules) kind {
+	k := kind{name: "path", expected: "a file path such as " + example, emptyOK: rules.emptyOK}
+	if rules.watched {
+		k.name = "watched path"
+	}
 	k.parse = func(text string) (any, string) {
-		if problem := pathProblem(text); problem != "" {
+		if problem := pathProblem(text, rules.watched); problem != "" {
 			return nil, problem + "; expected " + k.expected
 		}
 		return text, ""
@@ -33,11 +45,11 @@ func pathKind(example string, emptyOK bool) kind {
 	return k
 }
 
-func pathProblem(path string) string {
+func pathProblem(path string, watched bool) string {
 	if strings.HasSuffix(path, "/") {
 		return "ends in /, which names a directory"
 	}
-	if info, err := os.Stat(path); err == nil && info.IsDir() {
+	if info, err := os.Stat(path); err == nil && info.IsDir() && !watched {
 		return "is a directory, and tandem never removes one"
 	}
 	base := filepath.Base(path)

@@ -27,7 +27,6 @@ func TestPathFaults(t *testing.T) {
 	}{
 		{"main done file is a directory", []string{"main", "--done-file", existing, "--", "x"}, "is a directory"},
 		{"done file is a directory", []string{"done", "--done-file", existing}, "is a directory"},
-		{"sidecar done file is a directory", []string{"sidecar", "--done-file", existing, "--", "x"}, "is a directory"},
 		{"ready file is a directory", []string{"sidecar", "--ready-file", existing, "--", "x"}, "is a directory"},
 		{"termination log is a directory", []string{"run", "--termination-log", existing, "--", "x"}, "is a directory"},
 		{"trailing slash", []string{"main", "--done-file", done + "/", "--", "x"}, "ends in /"},
@@ -50,6 +49,17 @@ func TestPathFaults(t *testing.T) {
 				t.Errorf("the directory is gone: %v", err)
 			}
 		})
+	}
+}
+
+// TestWatchedDirectory: a directory at a sidecar's done file counts as
+// present, as any file does (integration's TestFaultOddDoneFileAtStart):
+// the sidecar only looks, it removes nothing.
+func TestWatchedDirectory(t *testing.T) {
+	dir := t.TempDir()
+	got := mustRunApp(t, nil, "sidecar", "--done-file", dir, "--", "x")
+	if got.cfg == nil || len(got.cfg.Sidecar.DoneFiles) != 1 || got.cfg.Sidecar.DoneFiles[0] != dir {
+		t.Errorf("sidecar --done-file DIR: %+v", got.cfg)
 	}
 }
 
