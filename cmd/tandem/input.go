@@ -39,7 +39,7 @@ func (in *input) texts(name string) (texts []string, origin string) {
 	}
 	for _, env := range []string{cmdline.EnvVar(name), in.olderEnv[name]} {
 		if text, ok := os.LookupEnv(env); ok && env != "" {
-			if env != cmdline.EnvVar(name) {
+			if env != cmdline.EnvVar(name) && !slices.Contains(in.deprecated, env) {
 				in.deprecated = append(in.deprecated, env)
 			}
 			if raw := in.cliCtx.Value(name).(*rawValue); raw.list {
