@@ -89,27 +89,20 @@ func kindOf(command, name string) (kind, bool) {
 // forever) or a nanosecond (an interval, a timeout that must allow a try).
 func duration(least time.Duration) kind {
 	k := kind{name: "duration", expected: "a duration such as 10s or 500ms"}
+	tooSmall := "expected a duration of 0 or more, such as 10s or 500ms"
 	if least > 0 {
 		k.name, k.expected = "interval", "a duration above 0, such as 10s or 500ms"
+		tooSmall = "expected " + k.expected
 	}
 	k.parse = func(text string) (any, string) {
 		d, err := time.ParseDuration(text)
-		if err != nil {
+		switch {
+		case err != nil:
 			return nil, "expected " + k.expected
-		}
-		if d < least {
-			return nil, "expected a duration of 0 or more, such as 10s or 500ms"
+		case d < least:
+			return nil, tooSmall
 		}
 		return d, ""
-	}
-	if least > 0 {
-		k.parse = func(text string) (any, string) {
-			d, err := time.ParseDuration(text)
-			if err != nil || d < least {
-				return nil, "expected " + k.expected
-			}
-			return d, ""
-		}
 	}
 	return k
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -20,6 +21,9 @@ func rephrase(cliCtx *cli.Context, err error) error {
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
 		name = strings.TrimLeft(name, "-")
+		if slices.Contains(commandNames(), name) { // --version
+			return fmt.Errorf("unknown flag --%s: did you mean the command `tandem %s`?", name, name)
+		}
 		if near := closest(name, flagNames(cliCtx)); editDistance(name, near) <= max(2, len(name)/3) {
 			return fmt.Errorf("unknown flag --%s: did you mean --%s?", name, near)
 		}

@@ -23,6 +23,7 @@ func TestFlagParserWords(t *testing.T) {
 		{[]string{"done", "--done-file"}, "--done-file needs a value: expected a file path such as /run/tandem/done"},
 		{[]string{"run", "---x", "--", "x"}, `bad flag syntax "---x": expected --FLAG or --FLAG=VALUE`},
 		{[]string{"version", "--bogus"}, "unknown flag --bogus"},
+		{[]string{"--version"}, "unknown flag --version: did you mean the command `tandem version`?"},
 	} {
 		_, _, err := runApp(t, nil, tt.args...)
 		if exitcode.Of(err) != exitcode.Usage || err.Error() != tt.want {
