@@ -11,7 +11,7 @@ import (
 // name sidecar and main use; --file, its older name, stays an alias.
 func doneFlags() []flagSpec {
 	return []flagSpec{
-		{cmdline.FlagDoneFile, "", "done file to write (one JSON line, atomically); --file is an older name"},
+		{cmdline.FlagDoneFile, "", "done file to write (one JSON line, atomically); --file and $TANDEM_FILE, its older names, are still read"},
 		{cmdline.FlagExitCode, 0, "the main's exit status to record in the file"},
 		{cmdline.FlagName, "", "name recorded in the done file"},
 	}
