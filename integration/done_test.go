@@ -49,7 +49,7 @@ func TestDoneErrors(t *testing.T) {
 		says string
 	}{
 		{"nothing to announce", []string{"done"}, 2, "nothing to announce"},
-		{"exit code out of range", []string{"done", "--file", "FILE", "--exit-code", "256"}, 2, "--exit-code 256"},
+		{"exit code out of range", []string{"done", "--file", "FILE", "--exit-code", "256"}, 2, `--exit-code "256"`},
 		{"stray argument", []string{"done", "--file", "FILE", "extra"}, 2, "unexpected argument"},
 		{"missing peer", []string{"done", "--peer", "sc-no-such-sidecar-7f3a", "--peer-timeout", "200ms"}, 1, "sc-no-such-sidecar-7f3a"},
 	}

@@ -101,7 +101,8 @@ func (s *shellSession) expect(want string) {
 // reaches CMD, and tandem exits 130. (tini leaves the terminal locked.)
 func TestRunJobControl(t *testing.T) {
 	sh := startShell(t)
-	sh.send(tandemBin + " -- sleep 30\n")
+	// run logs at warn unless told: these are info lines.
+	sh.send(tandemBin + " --log-level info -- sleep 30\n")
 	sh.expect(`"event":"cmd-started"`)
 	sh.send("\x1a") // Ctrl-Z
 	sh.expect(`"event":"cmd-stopped"`)

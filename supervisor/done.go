@@ -27,7 +27,7 @@ type DoneOptions struct {
 // validate rejects what cannot work, without changing anything.
 func (o *DoneOptions) validate() error {
 	if o.File == "" && !o.Peers.Enabled {
-		return fmt.Errorf("nothing to announce: expected --%s PATH and/or --%s / --%s NAME", cmdline.FlagFile, cmdline.FlagSignalPeers, cmdline.FlagPeer)
+		return fmt.Errorf("nothing to announce: expected --%s PATH and/or --%s / --%s NAME", cmdline.FlagDoneFile, cmdline.FlagSignalPeers, cmdline.FlagPeer)
 	}
 	if o.ExitCode < 0 || o.ExitCode > exitcode.Max {
 		return fmt.Errorf("--%s %d: expected an exit code from 0 to 255", cmdline.FlagExitCode, o.ExitCode)

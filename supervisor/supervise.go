@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/rs/zerolog"
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/logstamp"
 	"github.com/tandem-sh/tandem/supervisor/process"
@@ -276,7 +277,13 @@ func (e *engine) logDone(ev doneEvent, at time.Time) {
 }
 
 func (e *engine) logExit(c *process.Child, st process.Status) {
-	l := event(e.log.Info(), cmdline.EventCmdExited).Int("pid", c.Pid).Int("exit_code", st.ExitCode())
+	level := zerolog.InfoLevel
+	if st.Signal != 0 && e.cfg.Mode == ModeRun {
+		// run logs at warn by default, quiet when all goes well: a CMD
+		// killed by a signal is not that.
+		level = zerolog.WarnLevel
+	}
+	l := event(e.log.WithLevel(level), cmdline.EventCmdExited).Int("pid", c.Pid).Int("exit_code", st.ExitCode())
 	if st.Signal != 0 {
 		l = l.Str("signal", signals.Name(st.Signal))
 	}

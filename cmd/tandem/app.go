@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
-	"slices"
 
 	"github.com/urfave/cli/v2"
 
@@ -50,7 +48,7 @@ func commands() []*cli.Command {
 		{Name: cmdline.CmdMain, ArgsUsage: argsCMD, Flags: withGlobals(supervisionFlags(mainDefaults), peerFlags(), mainFlags()),
 			Action: handTo(mainConfig, &runSupervisor),
 			Usage:  "wait for conditions, run CMD, and when it ends for any reason tell the sidecars"},
-		{Name: cmdline.CmdDone, Flags: withGlobals(peerFlags(), doneFlags()),
+		{Name: cmdline.CmdDone, Flags: withAlias(withGlobals(peerFlags(), doneFlags()), cmdline.FlagDoneFile, cmdline.FlagFile),
 			Action: handTo(doneOptions, &announceDone),
 			Usage:  "announce that the main work is done: write a done file and/or signal sidecar peers"},
 		{Name: cmdline.CmdWait, Flags: withGlobals(waitFlags()),
@@ -76,22 +74,6 @@ func handTo[T any](read func(*cli.Context) (T, error), sink *func(context.Contex
 		}
 		return (*sink)(cliCtx.Context, opts)
 	}
-}
-
-// bareRun is `tandem -- CMD...`. Without the `--`, the first word was meant
-// as a command name, so a typo must not be run as CMD.
-func bareRun(cliCtx *cli.Context) error {
-	if cliCtx.NArg() == 0 {
-		return cli.ShowAppHelp(cliCtx)
-	}
-	if !slices.Contains(os.Args[1:], "--") {
-		return usagef("unknown command %q: expected run, sidecar, main, done, wait, install, version, or `tandem -- CMD`", cliCtx.Args().First())
-	}
-	return runAction(cliCtx)
-}
-
-func usageError(_ *cli.Context, err error, _ bool) error {
-	return &exitcode.Error{Code: exitcode.Usage, Err: err}
 }
 
 func usagef(format string, args ...any) error {

@@ -23,24 +23,19 @@ func mainFlags() []flagSpec {
 }
 
 func mainConfig(cliCtx *cli.Context) (supervisor.Config, error) {
-	cfg, err := supervisionConfig(cliCtx, supervisor.ModeMain)
+	in := newInput(cliCtx)
+	cfg, err := supervisionConfig(in, supervisor.ModeMain)
 	if err != nil {
 		return cfg, err
 	}
 	m := &cfg.Main
-	if m.WaitFor, err = conditionsFlag(cliCtx, cmdline.FlagWaitFor); err != nil {
-		return cfg, err
-	}
-	m.WaitTimeout = cliCtx.Duration(cmdline.FlagWaitTimeout)
-	m.WaitInterval = cliCtx.Duration(cmdline.FlagWaitInterval)
-	m.DoneFile = cliCtx.String(cmdline.FlagDoneFile)
-	m.Needs = cliCtx.StringSlice(cmdline.FlagNeeds)
-	if m.QuitURLs, err = quitURLs(cliCtx); err != nil {
-		return cfg, err
-	}
-	m.Peers = peerOptions(cliCtx)
-	if m.DoneSignal, err = signalFlag(cliCtx, cmdline.FlagDoneSignal); err != nil {
-		return cfg, err
-	}
-	return cfg, nil
+	m.WaitFor = in.conditions(cmdline.FlagWaitFor)
+	m.WaitTimeout = in.duration(cmdline.FlagWaitTimeout)
+	m.WaitInterval = in.duration(cmdline.FlagWaitInterval)
+	m.DoneFile = in.str(cmdline.FlagDoneFile)
+	m.Needs = in.strs(cmdline.FlagNeeds)
+	m.QuitURLs = in.urls(cmdline.FlagQuitURL)
+	m.Peers = peerOptions(in)
+	m.DoneSignal = in.signal(cmdline.FlagDoneSignal)
+	return cfg, in.err
 }

@@ -36,35 +36,56 @@ func sidecarFlags() []flagSpec {
 }
 
 func sidecarConfig(cliCtx *cli.Context) (supervisor.Config, error) {
-	cfg, err := supervisionConfig(cliCtx, supervisor.ModeSidecar)
+	in := newInput(cliCtx)
+	cfg, err := supervisionConfig(in, supervisor.ModeSidecar)
 	if err != nil {
 		return cfg, err
 	}
 	sc := &cfg.Sidecar
-	sc.DoneFiles = cliCtx.StringSlice(cmdline.FlagDoneFile)
-	if sc.DoneSignal, err = signalFlag(cliCtx, cmdline.FlagDoneSignal); err != nil {
-		return cfg, err
+	sc.DoneFiles = in.strs(cmdline.FlagDoneFile)
+	sc.DoneSignal = in.signal(cmdline.FlagDoneSignal)
+	sc.TerminationSignal = in.signal(cmdline.FlagTerminationSignal)
+	if in.str(cmdline.FlagStopWhen) == cmdline.StopWhenSuccess {
+		sc.StopWhen = supervisor.StopWhenSuccess
 	}
-	if sc.TerminationSignal, err = signalFlag(cliCtx, cmdline.FlagTerminationSignal); err != nil {
-		return cfg, err
+	sc.QuitURLs = in.urls(cmdline.FlagQuitURL)
+	sc.OutliveMain = in.duration(cmdline.FlagOutliveMain)
+	sc.ReadyWhen = in.conditions(cmdline.FlagReadyWhen)
+	sc.ReadyFile = in.str(cmdline.FlagReadyFile)
+	sc.Restart = restartPolicy(in.str(cmdline.FlagRestart))
+	sc.PollInterval = in.duration(cmdline.FlagPollInterval)
+	sc.StopDelay = in.duration(cmdline.FlagStopDelay)
+	sc.StoppedFile = in.str(cmdline.FlagStoppedFile)
+	sc.MainStartTimeout = in.duration(cmdline.FlagMainStartTimeout)
+	if in.err != nil {
+		return cfg, in.err
 	}
-	if sc.StopWhen, err = supervisor.ParseStopWhen(cliCtx.String(cmdline.FlagStopWhen)); err != nil {
-		return cfg, usagef("%v", err)
+	return cfg, ownFilesApart(sc)
+}
+
+// restartPolicy is --restart's value, which its kind has checked.
+func restartPolicy(text string) supervisor.RestartPolicy {
+	p, _ := supervisor.ParseRestart(text)
+	return p
+}
+
+// ownFilesApart: a file the sidecar writes must not be one it waits for
+// (it would see itself done), nor its other file.
+func ownFilesApart(sc *supervisor.SidecarConfig) error {
+	for _, own := range []struct{ flag, path, example string }{
+		{cmdline.FlagReadyFile, sc.ReadyFile, "/run/tandem/proxy.ready"},
+		{cmdline.FlagStoppedFile, sc.StoppedFile, "/run/tandem/proxy.stopped"},
+	} {
+		for _, done := range sc.DoneFiles {
+			if own.path != "" && samePath(own.path, done) {
+				return usagef("--%s %q is also a --%s: the sidecar would wait for its own file; expected another path such as %s",
+					own.flag, own.path, cmdline.FlagDoneFile, own.example)
+			}
+		}
 	}
-	if sc.QuitURLs, err = quitURLs(cliCtx); err != nil {
-		return cfg, err
+	if sc.ReadyFile != "" && sc.StoppedFile != "" && samePath(sc.ReadyFile, sc.StoppedFile) {
+		return usagef("--%s %q is also the --%s; expected two paths such as /run/tandem/proxy.ready and /run/tandem/proxy.stopped",
+			cmdline.FlagStoppedFile, sc.StoppedFile, cmdline.FlagReadyFile)
 	}
-	sc.OutliveMain = cliCtx.Duration(cmdline.FlagOutliveMain)
-	if sc.ReadyWhen, err = conditionsFlag(cliCtx, cmdline.FlagReadyWhen); err != nil {
-		return cfg, err
-	}
-	sc.ReadyFile = cliCtx.String(cmdline.FlagReadyFile)
-	if sc.Restart, err = supervisor.ParseRestart(cliCtx.String(cmdline.FlagRestart)); err != nil {
-		return cfg, usagef("%v", err)
-	}
-	sc.PollInterval = cliCtx.Duration(cmdline.FlagPollInterval)
-	sc.StopDelay = cliCtx.Duration(cmdline.FlagStopDelay)
-	sc.StoppedFile = cliCtx.String(cmdline.FlagStoppedFile)
-	sc.MainStartTimeout = cliCtx.Duration(cmdline.FlagMainStartTimeout)
-	return cfg, nil
+	return nil
 }

@@ -20,15 +20,16 @@ func waitOptions(cliCtx *cli.Context) (supervisor.WaitOptions, error) {
 	if err := noArgs(cliCtx, "give each condition with --"+cmdline.FlagFor); err != nil {
 		return supervisor.WaitOptions{}, err
 	}
-	log, err := newLogger(cliCtx, cmdline.CmdWait)
-	if err != nil {
-		return supervisor.WaitOptions{}, err
+	in := newInput(cliCtx)
+	opts := supervisor.WaitOptions{
+		Conditions: in.conditions(cmdline.FlagFor),
+		Interval:   in.duration(cmdline.FlagInterval),
+		Timeout:    in.duration(cmdline.FlagTimeout),
 	}
-	conds, err := conditionsFlag(cliCtx, cmdline.FlagFor)
-	return supervisor.WaitOptions{
-		Conditions: conds,
-		Interval:   cliCtx.Duration(cmdline.FlagInterval),
-		Timeout:    cliCtx.Duration(cmdline.FlagTimeout),
-		Log:        log,
-	}, err
+	if in.err != nil {
+		return opts, in.err
+	}
+	var err error
+	opts.Log, err = newLogger(in, cmdline.CmdWait)
+	return opts, err
 }

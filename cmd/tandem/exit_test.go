@@ -85,6 +85,8 @@ func TestExitOfCommandLines(t *testing.T) {
 // the command name or as TANDEM_NAME; level and format apply.
 func TestLogger(t *testing.T) {
 	jsonLogs := map[string]string{"TANDEM_LOG_FORMAT": "json"}
+	// run logs at warn unless told (TestLogLevelDefaults): these read info lines.
+	jsonInfo := map[string]string{"TANDEM_LOG_FORMAT": "json", "TANDEM_LOG_LEVEL": "info"}
 	for _, tt := range []struct {
 		name      string
 		env       map[string]string
@@ -96,13 +98,13 @@ func TestLogger(t *testing.T) {
 		{"name before main", jsonLogs, []string{"--name", "job", "main", "--done-file", "/d", "--", "x"}, "main", "job", false},
 		{"name after main", jsonLogs, []string{"main", "--name", "job", "--", "x"}, "main", "job", false},
 		{"name from env", map[string]string{"TANDEM_LOG_FORMAT": "json", "TANDEM_NAME": "web"}, []string{"sidecar", "--", "x"}, "sidecar", "web", false},
-		{"no name", jsonLogs, []string{"run", "--", "x"}, "run", "", false},
-		{"bare form", jsonLogs, []string{"--name", "web", "--", "x"}, "run", "web", false},
+		{"no name", jsonInfo, []string{"run", "--", "x"}, "run", "", false},
+		{"bare form", jsonInfo, []string{"--name", "web", "--", "x"}, "run", "web", false},
 		{"done", jsonLogs, []string{"--name", "job", "done", "--file", "/d"}, "done", "job", false},
 		{"wait", jsonLogs, []string{"wait", "--for", "file:/x"}, "wait", "", false},
 		{"debug level", jsonLogs, []string{"run", "--log-level", "debug", "--", "x"}, "run", "", true},
 		{"debug level before run", jsonLogs, []string{"--log-level", "debug", "run", "--", "x"}, "run", "", true},
-		{"json flag", nil, []string{"--log-format", "json", "run", "--", "x"}, "run", "", false},
+		{"json flag", nil, []string{"--log-format", "json", "run", "--log-level", "info", "--", "x"}, "run", "", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, stderr, err := runApp(t, tt.env, tt.args...)
@@ -124,7 +126,7 @@ func TestLogger(t *testing.T) {
 	}
 	// A forced console format is for people: not JSON, no colours when
 	// stderr is not a terminal.
-	_, stderr, err := runApp(t, nil, "run", "--log-format", "console", "--", "x")
+	_, stderr, err := runApp(t, nil, "run", "--log-format", "console", "--log-level", "info", "--", "x")
 	if err != nil || !strings.Contains(stderr, "probe") || strings.Contains(stderr, "{") || strings.Contains(stderr, "\x1b[") {
 		t.Errorf("console format: %v, logged %q; want a plain console line", err, stderr)
 	}

@@ -48,12 +48,9 @@ func withGlobals(specs ...[]flagSpec) []cli.Flag {
 }
 
 // cliFlags builds the flags of specs, afresh for each app: a cli.Flag keeps
-// what one run parsed (an environment value even becomes its default). Each
-// reads its TANDEM_<FLAG> variable, but a flag the app defines too
-// (envAtAppLevel) reads it there only: read at the command's level as well,
-// the variable would count as given there and hide the flag given before the
-// command name (lookup takes the innermost one given). The help still names
-// the variable.
+// what one run parsed. Each reads its TANDEM_<FLAG> variable (input reads
+// it); the help names it once, at the app level for a flag the app defines
+// too (envAtAppLevel).
 func cliFlags(specs []flagSpec, envAtAppLevel map[string]bool) []cli.Flag {
 	flags := make([]cli.Flag, len(specs))
 	for i, s := range specs {
@@ -66,7 +63,15 @@ func cliFlags(specs []flagSpec, envAtAppLevel map[string]bool) []cli.Flag {
 	return flags
 }
 
+// build is the flag urfave registers: the typed flag the default's type
+// picks, for the help, wrapped so that parsing is left to input.
 func (s flagSpec) build(usage string, env []string) cli.Flag {
+	_, isList := s.value.([]string)
+	_, isIntList := s.value.([]int)
+	return &rawFlag{docFlag: s.doc(usage, env), def: s.value, list: isList || isIntList}
+}
+
+func (s flagSpec) doc(usage string, env []string) docFlag {
 	switch v := s.value.(type) {
 	case string:
 		return &cli.StringFlag{Name: s.name, Value: v, Usage: usage, EnvVars: env}
@@ -81,5 +86,5 @@ func (s flagSpec) build(usage string, env []string) cli.Flag {
 	case []int:
 		return &cli.IntSliceFlag{Name: s.name, Usage: usage, EnvVars: env}
 	}
-	panic(fmt.Sprintf("flag --%s: a default of type %T: add it to flagSpec.build", s.name, s.value))
+	panic(fmt.Sprintf("flag --%s: a default of type %T: add it to flagSpec.doc", s.name, s.value))
 }

@@ -48,9 +48,8 @@ func runApp(t *testing.T, env map[string]string, args ...string) (captured, stri
 	})
 	replace(t, &defaultTerminationLog, func() string { return testTerminationLog })
 	argv := append([]string{"tandem"}, args...)
-	replace(t, &os.Args, argv) // bareRun looks for "--" there
 	var err error
-	stderr := captureStderr(t, func() { err = newApp().Run(argv) })
+	stderr := captureStderr(t, func() { err = run(argv) })
 	return got, stderr, err
 }
 
@@ -64,11 +63,12 @@ func mustRunApp(t *testing.T, env map[string]string, args ...string) captured {
 	return got
 }
 
-// logProbe writes a debug and an info line with the logger a command built,
-// for the logger tests to read back.
+// logProbe writes a debug, an info and a warn line with the logger a
+// command built, for the logger tests to read back.
 func logProbe(log zerolog.Logger) {
 	log.Debug().Str("event", "probe-debug").Msg("probe")
 	log.Info().Str("event", "probe-info").Msg("probe")
+	log.Warn().Str("event", "probe-warn").Msg("probe")
 }
 
 // replace sets *v to value for the rest of the test.

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
-	"github.com/urfave/cli/v2"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/logstamp"
@@ -13,40 +12,45 @@ import (
 
 func globalFlags() []flagSpec {
 	return []flagSpec{
-		{cmdline.FlagLogLevel, "info", "debug, info, warn or error"},
+		{cmdline.FlagLogLevel, "", "debug, info, warn or error (default: warn for run, as quiet as tini when all goes well; info for the others)"},
 		{cmdline.FlagLogFormat, "auto", "json, console, or auto (console when stderr is a terminal)"},
 	}
+}
+
+// defaultLevel is --log-level when not given: run says nothing when all goes
+// well; the others say what they saw and did.
+func defaultLevel(mode string) zerolog.Level {
+	if mode == cmdline.CmdRun {
+		return zerolog.WarnLevel
+	}
+	return zerolog.InfoLevel
 }
 
 // newLogger builds the one logger, writing to stderr only: CMD owns stdout.
 // Every line carries the mode and, when given, --name (before or after the
 // command name).
-func newLogger(cliCtx *cli.Context, mode string) (zerolog.Logger, error) {
-	levelText := flagString(cliCtx, cmdline.FlagLogLevel)
-	level, err := zerolog.ParseLevel(levelText)
-	if err != nil || levelText == "" || level > zerolog.ErrorLevel || level < zerolog.DebugLevel {
-		return zerolog.Nop(), usagef("--%s %q: expected debug, info, warn or error", cmdline.FlagLogLevel, levelText)
+func newLogger(in *input, mode string) (zerolog.Logger, error) {
+	level := defaultLevel(mode)
+	if text := in.str(cmdline.FlagLogLevel); text != "" {
+		level, _ = zerolog.ParseLevel(text)
+	}
+	format := in.str(cmdline.FlagLogFormat)
+	name := in.str(cmdline.FlagName)
+	if in.err != nil {
+		return zerolog.Nop(), in.err
 	}
 	var logger zerolog.Logger
-	switch format := flagString(cliCtx, cmdline.FlagLogFormat); format {
-	case "json":
-		logger = zerolog.New(os.Stderr)
-	case "console":
+	switch {
+	case format == "console", format == "auto" && isTerminal(os.Stderr):
 		logger = zerolog.New(consoleWriter())
-	case "auto":
-		if isTerminal(os.Stderr) {
-			logger = zerolog.New(consoleWriter())
-		} else {
-			logger = zerolog.New(os.Stderr)
-		}
 	default:
-		return zerolog.Nop(), usagef("--%s %q: expected json, console or auto", cmdline.FlagLogFormat, format)
+		logger = zerolog.New(os.Stderr)
 	}
 	zerolog.TimeFieldFormat = time.RFC3339Nano
 	// logstamp.Hook, not Timestamp(): the engine writes some lines after
 	// what they report, stamped with when it happened.
 	ctx := logger.Level(level).Hook(logstamp.Hook{}).With().Str("mode", mode)
-	if name := flagString(cliCtx, cmdline.FlagName); name != "" {
+	if name != "" {
 		ctx = ctx.Str("name", name)
 	}
 	return ctx.Logger(), nil

@@ -27,7 +27,13 @@ func main() {
 	if supervises(os.Args) {
 		supervisor.CatchSignals() // overlaps the parsing (supervisor/catch.go)
 	}
-	os.Exit(exit(newApp().Run(os.Args)))
+	os.Exit(exit(run(os.Args)))
+}
+
+// run is tandem's command line, parsed and done.
+func run(argv []string) error {
+	app := newApp()
+	return app.Run(asRun(app.Flags, argv))
 }
 
 // supervises: the command line surely runs a command that supervises a CMD

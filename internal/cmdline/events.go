@@ -40,6 +40,7 @@ const (
 	EventMainAttached    = "main-attached"
 	EventMainLost        = "main-lost" // the main's tandem ended without the done signal
 	EventLifelineMissing = "lifeline-unavailable"
+	EventDeprecated      = "deprecated" // an older flag or variable was used
 
 	// main --needs: the sidecars it cannot work without.
 	EventSidecarAttached      = "sidecar-attached"       // held through its ready file's lifeline

@@ -43,7 +43,7 @@ const (
 	FlagWaitFor      = "wait-for"
 	FlagWaitTimeout  = "wait-timeout"
 	FlagWaitInterval = "wait-interval"
-	FlagDoneFile     = "done-file" // sidecar too, repeatable there
+	FlagDoneFile     = "done-file" // sidecar (repeatable there) and done too
 	FlagQuitURL      = "quit-url"  // sidecar too
 	FlagNeeds        = "needs"     // a sidecar's --ready-file: see Essential sidecars
 
@@ -60,7 +60,7 @@ const (
 	FlagMainStartTimeout  = "main-start-timeout"
 
 	// done.
-	FlagFile     = "file"
+	FlagFile     = "file" // the older name of done's --done-file, an alias
 	FlagExitCode = "exit-code"
 
 	// wait.

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// tandem adds to a file's name, in the same directory: ".lifeline" (the
+// lifeline of a done, ready or stopped file) and, while it makes one, a
+// temporary name: "." NAME ".lifeline.tmp-" PID (supervisor/lifeline,
+// hold_linux.go; a pid has at most 7 digits) or "." NAME ".tmp-" and 10
+// digits (supervisor/statusfile). The longest is 22 bytes more than NAME.
+const (
+	nameMax     = 255  // NAME_MAX: the bytes of one name in a directory
+	pathMax     = 4096 // PATH_MAX, with its NUL
+	addedToName = len(".") + len(".lifeline") + len(".tmp-") + 7
+)
+
+// pathRules say which of a path flag's refusals apply.
+type pathRules struct {
+	emptyOK bool // "" is a value of its own (--termination-log "" disables)
+	// watched: tandem only looks for the file, so an existing directory
+	// counts as present (a sidecar's --done-file); a file tandem writes is
+	// first removed, and tandem never removes a directory.
+	watched bool
+}
+
+// pathKind is a file tandem writes, or watches. Not accepted: "" (a
+// template's empty variable must not become the working directory), a path
+// that ends in /, a directory where tandem writes, a name too long for the
+// suffixes tandem adds.
+func pathKind(example string, rules pathRules) kind {
+	k := kind{name: "path", expected: "a file path such as " + example, emptyOK: rules.emptyOK}
+	if rules.watched {
+		k.name = "watched path"
+	}
+	k.parse = func(text string) (any, string) {
+		if problem := pathProblem(text, rules.watched); problem != "" {
+			return nil, problem + "; expected " + k.expected
+		}
+		return text, ""
+	}
+	return k
+}
+
+func pathProblem(path string, watched bool) string {
+	if strings.HasSuffix(path, "/") {
+		return "ends in /, which names a directory"
+	}
+	if info, err := os.Stat(path); err == nil && info.IsDir() && !watched {
+		return "is a directory, and tandem never removes one"
+	}
+	base := filepath.Base(path)
+	if len(base)+addedToName > nameMax {
+		return fmt.Sprintf("the name is %d bytes, and with the %d tandem adds (%s and a temporary name) "+
+			"it passes the %d a name may have (NAME_MAX): at most %d", len(base), addedToName, ".lifeline", nameMax, nameMax-addedToName)
+	}
+	for _, dir := range strings.Split(filepath.Dir(path), "/") {
+		if len(dir) > nameMax {
+			return fmt.Sprintf("a directory's name is %d bytes, more than the %d a name may have (NAME_MAX)", len(dir), nameMax)
+		}
+	}
+	if abs, err := filepath.Abs(path); err == nil && len(abs)+addedToName >= pathMax {
+		return fmt.Sprintf("the path is %d bytes, and with the %d tandem adds it passes the %d a path may have (PATH_MAX)",
+			len(abs), addedToName, pathMax-1)
+	}
+	return ""
+}
+
+// samePath: a and b name the same file, once absolute and cleaned.
+func samePath(a, b string) bool {
+	absA, errA := filepath.Abs(a)
+	absB, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && absA == absB
+}
