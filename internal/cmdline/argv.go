@@ -27,17 +27,19 @@ type Main struct {
 	Binary      string
 	Name        string
 	DoneFile    string
+	Needs       []string // ready files of the sidecars it cannot run without
 	SignalPeers bool
 	Peers       []string
 	DoneSignal  string
 }
 
-// Argv is BINARY main [--name NAME] [--done-file PATH] [--signal-peers]
-// [--peer NAME]... [--done-signal SIG] --.
+// Argv is BINARY main [--name NAME] [--done-file PATH] [--needs PATH]...
+// [--signal-peers] [--peer NAME]... [--done-signal SIG] --.
 func (m Main) Argv() []string {
 	a := start(m.Binary, CmdMain)
 	a.value(FlagName, m.Name)
 	a.value(FlagDoneFile, m.DoneFile)
+	a.values(FlagNeeds, m.Needs)
 	a.boolean(FlagSignalPeers, m.SignalPeers)
 	a.values(FlagPeer, m.Peers)
 	a.value(FlagDoneSignal, m.DoneSignal)
@@ -49,19 +51,23 @@ type Sidecar struct {
 	Binary            string
 	Name              string
 	DoneFiles         []string
+	ReadyFile         string
+	ReadyWhen         []string
 	StopWhen          string // StopWhenAny or StopWhenSuccess
 	OutliveMain       time.Duration
 	TerminationSignal string
 	DoneSignal        string
 }
 
-// Argv is BINARY sidecar [--name NAME] [--done-file PATH]... [--stop-when
-// WHEN] [--outlive-main DURATION] [--termination-signal SIG] [--done-signal
-// SIG] --.
+// Argv is BINARY sidecar [--name NAME] [--done-file PATH]... [--ready-file
+// PATH] [--ready-when COND]... [--stop-when WHEN] [--outlive-main DURATION]
+// [--termination-signal SIG] [--done-signal SIG] --.
 func (s Sidecar) Argv() []string {
 	a := start(s.Binary, CmdSidecar)
 	a.value(FlagName, s.Name)
 	a.values(FlagDoneFile, s.DoneFiles)
+	a.value(FlagReadyFile, s.ReadyFile)
+	a.values(FlagReadyWhen, s.ReadyWhen)
 	a.value(FlagStopWhen, s.StopWhen)
 	a.duration(FlagOutliveMain, s.OutliveMain)
 	a.value(FlagTerminationSignal, s.TerminationSignal)

@@ -45,6 +45,7 @@ const (
 	FlagWaitInterval = "wait-interval"
 	FlagDoneFile     = "done-file" // sidecar too, repeatable there
 	FlagQuitURL      = "quit-url"  // sidecar too
+	FlagNeeds        = "needs"
 
 	// sidecar.
 	FlagStopWhen          = "stop-when"
