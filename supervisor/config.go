@@ -72,6 +72,7 @@ type MainConfig struct {
 	WaitTimeout  time.Duration
 	WaitInterval time.Duration
 	Peers        peers.Options
+	Needs        []string // ready files of the sidecars CMD cannot work without
 }
 
 // Defaults is the one place where defaults live; the CLI shows them.
@@ -162,7 +163,7 @@ func (m *MainConfig) validate() error {
 	if m.Peers.Timeout <= 0 {
 		return fmt.Errorf("--%s %s: expected a duration above 0, e.g. 30s", cmdline.FlagPeerTimeout, m.Peers.Timeout)
 	}
-	return nil
+	return m.validateNeeds()
 }
 
 // StopWhen says which done files count (sidecar --stop-when).

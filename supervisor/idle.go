@@ -9,8 +9,9 @@ import (
 
 // idleEnd is why a wait with no CMD running ended early.
 type idleEnd struct {
-	signal unix.Signal // a signal that ends tandem
-	done   *doneEvent  // sidecar: the main was done
+	signal unix.Signal  // a signal that ends tandem
+	done   *doneEvent   // sidecar: the main was done
+	lost   *sidecarLoss // main: a needed sidecar was lost
 }
 
 // idle waits while no CMD runs (main's --wait-for, a sidecar's restart
@@ -18,7 +19,8 @@ type idleEnd struct {
 // signalTable says for phaseIdle; ok is false when the wait ended early.
 //
 // Pending at once, the done condition comes first (the main is done: no
-// restart), then signals (a pod going away starts no CMD), then ready.
+// restart), then signals (a pod going away starts no CMD), then a needed
+// sidecar lost (a CMD without it must not start), then ready.
 func idle[T any](e *engine, during string, ready <-chan T) (value T, end idleEnd, ok bool) {
 	for {
 		select {
@@ -34,9 +36,17 @@ func idle[T any](e *engine, during string, ready <-chan T) (value T, end idleEnd
 			continue
 		default:
 		}
+		if loss, ok := e.lossPending(); ok {
+			return value, idleEnd{lost: &loss}, false
+		}
 		select {
 		case value = <-ready:
 			return value, idleEnd{}, true
+		case loss := <-e.lostChan():
+			if end, ended := e.idleSignalsFirst(during); ended {
+				return value, end, false
+			}
+			return value, idleEnd{lost: &loss}, false
 		case ev := <-e.doneChan():
 			return value, idleEnd{done: &ev}, false
 		case received := <-e.signals:

@@ -25,7 +25,10 @@ func (e *engine) runMain(ctx context.Context) outcome {
 		// killed outright at any point is seen by its sidecars as lost.
 		e.lifeline = e.holdLifeline(path)
 	}
-	if len(e.cfg.Main.WaitFor) > 0 {
+	if len(e.cfg.Main.Needs) > 0 {
+		e.needs = newNeeds(e.cfg.Main.Needs, e.lost, e.log)
+	}
+	if len(e.cfg.Main.WaitFor) > 0 || e.needs != nil {
 		if out, ended := e.waitBeforeStart(ctx); ended {
 			return e.announce(ctx, out)
 		}
@@ -39,6 +42,7 @@ func (e *engine) runMain(ctx context.Context) outcome {
 
 type waitResult struct {
 	pending []probe.Condition
+	needs   []string // ready files still missing (--needs)
 	err     error
 }
 
@@ -47,29 +51,34 @@ func (e *engine) waitBeforeStart(ctx context.Context) (out outcome, ended bool) 
 	m := e.cfg.Main
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	event(e.log.Info(), cmdline.EventWaiting).Str("conditions", probe.Names(m.WaitFor)).Dur("timeout_ms", m.WaitTimeout).
+	event(e.log.Info(), cmdline.EventWaiting).Str("conditions", probe.Names(m.WaitFor)).Strs("needs", m.Needs).Dur("timeout_ms", m.WaitTimeout).
 		Msg("waiting before starting CMD")
 	results := make(chan waitResult, 1)
-	go func() {
-		pending, err := probe.Wait(ctx, e.w.prober, m.WaitFor, m.WaitInterval, m.WaitTimeout, e.log)
-		results <- waitResult{pending, err}
-	}()
+	go func() { results <- e.waitAll(ctx) }()
 	r, stop, ok := idle(e, "wait-for", results)
 	if !ok {
 		cancel()
 		<-results
+		if stop.lost != nil {
+			return e.lostWaiting(*stop.lost), true
+		}
 		return interrupted(stop.signal), true
+	}
+	if loss, lost := e.lossPending(); lost { // came with the end of the wait: it outranks it
+		return e.lostWaiting(loss), true
 	}
 	if r.err == nil {
 		return outcome{}, false
 	}
 	return waitTimedOut(fmt.Errorf("wait-for timed out after %s; still not holding: %s",
-		m.WaitTimeout, probe.Names(r.pending))), true
+		m.WaitTimeout, stillMissing(r))), true
 }
 
 // announce tells the sidecars that the main is done. A done file that cannot
 // be written fails tandem (125): a sidecar waiting for it would never stop.
 func (e *engine) announce(ctx context.Context, out outcome) outcome {
+	e.mainDone = true // what the needed sidecars do now is no loss
+	e.needs.release()
 	m := e.cfg.Main
 	if m.DoneFile != "" {
 		f := statusfile.File{Name: e.cfg.Name, Event: statusfile.EventDone, ExitCode: out.code, Signal: out.signal, Reason: out.reason}

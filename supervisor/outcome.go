@@ -56,11 +56,25 @@ func cmdEnded(st process.Status, successCodes []int) outcome {
 	return outcome{code: reportedCode(st.ExitCode(), successCodes), reason: reasonOf(st), signal: st.SignalName()}
 }
 
+// sidecarLost: main --needs, a needed sidecar was lost: CMD's outcome (the
+// zero one when CMD never started) with its code, or 1 when that is 0: an
+// interrupted main never counts as a success. The error names the sidecar
+// and its ready file, for the last line and the termination log.
+func sidecarLost(loss sidecarLoss, cmd outcome) outcome {
+	code := cmd.code
+	if code == 0 {
+		code = exitcode.SidecarLost
+	}
+	return outcome{code: code, reason: statusfile.ReasonSidecarLost, signal: cmd.signal, err: loss}
+}
+
 // endingOutcome turns how one run of CMD ended into tandem's outcome.
 func (e *engine) endingOutcome(end ending) outcome {
 	switch {
 	case end.err != nil:
 		return failed(end.err)
+	case end.lost != nil:
+		return sidecarLost(*end.lost, cmdEnded(end.status, e.cfg.SuccessCodes))
 	case end.requested:
 		if end.status.Signal == unix.SIGKILL {
 			event(e.log.Warn(), cmdline.EventStopForced).Msg("CMD had to be killed after grace; the stop was requested, so the exit code is 0")

@@ -26,6 +26,11 @@ type engine struct {
 	done      chan doneEvent
 	newSource func() (doneSource, error) // sidecar: builds the done sources
 	lifeline  *lifeline.Holder           // main's done file's, or a sidecar's stopped file's
+	// main --needs: the needed sidecars, their losses, and whether the main
+	// is done (a loss after that is none).
+	needs    *needs
+	lost     chan sidecarLoss
+	mainDone bool
 }
 
 // Run supervises cfg.Command until it ends. It returns nil when tandem must
@@ -56,7 +61,8 @@ func Run(ctx context.Context, cfg Config) error {
 }
 
 func newEngine(cfg Config, w world, sigs <-chan os.Signal) *engine {
-	return &engine{cfg: cfg, log: cfg.Log, w: w, signals: sigs, done: make(chan doneEvent, 1)}
+	return &engine{cfg: cfg, log: cfg.Log, w: w, signals: sigs, done: make(chan doneEvent, 1),
+		lost: make(chan sidecarLoss, len(cfg.Main.Needs)+1)}
 }
 
 func (e *engine) run(ctx context.Context) outcome {

@@ -15,6 +15,7 @@ import (
 func (e *engine) runSidecar(ctx context.Context) outcome {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	defer e.holdReadyLifeline()()
 	if path := e.cfg.Sidecar.StoppedFile; path != "" {
 		_ = os.Remove(path) // a sidecar that starts again has not stopped
 		e.lifeline = e.holdLifeline(path)

@@ -23,6 +23,7 @@ type ending struct {
 	// or QUIT unless they are the termination signal: those are also reload
 	// and dump requests, after which a crash still deserves a restart.
 	terminating bool
+	lost        *sidecarLoss // main --needs: CMD was stopped because a needed sidecar was lost
 }
 
 // cmdRun is what the loop knows about one run of CMD.
@@ -35,6 +36,7 @@ type cmdRun struct {
 	failure     error
 	terminating bool
 	jobStopped  bool // CMD stopped by Ctrl-Z, and tandem with it
+	lost        *sidecarLoss
 }
 
 // supervise owns CMD's life until it exits: only this goroutine signals CMD.
@@ -94,6 +96,10 @@ func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 			e.beginStop(ctx, r, false)
 		case sig := <-c.Stopped:
 			e.onJobStop(r, sig)
+		case loss := <-e.lostChan():
+			if end, over := e.takeLoss(ctx, r, ready, loss); over {
+				return end
+			}
 		}
 	}
 }
@@ -172,7 +178,7 @@ func (e *engine) ended(r *cmdRun, ready readiness, st process.Status) ending {
 		staleReadiness(e, err)
 	default:
 	}
-	return ending{status: st, requested: r.requested && r.failure == nil, err: r.failure, terminating: r.terminating}
+	return ending{status: st, requested: r.requested && r.failure == nil, err: r.failure, terminating: r.terminating, lost: r.lost}
 }
 
 // doneChan is the done condition's channel in sidecar mode, else nil (never

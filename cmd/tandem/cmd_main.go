@@ -18,6 +18,7 @@ func mainFlags() []flagSpec {
 		{cmdline.FlagWaitInterval, mainDefaults.Main.WaitInterval, "time between two rounds of probes"},
 		{cmdline.FlagDoneFile, "", "removed at start, written (one JSON line, atomically) when CMD ends for any reason"},
 		quitURLFlag("POST to this http:// URL when CMD ends, for sidecars that cannot be wrapped (repeatable)"),
+		{cmdline.FlagNeeds, list, "a sidecar's --ready-file: wait for it, and stop CMD if that sidecar's tandem ends first (repeatable)"},
 	}
 }
 
@@ -33,6 +34,7 @@ func mainConfig(cliCtx *cli.Context) (supervisor.Config, error) {
 	m.WaitTimeout = cliCtx.Duration(cmdline.FlagWaitTimeout)
 	m.WaitInterval = cliCtx.Duration(cmdline.FlagWaitInterval)
 	m.DoneFile = cliCtx.String(cmdline.FlagDoneFile)
+	m.Needs = cliCtx.StringSlice(cmdline.FlagNeeds)
 	if m.QuitURLs, err = quitURLs(cliCtx); err != nil {
 		return cfg, err
 	}

@@ -71,6 +71,10 @@ func TestMainFlags(t *testing.T) {
 		{name: "signal peers", args: mn("--signal-peers"), want: func(c *supervisor.Config) { c.Main.Peers.Enabled = true }},
 		{name: "a peer implies signal peers", args: mn("--peer", "a"),
 			want: func(c *supervisor.Config) { c.Main.Peers.Enabled, c.Main.Peers.Names = true, []string{"a"} }},
+		{name: "needs", args: mn("--needs", "/r/a.ready", "--needs", "/r/b.ready"),
+			want: func(c *supervisor.Config) { c.Main.Needs = []string{"/r/a.ready", "/r/b.ready"} }},
+		{name: "needs from its variable", env: map[string]string{"TANDEM_NEEDS": "/r/a.ready,/r/b.ready"}, args: mn(),
+			want: func(c *supervisor.Config) { c.Main.Needs = []string{"/r/a.ready", "/r/b.ready"} }},
 		{name: "name before main", args: []string{"--name", "job", "main", "--done-file", "/done", "--", "x"},
 			want: func(c *supervisor.Config) { c.Name, c.Main.DoneFile = "job", "/done" }},
 		// The sidecar's flags are not read in main mode.

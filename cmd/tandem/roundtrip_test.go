@@ -54,6 +54,12 @@ func TestCommandLineRoundTrip(t *testing.T) {
 			argv: cmdline.Main{Binary: bin, DoneSignal: "USR1"}.Argv(),
 			want: config(supervisor.ModeMain, func(c *supervisor.Config) { c.Main.DoneSignal = unix.SIGUSR1 }),
 			peer: cmdline.Invocation{Command: cmdline.CmdMain}},
+		{name: "main --needs",
+			argv: cmdline.Main{Binary: bin, Needs: []string{"/run/tandem/db-proxy.ready", "/run/tandem/cache.ready"}}.Argv(),
+			want: config(supervisor.ModeMain, func(c *supervisor.Config) {
+				c.Main.Needs = []string{"/run/tandem/db-proxy.ready", "/run/tandem/cache.ready"}
+			}),
+			peer: cmdline.Invocation{Command: cmdline.CmdMain}},
 		{name: "main, all of them",
 			argv: cmdline.Main{Binary: bin, Name: "job", DoneFile: "/d", SignalPeers: true, Peers: []string{"proxy"}, DoneSignal: "USR1"}.Argv(),
 			want: config(supervisor.ModeMain, func(c *supervisor.Config) {
@@ -69,6 +75,12 @@ func TestCommandLineRoundTrip(t *testing.T) {
 			argv: cmdline.Sidecar{Binary: bin, DoneFiles: []string{"/run/tandem/a.done", "/run/tandem/b.done"}}.Argv(),
 			want: config(supervisor.ModeSidecar, func(c *supervisor.Config) {
 				c.Sidecar.DoneFiles = []string{"/run/tandem/a.done", "/run/tandem/b.done"}
+			}),
+			peer: cmdline.Invocation{Command: cmdline.CmdSidecar}},
+		{name: "sidecar --ready-file --ready-when",
+			argv: cmdline.Sidecar{Binary: bin, ReadyFile: "/run/tandem/proxy.ready", ReadyWhen: []string{"tcp:127.0.0.1:5432"}}.Argv(),
+			want: config(supervisor.ModeSidecar, func(c *supervisor.Config) {
+				c.Sidecar.ReadyFile, c.Sidecar.ReadyWhen = "/run/tandem/proxy.ready", testkit.Parsed(t, probe.Parse, "tcp:127.0.0.1:5432")
 			}),
 			peer: cmdline.Invocation{Command: cmdline.CmdSidecar}},
 		{name: "sidecar --stop-when",

@@ -27,22 +27,22 @@ type Main struct {
 	Binary      string
 	Name        string
 	DoneFile    string
-	Needs       []string // ready files of the sidecars it cannot run without
 	SignalPeers bool
 	Peers       []string
 	DoneSignal  string
+	Needs       []string // the ready files of the sidecars it cannot work without
 }
 
-// Argv is BINARY main [--name NAME] [--done-file PATH] [--needs PATH]...
-// [--signal-peers] [--peer NAME]... [--done-signal SIG] --.
+// Argv is BINARY main [--name NAME] [--done-file PATH] [--signal-peers]
+// [--peer NAME]... [--done-signal SIG] [--needs READY_FILE]... --.
 func (m Main) Argv() []string {
 	a := start(m.Binary, CmdMain)
 	a.value(FlagName, m.Name)
 	a.value(FlagDoneFile, m.DoneFile)
-	a.values(FlagNeeds, m.Needs)
 	a.boolean(FlagSignalPeers, m.SignalPeers)
 	a.values(FlagPeer, m.Peers)
 	a.value(FlagDoneSignal, m.DoneSignal)
+	a.values(FlagNeeds, m.Needs)
 	return append(a, "--")
 }
 

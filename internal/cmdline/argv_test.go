@@ -18,12 +18,12 @@ func TestArgv(t *testing.T) {
 		{Main{Binary: bin, Name: "job", DoneFile: "/d"}.Argv(), "/run/tandem/tandem main --name job --done-file /d --"},
 		{Main{Binary: bin, SignalPeers: true, Peers: []string{"a", "b"}, DoneSignal: "USR1"}.Argv(),
 			"/run/tandem/tandem main --signal-peers --peer a --peer b --done-signal USR1 --"},
+		{Main{Binary: bin, Needs: []string{"/r/a.ready", "/r/b.ready"}}.Argv(),
+			"/run/tandem/tandem main --needs /r/a.ready --needs /r/b.ready --"},
 		{Sidecar{Binary: bin, Name: "proxy", DoneFiles: []string{"/a", "/b"}, StopWhen: StopWhenSuccess,
 			OutliveMain: 90 * time.Second, TerminationSignal: "QUIT", DoneSignal: "USR1"}.Argv(),
 			"/run/tandem/tandem sidecar --name proxy --done-file /a --done-file /b --stop-when success " +
 				"--outlive-main 90s --termination-signal QUIT --done-signal USR1 --"},
-		{Main{Binary: bin, Name: "job", Needs: []string{"/r/a.ready", "/r/b.ready"}}.Argv(),
-			"/run/tandem/tandem main --name job --needs /r/a.ready --needs /r/b.ready --"},
 		{Sidecar{Binary: bin, Name: "proxy", DoneFiles: []string{"/d"}, ReadyFile: "/r/proxy.ready",
 			ReadyWhen: []string{"tcp:127.0.0.1:5432", "file:/x"}}.Argv(),
 			"/run/tandem/tandem sidecar --name proxy --done-file /d --ready-file /r/proxy.ready " +

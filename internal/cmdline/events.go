@@ -41,6 +41,11 @@ const (
 	EventMainLost        = "main-lost" // the main's tandem ended without the done signal
 	EventLifelineMissing = "lifeline-unavailable"
 
+	// main --needs: the sidecars it cannot work without.
+	EventSidecarAttached      = "sidecar-attached"       // held through its ready file's lifeline
+	EventSidecarLost          = "sidecar-lost"           // its tandem ended before the main was done
+	EventNeedsWithoutLifeline = "needs-without-lifeline" // a ready file with no lifeline: wait only
+
 	EventConditionHolds = "condition-holds" // supervisor/probe
 	EventPeerSignaled   = "peer-signaled"   // supervisor/peers
 	EventPeersLooking   = "peers-looking"   // supervisor/peers

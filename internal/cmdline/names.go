@@ -45,7 +45,7 @@ const (
 	FlagWaitInterval = "wait-interval"
 	FlagDoneFile     = "done-file" // sidecar too, repeatable there
 	FlagQuitURL      = "quit-url"  // sidecar too
-	FlagNeeds        = "needs"
+	FlagNeeds        = "needs"     // a sidecar's --ready-file: see Essential sidecars
 
 	// sidecar.
 	FlagStopWhen          = "stop-when"

@@ -23,6 +23,10 @@ const (
 	Max       = 255 // the highest code a process can end with
 )
 
+// SidecarLost is main --needs' code when a needed sidecar was lost and CMD's
+// own code was 0: an interrupted main never counts as a success.
+const SidecarLost = 1
+
 // signalBase is the shell's 128+N for a death by signal N.
 const signalBase = 128
 

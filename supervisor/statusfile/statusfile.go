@@ -34,6 +34,10 @@ const (
 	maxStatusFileRead = 64 << 10
 )
 
+// ReasonSidecarLost: main --needs, a needed sidecar's tandem ended before the
+// main was done.
+const ReasonSidecarLost = "sidecar-lost"
+
 // File is the one JSON line of a done or ready file.
 type File struct {
 	Version  int    `json:"version"`
