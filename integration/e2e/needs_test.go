@@ -47,33 +47,39 @@ func TestJobNeedsProxyKilledOutright(t *testing.T) {
 	p.Args("export", "sh", "-c", "standin send --name pg_dump 127.0.0.1:5432 'COPY orders TO STDOUT' && exec sleep 3600")
 	pp := play(t, p)
 	pp.waitStep(kit.Program("export", `pg_dump: sent "COPY orders TO STDOUT"`), jobBound)
-	killed := time.Now()
-	if _, _, err := podman(context.Background(), "kill", "--signal", "KILL", pp.ctrName("cloud-sql-proxy")); err != nil {
-		t.Fatal(err)
-	}
-	pp.mustEnd(jobBound)
-	pp.exitCodes(map[string]int{"tandem-install": 0, "cloud-sql-proxy": 137, "export": 143})
-	logs := pp.logs()
-	lost := kit.MustFind(t, logs, kit.Tandem("export", "sidecar-lost"))
-	assertNamesSidecar(t, lost, "cloud-sql-proxy", "/run/tandem/cloud-sql-proxy.ready")
-	if exit := kit.MustFind(t, logs, kit.Tandem("export", "exiting")); exit.Field("reason") != "sidecar-lost" {
-		t.Errorf("the export's tandem exited with reason %q; want sidecar-lost: %v", exit.Field("reason"), exit.Fields)
-	}
-	done := pp.doneFile("export", "/run/tandem/export.done")
-	if done["reason"] != "sidecar-lost" || done["exitCode"] != float64(143) {
-		t.Errorf("the export's done file %v; want reason sidecar-lost, exitCode 143", done)
-	}
+	killed, lost := pp.loseSidecar("cloud-sql-proxy", "export", map[string]int{"tandem-install": 0, "cloud-sql-proxy": 137, "export": 143})
 	t.Logf("proxy SIGKILLed: the export's tandem saw it lost %s later; the pod ended %s after the kill",
 		lost.At.Sub(killed).Round(time.Microsecond), pp.finishedAt("export").Sub(killed).Round(time.Millisecond))
 }
 
-// assertNamesSidecar asserts that a sidecar-lost line names the sidecar
-// and its ready file, in whatever fields.
-func assertNamesSidecar(t *testing.T, l kit.Line, sidecar, readyFile string) {
+// loseSidecar kills sidecar's container outright (`podman kill --signal
+// KILL`) and returns when the kill was sent and main's sidecar-lost line.
+// Before, it waits for the pod's end and asserts the exit codes, that
+// main's tandem named the sidecar and its ready file, exited for that
+// reason, and wrote it in its done file with CMD's 143 (stopped by
+// SIGTERM).
+func (pp *playedPod) loseSidecar(sidecar, main string, exitCodes map[string]int) (killed time.Time, lost kit.Line) {
+	t := pp.t
 	t.Helper()
-	if !l.HasValue(sidecar) || !l.HasValue(readyFile) {
-		t.Errorf("sidecar-lost line %v; want fields naming %s and %s", l.Fields, sidecar, readyFile)
+	killed = time.Now()
+	if _, _, err := podman(context.Background(), "kill", "--signal", "KILL", pp.ctrName(sidecar)); err != nil {
+		t.Fatal(err)
 	}
+	pp.mustEnd(jobBound)
+	pp.exitCodes(exitCodes)
+	logs := pp.logs()
+	lost = kit.MustFind(t, logs, kit.Tandem(main, "sidecar-lost"))
+	if readyFile := "/run/tandem/" + sidecar + ".ready"; !lost.HasValue(sidecar) || !lost.HasValue(readyFile) {
+		t.Errorf("sidecar-lost line %v; want fields naming %s and %s", lost.Fields, sidecar, readyFile)
+	}
+	if exit := kit.MustFind(t, logs, kit.Tandem(main, "exiting")); exit.Field("reason") != "sidecar-lost" {
+		t.Errorf("%s's tandem exited with reason %q; want sidecar-lost: %v", main, exit.Field("reason"), exit.Fields)
+	}
+	done := pp.doneFile(main, "/run/tandem/"+main+".done")
+	if done["reason"] != "sidecar-lost" || done["exitCode"] != float64(143) {
+		t.Errorf("%s's done file %v; want reason sidecar-lost, exitCode 143", main, done)
+	}
+	return killed, lost
 }
 
 // doneFile reads the JSON done file that ctr wrote at path, inside the

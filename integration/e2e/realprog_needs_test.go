@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"context"
 	"slices"
 	"testing"
 	"time"
@@ -38,19 +37,8 @@ func TestRealprogExportNeedsPgbouncer(t *testing.T) {
 done`)
 	pp := play(t, p)
 	pp.waitStep(kit.Program("export", "export: read 10000 orders through pgbouncer"), jobBound)
-	killed := time.Now()
-	if _, _, err := podman(context.Background(), "kill", "--signal", "KILL", pp.ctrName("pgbouncer")); err != nil {
-		t.Fatal(err)
-	}
-	pp.mustEnd(jobBound)
-	pp.exitCodes(map[string]int{"pgbouncer": 137, "export": 143, "postgres": 0})
+	killed, lost := pp.loseSidecar("pgbouncer", "export", map[string]int{"pgbouncer": 137, "export": 143, "postgres": 0})
 	logs := pp.logs()
-	lost := kit.MustFind(t, logs, kit.Tandem("export", "sidecar-lost"))
-	assertNamesSidecar(t, lost, "pgbouncer", "/run/tandem/pgbouncer.ready")
-	done := pp.doneFile("export", "/run/tandem/export.done")
-	if done["reason"] != "sidecar-lost" || done["exitCode"] != float64(143) {
-		t.Errorf("the export's done file %v; want reason sidecar-lost, exitCode 143", done)
-	}
 	kit.AssertOrder(t, logs,
 		kit.Tandem("export", "sidecar-lost"),
 		kit.Tandem("export", "exiting"),
