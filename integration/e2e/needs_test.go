@@ -52,6 +52,25 @@ func TestJobNeedsProxyKilledOutright(t *testing.T) {
 		lost.At.Sub(killed).Round(time.Microsecond), pp.finishedAt("export").Sub(killed).Round(time.Millisecond))
 }
 
+// The same injected Job, nothing killed: the export reads through the
+// proxy and exits 0, its done file stops the proxy, and that stop (asked
+// for: the main is done) is no loss. Both exit 0.
+func TestJobNeedsCompletes(t *testing.T) {
+	p := manifestPod(t, "inject/job-plain.yaml", needsPlainJob(t), "e2e-needs-ok")
+	p.Args("cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432")
+	p.Args("export", "standin", "send", "--name", "pg_dump", "127.0.0.1:5432", "COPY orders TO STDOUT")
+	_, logs := playJob(t, p, map[string]int{"tandem-install": 0, "cloud-sql-proxy": 0, "export": 0})
+	kit.AssertOrder(t, logs,
+		kit.Tandem("export", "sidecar-attached"),
+		kit.Tandem("export", "cmd-started"),
+		kit.Tandem("cloud-sql-proxy", "done-seen"),
+		kit.Tandem("cloud-sql-proxy", "exiting"),
+	)
+	if l, ok := kit.Find(logs, kit.Tandem("export", "sidecar-lost")); ok {
+		t.Errorf("the export reported its proxy lost on a normal end: %v", l.Fields)
+	}
+}
+
 // loseSidecar kills sidecar's container outright (`podman kill --signal
 // KILL`) and returns when the kill was sent and main's sidecar-lost line.
 // Before, it waits for the pod's end and asserts the exit codes, that
