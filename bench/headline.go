@@ -25,6 +25,7 @@ const (
 	headReap
 	headForward
 	headLostGone
+	headNeedsLost // issue 20: a needed sidecar killed outright → the main's CMD signalled
 )
 
 func (b *bench) headline(h headline) { b.headlines = append(b.headlines, h) }

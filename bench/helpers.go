@@ -48,6 +48,8 @@ func runHelper(args []string) int {
 			return 1
 		}
 		return 0
+	case "needs-cmd":
+		return helperNeedsCMD()
 	case "orphans":
 		return helperOrphans(args[1:])
 	case "orphan-parent":

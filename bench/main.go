@@ -34,6 +34,7 @@ type config struct {
 	idle           time.Duration
 	orphans        int
 	reapRuns       int
+	needsRuns      int // main --needs: a needed sidecar killed outright, and its floor
 }
 
 // newConfig: the full run takes about two minutes on two busy cores;
@@ -43,13 +44,13 @@ func newConfig(quick bool) config {
 		return config{
 			doneRuns: 10, shellFastRuns: 3, shellSlowRuns: 1, peerSignalRuns: 5,
 			forwardRuns: 20, termRuns: 5, startupRuns: 20,
-			idle: time.Second, orphans: 300, reapRuns: 1,
+			idle: time.Second, orphans: 300, reapRuns: 1, needsRuns: 5,
 		}
 	}
 	return config{
 		doneRuns: 200, shellFastRuns: 30, shellSlowRuns: 10, peerSignalRuns: 100,
 		forwardRuns: 200, termRuns: 50, startupRuns: 200,
-		idle: 10 * time.Second, orphans: 10000, reapRuns: 3,
+		idle: 10 * time.Second, orphans: 10000, reapRuns: 3, needsRuns: 50,
 	}
 }
 
@@ -59,13 +60,13 @@ func (c config) scaled(f float64) config {
 		return c
 	}
 	for _, n := range []*int{&c.doneRuns, &c.shellFastRuns, &c.shellSlowRuns, &c.peerSignalRuns,
-		&c.forwardRuns, &c.termRuns, &c.startupRuns, &c.reapRuns} {
+		&c.forwardRuns, &c.termRuns, &c.startupRuns, &c.reapRuns, &c.needsRuns} {
 		*n = max(1, int(float64(*n)*f+0.5))
 	}
 	return c
 }
 
-var benchmarkNames = []string{"done", "signal", "startup", "footprint", "reap"}
+var benchmarkNames = []string{"done", "signal", "startup", "footprint", "reap", "needs"}
 
 // parseOnly turns -only into the set of benchmarks to run.
 func parseOnly(only string) (map[string]bool, error) {
@@ -168,7 +169,7 @@ func run() int {
 		{"signal", b.benchSignal},
 		{"startup", b.benchStartup},
 		{"footprint", b.benchFootprint},
-		{"reap", b.benchReap},
+		{"reap", b.benchReap}, {"needs", b.benchNeeds},
 	} {
 		if selected[s.name] {
 			t := time.Now()

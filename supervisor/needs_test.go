@@ -150,6 +150,28 @@ func TestNeedsLostStopSequence(t *testing.T) {
 	r.wantOutcome(137, "sidecar-lost")
 }
 
+// The main already stopping on its own termination signal: a sidecar lost
+// meanwhile is said, and changes nothing (no stop signal, CMD's reason).
+func TestNeedsLostWhileMainStopping(t *testing.T) {
+	ready := filepath.Join(t.TempDir(), "db-proxy.ready")
+	h := sidecarHolds(t, ready, true)
+	cfg, logs := needsConfig(t, ready)
+	r := newRig(t, cfg).run()
+	c := r.child()
+	r.signal(unix.SIGTERM)
+	r.wantSent(c.Pid, unix.SIGTERM)
+	h.Release()
+	if line, _ := logs.want("sidecar-lost"); line["level"] != "info" {
+		t.Errorf("sidecar-lost %v, want the info line of a main already stopping", line)
+	}
+	c.exited <- killedBy(unix.SIGTERM)
+	if f := r.wantWrite("done:" + cfg.Main.DoneFile); f.Reason != "signaled" {
+		t.Errorf("done file %+v, want CMD's own reason", f)
+	}
+	r.wantOutcome(143, "signaled")
+	r.noneSent()
+}
+
 // Lost during the wait: CMD never starts, the main ends at once (the wait
 // timeout is an hour), exit 1.
 func TestNeedsLostWhileWaiting(t *testing.T) {

@@ -47,7 +47,8 @@ type cmdRun struct {
 // ready cases at random, so the loop fixes the order: CMD's exit first (what
 // CMD did is never lost to an event that came for a run already over), then
 // the done condition (a termination signal pending with it is the same stop:
-// absorbed, and --stop-delay still lets a shipper drain), then the rest.
+// absorbed, and --stop-delay still lets a shipper drain), then the rest;
+// a needed sidecar lost (main --needs) yields even to signals (needs_loop.go).
 // After the select has taken an event, what outranks it is looked for again:
 // it may have been delivered first.
 func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
