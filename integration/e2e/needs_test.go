@@ -48,7 +48,7 @@ func TestJobNeedsProxyKilledOutright(t *testing.T) {
 	pp := play(t, p)
 	pp.waitStep(kit.Program("export", `pg_dump: sent "COPY orders TO STDOUT"`), jobBound)
 	killed, lost := pp.loseSidecar("cloud-sql-proxy", "export", map[string]int{"tandem-install": 0, "cloud-sql-proxy": 137, "export": 143})
-	t.Logf("proxy SIGKILLed: the export's tandem saw it lost %s later; the pod ended %s after the kill",
+	t.Logf("proxy SIGKILLed: the export's tandem saw it lost %s after the call to podman kill (podman's own start included: its recorded end of the proxy comes later still); the pod ended %s after that call",
 		lost.At.Sub(killed).Round(time.Microsecond), pp.finishedAt("export").Sub(killed).Round(time.Millisecond))
 }
 

@@ -45,6 +45,6 @@ done`)
 		kit.Tandem("postgres", "done-seen"),
 		kit.Tandem("postgres", "exiting"),
 	)
-	t.Logf("pgbouncer SIGKILLed: the export's tandem saw it lost %s later and ended %s after the kill",
+	t.Logf("pgbouncer SIGKILLed: the export's tandem saw it lost %s after the call to podman kill (podman's own start included) and ended %s after that call",
 		lost.At.Sub(killed).Round(time.Microsecond), pp.finishedAt("export").Sub(killed).Round(time.Millisecond))
 }
