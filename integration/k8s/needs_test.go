@@ -106,7 +106,8 @@ func TestNeedsProxyKilledJobFails(t *testing.T) {
 //
 // backoffLimit is 3, not 2: for OnFailure the Job controller counts the
 // restarts of every container of the pod against it (the proxy's and the
-// export's: 2), and fails the Job once they reach the limit.
+// export's: 2), and fails the Job once they reach the limit. Seen with 2
+// on this kubelet (1.32): BackoffLimitExceeded, the retry never finished.
 func TestNeedsOnFailureRetriedPodCompletes(t *testing.T) {
 	t.Parallel()
 	n := newNamespace(t)
@@ -114,7 +115,7 @@ func TestNeedsOnFailureRetriedPodCompletes(t *testing.T) {
 	const name = "export-retried"
 	m := needsJob(t, name, true, func(m *kit.Manifest) {
 		m.SetPodSpec("restartPolicy", "OnFailure")
-		m.Set(2, "spec", "backoffLimit")
+		m.Set(3, "spec", "backoffLimit")
 	}, `send() { /usr/local/bin/standin send --name pg_dump 127.0.0.1:5432 'COPY orders TO STDOUT'; }
 if [ -e /run/tandem/tried ]; then send; exit; fi
 touch /run/tandem/tried; send && echo 'pg_dump: first run, reading on' && exec sleep 3600`)
