@@ -77,6 +77,12 @@ func TestCommandLineRoundTrip(t *testing.T) {
 				c.Sidecar.DoneFiles = []string{"/run/tandem/a.done", "/run/tandem/b.done"}
 			}),
 			peer: cmdline.Invocation{Command: cmdline.CmdSidecar}},
+		{name: "sidecar --ready-file --ready-when",
+			argv: cmdline.Sidecar{Binary: bin, ReadyFile: "/run/tandem/proxy.ready", ReadyWhen: []string{"tcp:127.0.0.1:5432"}}.Argv(),
+			want: config(supervisor.ModeSidecar, func(c *supervisor.Config) {
+				c.Sidecar.ReadyFile, c.Sidecar.ReadyWhen = "/run/tandem/proxy.ready", testkit.Parsed(t, probe.Parse, "tcp:127.0.0.1:5432")
+			}),
+			peer: cmdline.Invocation{Command: cmdline.CmdSidecar}},
 		{name: "sidecar --stop-when",
 			argv: cmdline.Sidecar{Binary: bin, StopWhen: cmdline.StopWhenSuccess}.Argv(),
 			want: config(supervisor.ModeSidecar, func(c *supervisor.Config) { c.Sidecar.StopWhen = supervisor.StopWhenSuccess }),

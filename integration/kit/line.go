@@ -50,6 +50,17 @@ func (l Line) Field(name string) string {
 	}
 }
 
+// HasValue tells whether one of the line's JSON fields has the value v,
+// whatever its name: for a line that must name something.
+func (l Line) HasValue(v string) bool {
+	for name := range l.Fields {
+		if l.Field(name) == v {
+			return true
+		}
+	}
+	return false
+}
+
 // Num returns a numeric JSON field (0 when absent or not a number).
 func (l Line) Num(name string) int {
 	f, _ := l.Fields[name].(float64)

@@ -51,19 +51,23 @@ type Sidecar struct {
 	Binary            string
 	Name              string
 	DoneFiles         []string
+	ReadyFile         string
+	ReadyWhen         []string
 	StopWhen          string // StopWhenAny or StopWhenSuccess
 	OutliveMain       time.Duration
 	TerminationSignal string
 	DoneSignal        string
 }
 
-// Argv is BINARY sidecar [--name NAME] [--done-file PATH]... [--stop-when
-// WHEN] [--outlive-main DURATION] [--termination-signal SIG] [--done-signal
-// SIG] --.
+// Argv is BINARY sidecar [--name NAME] [--done-file PATH]... [--ready-file
+// PATH] [--ready-when COND]... [--stop-when WHEN] [--outlive-main DURATION]
+// [--termination-signal SIG] [--done-signal SIG] --.
 func (s Sidecar) Argv() []string {
 	a := start(s.Binary, CmdSidecar)
 	a.value(FlagName, s.Name)
 	a.values(FlagDoneFile, s.DoneFiles)
+	a.value(FlagReadyFile, s.ReadyFile)
+	a.values(FlagReadyWhen, s.ReadyWhen)
 	a.value(FlagStopWhen, s.StopWhen)
 	a.duration(FlagOutliveMain, s.OutliveMain)
 	a.value(FlagTerminationSignal, s.TerminationSignal)

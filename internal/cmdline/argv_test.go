@@ -24,6 +24,10 @@ func TestArgv(t *testing.T) {
 			OutliveMain: 90 * time.Second, TerminationSignal: "QUIT", DoneSignal: "USR1"}.Argv(),
 			"/run/tandem/tandem sidecar --name proxy --done-file /a --done-file /b --stop-when success " +
 				"--outlive-main 90s --termination-signal QUIT --done-signal USR1 --"},
+		{Sidecar{Binary: bin, Name: "proxy", DoneFiles: []string{"/d"}, ReadyFile: "/r/proxy.ready",
+			ReadyWhen: []string{"tcp:127.0.0.1:5432", "file:/x"}}.Argv(),
+			"/run/tandem/tandem sidecar --name proxy --done-file /d --ready-file /r/proxy.ready " +
+				"--ready-when tcp:127.0.0.1:5432 --ready-when file:/x --"},
 		{Sidecar{Binary: bin, OutliveMain: 1500 * time.Millisecond}.Argv(), "/run/tandem/tandem sidecar --outlive-main 1.5s --"},
 		{Wait{Binary: bin, For: []string{"tcp:127.0.0.1:80"}, Timeout: 30 * time.Second}.Argv(),
 			"/run/tandem/tandem wait --for tcp:127.0.0.1:80 --timeout 30s"},

@@ -19,10 +19,11 @@ func (p *plan) apply(template *yaml.Node, opts Options) {
 	initFirst := []*yaml.Node{p.installContainer(opts.Image)}
 	if opts.Mode == Native {
 		for _, c := range p.sidecars {
-			c.wrap(cmdline.Run{Binary: binary, Name: c.name}.Argv())
+			c.wrap(p.nativeSidecarArgv(c))
 			setAfter(c.node, "restartPolicy", yamlnode.Str("Always"), "image")
 			initFirst = append(initFirst, c.node)
 		}
+		p.wrapNativeMains()
 		p.setContainers(p.mains)
 	} else {
 		p.applyClassic()
@@ -43,7 +44,7 @@ func (p *plan) applyClassic() {
 	for _, c := range p.mains {
 		done := MountPath + "/" + c.name + ".done"
 		doneFiles = append(doneFiles, done)
-		c.wrap(cmdline.Main{Binary: binary, Name: c.name, DoneFile: done}.Argv())
+		c.wrap(cmdline.Main{Binary: binary, Name: c.name, DoneFile: done, Needs: p.neededReadyFiles()}.Argv())
 	}
 	grace := defaultGraceSecs
 	if g := yamlnode.Lookup(p.spec, "terminationGracePeriodSeconds"); g != nil {
@@ -54,6 +55,7 @@ func (p *plan) applyClassic() {
 	for _, c := range p.sidecars {
 		sidecar := cmdline.Sidecar{Binary: binary, Name: c.name, DoneFiles: doneFiles,
 			OutliveMain: time.Duration(grace) * time.Second, TerminationSignal: c.terminationSignal}
+		sidecar.ReadyFile, sidecar.ReadyWhen = p.readiness(c)
 		if yamlnode.ScalarAt(p.spec, "restartPolicy") == "OnFailure" {
 			// The kubelet retries the main in the same pod: keep the proxy.
 			sidecar.StopWhen = cmdline.StopWhenSuccess

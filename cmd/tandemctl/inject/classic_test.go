@@ -32,17 +32,7 @@ const classicJobInjected = exportJobHead + exportInjectedAnnotations +
             - 45s
             - --
 ` + dbProxyInjectedArgs + dbProxyPortsAndProbe + tandemVolumeMount +
-	`          lifecycle:
-            postStart:
-              exec:
-                command:
-                  - /run/tandem/tandem
-                  - wait
-                  - --for
-                  - http://127.0.0.1:9090/startup
-                  - --timeout
-                  - 30s
-` + exportMainHead + `          command:
+	dbProxyStartHook + exportMainHead + `          command:
             - /run/tandem/tandem
             - main
             - --name

@@ -105,3 +105,17 @@ const tandemVolume = `      volumes:
 
 // exportJobReport is the report for the export Job in either mode.
 const exportJobReport = "job/export: injected (mains: export; sidecars: db-proxy)"
+
+// dbProxyStartHook holds the main's start until the proxy's startup probe
+// holds (classic mode).
+const dbProxyStartHook = `          lifecycle:
+            postStart:
+              exec:
+                command:
+                  - /run/tandem/tandem
+                  - wait
+                  - --for
+                  - http://127.0.0.1:9090/startup
+                  - --timeout
+                  - 30s
+`

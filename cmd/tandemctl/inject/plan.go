@@ -37,7 +37,9 @@ type plan struct {
 	spec, meta *yaml.Node
 	mains      []*container
 	sidecars   []*container
-	warnings   []string
+	// needs are the sidecars every main needs (tandem.sh/needs).
+	needs    []string
+	warnings []string
 }
 
 // makePlan checks the pod template and reads every program it needs. It
@@ -59,6 +61,10 @@ func makePlan(ctx context.Context, template *yaml.Node, opts Options) (*plan, er
 	if err != nil {
 		return nil, err
 	}
+	needs, err := neededSidecars(yamlnode.ScalarAt(annotations, NeedsKey), names)
+	if err != nil {
+		return nil, err
+	}
 	if len(names) == 0 {
 		return nil, errSkip{NoSidecars, noSidecars(ctrs, opts.Sidecars)}
 	}
@@ -68,7 +74,7 @@ func makePlan(ctx context.Context, template *yaml.Node, opts Options) (*plan, er
 	if err := checkShapes(meta, spec, ctrs); err != nil {
 		return nil, err
 	}
-	p := &plan{spec: spec, meta: meta}
+	p := &plan{spec: spec, meta: meta, needs: needs}
 	for _, n := range ctrs.Content {
 		c := &container{node: n, name: yamlnode.ScalarAt(n, "name"), sidecar: slices.Contains(names, yamlnode.ScalarAt(n, "name"))}
 		if c.sidecar {
@@ -89,9 +95,9 @@ func makePlan(ctx context.Context, template *yaml.Node, opts Options) (*plan, er
 }
 
 // toWrap lists the containers whose command changes: all in classic mode,
-// the sidecars alone in native mode.
+// the sidecars alone in native mode unless the mains need them.
 func (p *plan) toWrap(mode Mode) []*container {
-	if mode == Native {
+	if mode == Native && len(p.needs) == 0 {
 		return p.sidecars
 	}
 	return append(append([]*container{}, p.mains...), p.sidecars...)

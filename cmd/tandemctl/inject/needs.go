@@ -1,0 +1,98 @@
+package inject
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tandem-sh/tandem/internal/cmdline"
+)
+
+// NeedsKey names the sidecars that the mains cannot run without: each
+// main stops, and fails, when one of them is lost (tandem main --needs).
+const NeedsKey = "tandem.sh/needs"
+
+// neededSidecars reads the tandem.sh/needs annotation: names of sidecars,
+// in the pod's order. A name that is not one of the pod's sidecars is an
+// error: a main the user meant to protect must not run unprotected.
+func neededSidecars(annotation string, sidecars []string) ([]string, error) {
+	wanted := map[string]bool{}
+	for _, name := range strings.Split(annotation, ",") {
+		if name = strings.TrimSpace(name); name == "" {
+			continue
+		}
+		if !slices.Contains(sidecars, name) {
+			have := "none"
+			if len(sidecars) > 0 {
+				have = strings.Join(sidecars, ", ")
+			}
+			return nil, fmt.Errorf("%s: %q is not a sidecar of this pod (sidecars: %s): name it in %s too, or fix the annotation",
+				NeedsKey, name, have, SidecarsKey)
+		}
+		wanted[name] = true
+	}
+	var needs []string
+	for _, name := range sidecars {
+		if wanted[name] {
+			needs = append(needs, name)
+		}
+	}
+	return needs, nil
+}
+
+// readyFile is where a needed sidecar's tandem writes its ready file and
+// holds its lifeline (readyFile + ".lifeline") for the mains.
+func readyFile(sidecar string) string {
+	return MountPath + "/" + sidecar + ".ready"
+}
+
+// neededReadyFiles are every main's --needs.
+func (p *plan) neededReadyFiles() []string {
+	var files []string
+	for _, name := range p.needs {
+		files = append(files, readyFile(name))
+	}
+	return files
+}
+
+// readiness is sidecar c's --ready-file and --ready-when: its probe, so
+// that the mains start once it is ready; none when no main needs it.
+func (p *plan) readiness(c *container) (file string, when []string) {
+	if !slices.Contains(p.needs, c.name) {
+		return "", nil
+	}
+	cond, _, ok, err := startCondition(c.node)
+	switch {
+	case err != nil:
+		p.warnings = append(p.warnings, "sidecar "+strconv.Quote(c.name)+" is ready for the mains that need it as soon as it starts: "+err.Error())
+	case ok:
+		when = []string{cond}
+	}
+	return readyFile(c.name), when
+}
+
+// nativeSidecarArgv wraps a native sidecar: `tandem run`, a correct PID 1,
+// unless a main needs it. Then `tandem sidecar`, for its ready file and
+// lifeline; with no done file it stops, as under `run`, when the kubelet
+// stops it after the mains. Each restart by the kubelet is a new tandem
+// holding the lifeline anew.
+func (p *plan) nativeSidecarArgv(c *container) []string {
+	file, when := p.readiness(c)
+	if file == "" {
+		return cmdline.Run{Binary: binary, Name: c.name}.Argv()
+	}
+	return cmdline.Sidecar{Binary: binary, Name: c.name, ReadyFile: file, ReadyWhen: when}.Argv()
+}
+
+// wrapNativeMains puts the mains of a native pod under `tandem main
+// --needs` when they need sidecars; otherwise they are left alone. They
+// write no done file: the kubelet, not tandem, stops native sidecars.
+func (p *plan) wrapNativeMains() {
+	if len(p.needs) == 0 {
+		return
+	}
+	for _, c := range p.mains {
+		c.wrap(cmdline.Main{Binary: binary, Name: c.name, Needs: p.neededReadyFiles()}.Argv())
+	}
+}
