@@ -65,9 +65,11 @@ release:
 # Pushes dist/'s multi-arch images to REGISTRY/tandem:VERSION and
 # REGISTRY/tandemctl:VERSION, with the credentials of `docker login` or
 # `podman login` (the Docker config, $$REGISTRY_AUTH_FILE, containers/auth.json).
+# DIST: another release's dist/ (integration/release).
+DIST ?= dist
 publish:
 	@test -n "$(REGISTRY)" || { echo "REGISTRY: expected HOST/PATH, e.g. make publish VERSION=v1.2.3 REGISTRY=ghcr.io/tandem-sh"; exit 2; }
-	$(GO) run ./internal/release/cmd/release publish -dist dist -version $(VERSION) -registry $(REGISTRY)
+	$(GO) run ./internal/release/cmd/release publish -dist $(DIST) -version $(VERSION) -registry $(REGISTRY)
 
 # Images, both FROM scratch with no RUN (so another architecture needs no
 # emulation): tandem (Dockerfile.scratch) and tandemctl (Dockerfile.tandemctl,
