@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -140,12 +139,5 @@ func startRegistry(t *testing.T) string {
 	t.Helper()
 	bin, err := exec.LookPath("docker-registry")
 	skipUnless(t, err == nil, "docker-registry is not in PATH (apt-get install docker-registry)")
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	kit.StartRegistry(t, bin, addr)
-	return addr
+	return kit.StartLoopbackRegistry(t, bin)
 }
