@@ -103,7 +103,8 @@ func checkIndex(t *testing.T, idx v1.ImageIndex, meta Meta) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if cfg.Architecture != desc.Platform.Architecture || cfg.Config.User != "65532:65532" || cfg.Config.Entrypoint[0] != "/tandemctl" || !cfg.Created.Equal(meta.Created) {
+		if cfg.Architecture != desc.Platform.Architecture || cfg.OS != "linux" || cfg.RootFS.Type != "layers" || len(cfg.RootFS.DiffIDs) != 1 ||
+			cfg.Config.User != "65532:65532" || cfg.Config.Entrypoint[0] != "/tandemctl" || !cfg.Created.Equal(meta.Created) {
 			t.Errorf("%s: config %+v", desc.Platform, cfg)
 		}
 	}

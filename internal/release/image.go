@@ -57,6 +57,7 @@ func Build(spec Spec, arch string, meta Meta) (v1.Image, error) {
 		Architecture: arch,
 		OS:           "linux",
 		Config:       v1.Config{Entrypoint: spec.Entrypoint, User: spec.User},
+		RootFS:       v1.RootFS{Type: "layers"}, // runtimes refuse any other
 	})
 	if err != nil {
 		return nil, fmt.Errorf("image config: %w", err)
