@@ -16,10 +16,11 @@ import (
 )
 
 // WriteArchive writes idx as an OCI image layout in a tar to w: index.json
-// names idx (its ref.name is the version), blobs/ holds it, its images and
-// their layers. Entries are sorted, 0644 (0755 for directories), owned by
-// 0:0 and stamped with meta.Created.
-func WriteArchive(w io.Writer, idx v1.ImageIndex, meta Meta) error {
+// names idx ref (a reference such as ghcr.io/tandem-sh/tandem:v1.2.3, the
+// name `podman load` and `ctr import` give it), blobs/ holds idx, its
+// images and their layers. Entries are sorted, 0644 (0755 for
+// directories), owned by 0:0 and stamped with meta.Created.
+func WriteArchive(w io.Writer, idx v1.ImageIndex, ref string, meta Meta) error {
 	dir, err := os.MkdirTemp("", "tandem-release-")
 	if err != nil {
 		return err
@@ -29,7 +30,7 @@ func WriteArchive(w io.Writer, idx v1.ImageIndex, meta Meta) error {
 	if err != nil {
 		return fmt.Errorf("oci layout: %w", err)
 	}
-	if err := lp.AppendIndex(idx, layout.WithAnnotations(map[string]string{AnnotationRefName: meta.Version})); err != nil {
+	if err := lp.AppendIndex(idx, layout.WithAnnotations(map[string]string{AnnotationRefName: ref, annotationContainerdName: ref})); err != nil {
 		return fmt.Errorf("oci layout: %w", err)
 	}
 	return tarTree(w, dir, meta.Created)

@@ -33,7 +33,7 @@ func testIndex(t *testing.T) v1.ImageIndex {
 func writeTestArchive(t *testing.T) string {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := WriteArchive(&buf, testIndex(t), testMeta); err != nil {
+	if err := WriteArchive(&buf, testIndex(t), "ghcr.io/tandem-sh/tandemctl:v1.2.3", testMeta); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "tandemctl-image.tar")

@@ -18,6 +18,8 @@ const (
 	AnnotationCreated  = "org.opencontainers.image.created"
 	// AnnotationRefName names the index in an archive's index.json.
 	AnnotationRefName = "org.opencontainers.image.ref.name"
+	// annotationContainerdName is the name `ctr images import` gives it.
+	annotationContainerdName = "io.containerd.image.name"
 )
 
 // Meta says which release an image belongs to.

@@ -17,8 +17,13 @@ import (
 // archs are the release's architectures, in the order of the index.
 var archs = []string{"amd64", "arm64"}
 
-// source is the repository, for org.opencontainers.image.source.
-const source = "https://github.com/tandem-sh/tandem"
+const (
+	// source is the repository, for org.opencontainers.image.source.
+	source = "https://github.com/tandem-sh/tandem"
+	// registry is where releases are published: tandemctl's default
+	// --image is registry/tandem:VERSION.
+	registry = "ghcr.io/tandem-sh"
+)
 
 type imagesFlags struct {
 	dist, caCerts string
@@ -86,7 +91,7 @@ func writeImage(dist, name string, spec func([]byte) release.Spec, meta release.
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	var buf bytes.Buffer
-	if err := release.WriteArchive(&buf, idx, meta); err != nil {
+	if err := release.WriteArchive(&buf, idx, registry+"/"+name+":"+meta.Version, meta); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	path := filepath.Join(dist, name+"-image.tar")
