@@ -39,8 +39,9 @@ spec:
       restartPolicy: Never
       containers:
       - {name: main, image: busybox, command: [sh, -c, "true"]}
+      - {name: proxy, image: busybox, command: [sleep, "1000"]}
 `
-	cmd := exec.Command(hostBinary(t, dist, "tandemctl"), "inject", "--resolve", "none", "-")
+	cmd := exec.Command(hostBinary(t, dist, "tandemctl"), "inject", "--resolve", "none", "--sidecar", "proxy", "-")
 	cmd.Stdin = strings.NewReader(job)
 	want := "image: ghcr.io/tandem-sh/tandem:" + version
 	if out := output(t, cmd); !strings.Contains(out, want) {
