@@ -45,9 +45,10 @@ $(CTL): $(shell find cmd/tandemctl internal -name '*.go') go.mod go.sum
 CYCLONEDX  := github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod@v1.10.0
 RELEASE_ARCHS := amd64 arm64
 release: export SOURCE_DATE_EPOCH := $(shell git log -1 --format=%ct 2>/dev/null)
+check-version = @case "$(VERSION)" in v[0-9]*.[0-9]*.[0-9]*) ;; \
+  *) echo "VERSION=$(VERSION): expected vX.Y.Z, e.g. make $@ VERSION=v1.2.3"; exit 2;; esac
 release:
-	@case "$(VERSION)" in v[0-9]*.[0-9]*.[0-9]*) ;; \
-	  *) echo "VERSION=$(VERSION): expected vX.Y.Z, e.g. make release VERSION=v1.2.3"; exit 2;; esac
+	$(check-version)
 	@test -z "$$(git status --porcelain 2>/dev/null)" && test -n "$$SOURCE_DATE_EPOCH" || \
 	  { echo "make release needs a clean git checkout: a release is its commit, nothing else"; git status --short; exit 2; }
 	rm -rf dist && mkdir dist
@@ -68,6 +69,7 @@ release:
 # DIST: another release's dist/ (integration/release).
 DIST ?= dist
 publish:
+	$(check-version)
 	@test -n "$(REGISTRY)" || { echo "REGISTRY: expected HOST/PATH, e.g. make publish VERSION=v1.2.3 REGISTRY=ghcr.io/tandem-sh"; exit 2; }
 	$(GO) run ./internal/release/cmd/release publish -dist $(DIST) -version $(VERSION) -registry $(REGISTRY)
 
