@@ -1,8 +1,11 @@
 # tandem: `make demo` shows it working, `make test` proves it.
 SHELL      := /bin/bash
 GO         ?= go
-VERSION    ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-COMMIT     ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+# A build says `dev` and its commit; `make release VERSION=vX.Y.Z` stamps a
+# release (SPEC, Releases). -dirty: the tree had changes the commit lacks.
+VERSION    ?= dev
+COMMIT     ?= $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) || { echo unknown; exit; }; \
+                git diff --quiet HEAD 2>/dev/null || c=$$c-dirty; echo $$c)
 PKG        := github.com/tandem-sh/tandem
 LDFLAGS    := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 # urfave_cli_no_docs drops the man/markdown generators (~0.3 MB) we never use.
@@ -13,7 +16,7 @@ MAX_SIZE   := 6291456
 
 export CGO_ENABLED := 0
 
-.PHONY: all build dist image image-all image-context demo test fuzz e2e e2e-k8s bench clean
+.PHONY: all build release publish image image-context demo test fuzz e2e e2e-k8s bench clean
 
 all: build
 
@@ -31,14 +34,44 @@ $(CTL): $(shell find cmd/tandemctl internal -name '*.go') go.mod go.sum
 	@ln -sf tandemctl bin/kubectl-tandem
 	@echo "$@: $$(stat -c %s $@) bytes (and bin/kubectl-tandem, a link: \`kubectl tandem inject\`)"
 
-dist:
-	@for arch in amd64 arm64; do \
-	  for cmd in tandem tandemctl; do \
-	    echo "GOOS=linux GOARCH=$$arch $(GO) build -o bin/$$cmd-linux-$$arch ./cmd/$$cmd"; \
-	    GOOS=linux GOARCH=$$arch $(GO) build $(BUILDFLAGS) -o bin/$$cmd-linux-$$arch ./cmd/$$cmd || exit 1; \
-	  done; \
-	done
-	@ls -l bin/*-linux-*
+# dist/ for a release: both binaries for linux/amd64 and linux/arm64, a
+# CycloneDX SBOM of each (cyclonedx-gomod, pinned, from the module graph the
+# binary embeds), the multi-arch images tandem and tandemctl as OCI archives
+# (internal/release: FROM scratch plus the binary, as Dockerfile.scratch and
+# Dockerfile.tandemctl say), and SHA256SUMS. Byte-identical from any clone of
+# the commit with the same Go (.ci/reproducible.sh): -trimpath, times from
+# the commit (SOURCE_DATE_EPOCH), SBOMs without time or serial number. The
+# tandemctl image carries $(CA_CERTS), the host's.
+CYCLONEDX  := github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod@v1.10.0
+RELEASE_ARCHS := amd64 arm64
+release: export SOURCE_DATE_EPOCH := $(shell git log -1 --format=%ct 2>/dev/null)
+check-version = @case "$(VERSION)" in v[0-9]*.[0-9]*.[0-9]*) ;; \
+  *) echo "VERSION=$(VERSION): expected vX.Y.Z, e.g. make $@ VERSION=v1.2.3"; exit 2;; esac
+release:
+	$(check-version)
+	@test -z "$$(git status --porcelain 2>/dev/null)" && test -n "$$SOURCE_DATE_EPOCH" || \
+	  { echo "make release needs a clean git checkout: a release is its commit, nothing else"; git status --short; exit 2; }
+	rm -rf dist && mkdir dist
+	@for arch in $(RELEASE_ARCHS); do for cmd in tandem tandemctl; do \
+	  echo "GOOS=linux GOARCH=$$arch $(GO) build -o dist/$$cmd-linux-$$arch ./cmd/$$cmd"; \
+	  GOOS=linux GOARCH=$$arch $(GO) build $(BUILDFLAGS) -o dist/$$cmd-linux-$$arch ./cmd/$$cmd || exit 1; \
+	  GOFLAGS=-trimpath $(GO) run $(CYCLONEDX) bin -json -std -noserial -notimestamp -version $(VERSION) \
+	    -output dist/$$cmd-linux-$$arch.cdx.json dist/$$cmd-linux-$$arch || exit 1; \
+	done; done
+	$(GO) run ./internal/release/cmd/release images -dist dist -version $(VERSION) \
+	  -revision $$(git rev-parse HEAD) -epoch $$SOURCE_DATE_EPOCH -ca-certs $(CA_CERTS)
+	cd dist && sha256sum -- * > SHA256SUMS
+	@ls -l dist
+
+# Pushes dist/'s multi-arch images to REGISTRY/tandem:VERSION and
+# REGISTRY/tandemctl:VERSION, with the credentials of `docker login` or
+# `podman login` (the Docker config, $$REGISTRY_AUTH_FILE, containers/auth.json).
+# DIST: another release's dist/ (integration/release).
+DIST ?= dist
+publish:
+	$(check-version)
+	@test -n "$(REGISTRY)" || { echo "REGISTRY: expected HOST/PATH, e.g. make publish VERSION=v1.2.3 REGISTRY=ghcr.io/tandem-sh"; exit 2; }
+	$(GO) run ./internal/release/cmd/release publish -dist $(DIST) -version $(VERSION) -registry $(REGISTRY)
 
 # Images, both FROM scratch with no RUN (so another architecture needs no
 # emulation): tandem (Dockerfile.scratch) and tandemctl (Dockerfile.tandemctl,
@@ -63,23 +96,6 @@ image: build
 	@for pair in $(IMAGES); do name=$${pair%%:*}; file=$${pair#*:}; \
 	  podman build -q -f $$file -t $(IMAGE_REPO)/$$name:$(VERSION) -t $(IMAGE_REPO)/$$name:latest bin/image/$(HOST_ARCH) >/dev/null || exit 1; \
 	  echo "$(IMAGE_REPO)/$$name:$(VERSION): $$(podman image inspect --format '{{.Size}}' $(IMAGE_REPO)/$$name:$(VERSION)) bytes"; \
-	done
-
-# Multi-arch manifest lists $(IMAGE_REPO)/tandem:$(VERSION) and
-# $(IMAGE_REPO)/tandemctl:$(VERSION) for linux/amd64 and linux/arm64, from
-# `make dist`. Push one with `podman manifest push --all NAME docker://HOST/NAME`.
-IMAGE_ARCHS := amd64 arm64
-image-all: dist
-	@for arch in $(IMAGE_ARCHS); do \
-	  $(MAKE) --no-print-directory image-context ARCH=$$arch TANDEM=bin/tandem-linux-$$arch TANDEMCTL=bin/tandemctl-linux-$$arch || exit 1; \
-	done
-	@for pair in $(IMAGES); do name=$${pair%%:*}; file=$${pair#*:}; list=$(IMAGE_REPO)/$$name:$(VERSION); \
-	  if podman manifest exists $$list 2>/dev/null || podman image exists $$list; then podman rmi $$list >/dev/null; fi; \
-	  podman manifest create $$list >/dev/null || exit 1; \
-	  for arch in $(IMAGE_ARCHS); do \
-	    podman build -q --platform linux/$$arch --manifest $$list -f $$file bin/image/$$arch >/dev/null || exit 1; \
-	  done; \
-	  echo "$$list: $$(podman manifest inspect $$list | grep -c '"architecture"') platforms"; \
 	done
 
 demo: build
@@ -137,4 +153,4 @@ bench: build
 	$(GO) run ./bench -tandem $(CURDIR)/$(BIN)
 
 clean:
-	rm -rf bin
+	rm -rf bin dist

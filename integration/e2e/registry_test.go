@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,14 +27,7 @@ func startRegistry(t *testing.T) string {
 		}
 		t.Skip("docker-registry not in PATH (apt-get install docker-registry)")
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	kit.StartRegistry(t, bin, addr)
-	return addr
+	return kit.StartLoopbackRegistry(t, bin)
 }
 
 // pushImage builds an image FROM scratch with containerfile's

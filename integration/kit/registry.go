@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,20 @@ import (
 
 // registryStartBound is how long docker-registry may take to listen.
 const registryStartBound = 30 * time.Second
+
+// StartLoopbackRegistry runs StartRegistry on a free port of 127.0.0.1 and
+// returns its HOST:PORT.
+func StartLoopbackRegistry(t testing.TB, bin string) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	StartRegistry(t, bin, addr)
+	return addr
+}
 
 // StartRegistry runs Debian's docker-registry (distribution, bin) on addr,
 // with its own storage, until the test ends; it returns once the registry

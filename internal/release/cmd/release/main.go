@@ -1,0 +1,34 @@
+// Command release writes the images of a release into dist/ and pushes them
+// (`make release`, `make publish`; SPEC, Releases). It is build tooling:
+// nothing of it is in tandem or tandemctl.
+//
+//	release images -dist DIR -version V -revision SHA -epoch SECONDS -ca-certs FILE
+//	release publish -dist DIR -version V -registry HOST/PATH
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+)
+
+func main() {
+	if err := run(context.Background(), os.Args[1:]); err != nil {
+		fmt.Fprintf(os.Stderr, "release: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string) error {
+	if len(args) == 0 {
+		return errors.New("expected a command: images or publish")
+	}
+	switch args[0] {
+	case "images":
+		return images(args[1:])
+	case "publish":
+		return publish(ctx, args[1:])
+	}
+	return fmt.Errorf("unknown command %q: expected images or publish", args[0])
+}
