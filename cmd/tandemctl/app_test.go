@@ -163,7 +163,7 @@ func TestInjectUsageErrors(t *testing.T) {
 		{[]string{"inject", "--resolve", "maybe", good}, `--resolve "maybe": expected registry or none`},
 		{[]string{"inject", "--platform", "amd64", good}, `platform "amd64": expected os/arch`},
 		{[]string{"inject", "--image", "", good}, "--image: expected an image"},
-		{[]string{"inject", "--no-such-flag", good}, "flag provided but not defined"},
+		{[]string{"inject", "--no-such-flag", good}, "unknown flag --no-such-flag for tandemctl inject"},
 		{[]string{"injekt"}, `unknown command "injekt"`},
 	}
 	for _, tt := range tests {
