@@ -54,7 +54,7 @@ func (c *DigestCache) Resolve(ctx context.Context, image string, keychain authn.
 		cached bool
 	}
 	got, err := bounded(ctx, ref.String(), c.timeout, func(ctx context.Context) (answer, error) {
-		config, cached, err := c.read(ref, []remote.Option{remote.WithContext(ctx), remote.WithAuthFromKeychain(keychain)})
+		config, cached, err := c.read(ref, []remote.Option{remote.WithContext(ctx), remote.WithAuthFromKeychain(keychain), retryOption})
 		return answer{config, cached}, err
 	})
 	return got.config, got.cached, err

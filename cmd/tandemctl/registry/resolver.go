@@ -104,6 +104,6 @@ func (r *Resolver) read(ctx context.Context, image string) (inject.ImageConfig, 
 		return inject.ImageConfig{}, ctx.Err()
 	}
 	return bounded(ctx, ref.String(), r.timeout, func(ctx context.Context) (inject.ImageConfig, error) {
-		return r.reader.readRef(ref, []remote.Option{remote.WithContext(ctx), remote.WithAuthFromKeychain(r.keychain)})
+		return r.reader.readRef(ref, []remote.Option{remote.WithContext(ctx), remote.WithAuthFromKeychain(r.keychain), retryOption})
 	})
 }
