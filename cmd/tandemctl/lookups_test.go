@@ -12,11 +12,11 @@ import (
 
 	"github.com/google/go-containerregistry/pkg/name"
 	ggcrregistry "github.com/google/go-containerregistry/pkg/registry"
-	"github.com/google/go-containerregistry/pkg/v1/mutate"
-	"github.com/google/go-containerregistry/pkg/v1/random"
+	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
 
 	"github.com/tandem-sh/tandem/cmd/tandemctl/registry"
+	"github.com/tandem-sh/tandem/cmd/tandemctl/registry/registrytest"
 )
 
 // heldRegistry is an in-memory registry whose manifest GETs wait until
@@ -50,19 +50,7 @@ func newHeldRegistry(t *testing.T) *heldRegistry {
 // push writes an image whose ENTRYPOINT is entrypoint to the registry.
 func (h *heldRegistry) push(t *testing.T, repo string, entrypoint ...string) string {
 	t.Helper()
-	img, err := random.Image(32, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cf, err := img.ConfigFile()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cf = cf.DeepCopy()
-	cf.OS, cf.Architecture, cf.Config.Entrypoint = "linux", "amd64", entrypoint
-	if img, err = mutate.ConfigFile(img, cf); err != nil {
-		t.Fatal(err)
-	}
+	img := registrytest.Image(t, v1.Platform{OS: "linux", Architecture: "amd64"}, entrypoint, nil, "")
 	ref, err := name.ParseReference(h.host + "/" + repo + ":1")
 	if err != nil {
 		t.Fatal(err)
