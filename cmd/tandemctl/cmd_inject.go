@@ -9,6 +9,7 @@ import (
 
 	"github.com/tandem-sh/tandem/cmd/tandemctl/inject"
 	"github.com/tandem-sh/tandem/cmd/tandemctl/manifest"
+	"github.com/tandem-sh/tandem/cmd/tandemctl/registry"
 )
 
 func injectCommand() *cli.Command {
@@ -16,8 +17,8 @@ func injectCommand() *cli.Command {
 		Name:      "inject",
 		Usage:     "wrap the containers of pod templates in tandem; manifests in, manifests out",
 		ArgsUsage: "[FILE|DIR|-]...",
-		Flags: append(injectFlags(), lookupTimeoutFlag(10*time.Second,
-			"bound of one image lookup (ENTRYPOINT, CMD, STOPSIGNAL); different images are read at once, up to 8")),
+		Flags: append(injectFlags(), lookupTimeoutFlag(10*time.Second, fmt.Sprintf(
+			"bound of one image lookup (ENTRYPOINT, CMD, STOPSIGNAL); different images are read at once, up to %d", registry.MaxLookups))),
 		Action:       injectAction,
 		OnUsageError: onUsageError,
 	}
