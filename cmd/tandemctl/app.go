@@ -9,6 +9,10 @@ import (
 
 // newApp builds the CLI over the given streams, so tests run it in-process.
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	commands := []*cli.Command{injectCommand(), webhookCommand(), checkCommand(), versionCommand(), helpCommand()}
+	for _, c := range commands {
+		c.OnUsageError = onUsageError // every command's bad flag exits 2
+	}
 	return &cli.App{
 		Name:           "tandemctl",
 		Usage:          "wrap the containers of Kubernetes manifests in tandem",
@@ -18,7 +22,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		Reader:         stdin,
 		Writer:         stdout,
 		ErrWriter:      stderr,
-		Commands:       []*cli.Command{injectCommand(), webhookCommand(), checkCommand(), versionCommand},
+		Commands:       commands,                 // helpCommand replaces urfave/cli's own,
+		Flags:          []cli.Flag{cli.HelpFlag}, // which brought --help along
 		OnUsageError:   onUsageError,
 		ExitErrHandler: func(*cli.Context, error) {}, // main() alone exits
 		Action:         unknownCommand,
@@ -30,10 +35,8 @@ func unknownCommand(cliCtx *cli.Context) error {
 	if cliCtx.NArg() == 0 {
 		return cli.ShowAppHelp(cliCtx)
 	}
-	return usageError{fmt.Errorf("unknown command %q: expected inject, webhook, check or version", cliCtx.Args().First())}
+	return usageError{fmt.Errorf("unknown command %q: expected inject, webhook, check, version or help (see `tandemctl --help`)", cliCtx.Args().First())}
 }
-
-func onUsageError(_ *cli.Context, err error, _ bool) error { return usageError{err} }
 
 // envVars names a flag's environment variable: TANDEMCTL_<FLAG>.
 func envVars(flag string) []string {

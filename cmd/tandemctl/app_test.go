@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,6 +37,18 @@ func writeFile(t *testing.T, dir, name, data string) string {
 	return p
 }
 
+// testImage is passed as --image where a test is not about its default
+// (a development build warns without it).
+const testImage = "localhost/tandem:test"
+
+// termAssumed is the report's warning on sidecar name when --resolve none
+// leaves its stop signal unstated.
+func termAssumed(name string) string {
+	return fmt.Sprintf("; warning: sidecar %q: SIGTERM assumed as the signal it gets on pod deletion (--resolve none reads no STOPSIGNAL); "+
+		"if its image sets another, state the container's stop signal with the pod template annotation tandem.sh/stop-signal.%s: QUIT "+
+		"(the signal its image's STOPSIGNAL names; TERM if none), or with lifecycle.stopSignal (Kubernetes 1.33+, feature gate ContainerStopSignals)", name, name)
+}
+
 const plainJob = `# The nightly export.
 apiVersion: batch/v1
 kind: Job
@@ -66,11 +79,11 @@ data:
 
 func TestInjectStdinAndIdempotence(t *testing.T) {
 	in := configMap + "---\n" + plainJob
-	out, stderr, code := run(t, in, "inject", "--resolve", "none")
+	out, stderr, code := run(t, in, "inject", "--resolve", "none", "--image", testImage)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	wantReport := "configmap/settings: skipped (kind ConfigMap has no pod template)\njob/export: injected (mains: export; sidecars: db-proxy)\n"
+	wantReport := "configmap/settings: skipped (kind ConfigMap has no pod template)\njob/export: injected (mains: export; sidecars: db-proxy)" + termAssumed("db-proxy") + "\n"
 	if stderr != wantReport {
 		t.Errorf("report\n%s\nwant\n%s", stderr, wantReport)
 	}
@@ -78,7 +91,7 @@ func TestInjectStdinAndIdempotence(t *testing.T) {
 		!strings.Contains(out, "args: [pg_dump] # to stdout\n") {
 		t.Errorf("the untouched document, the comments or the compact lists were not kept:\n%s", out)
 	}
-	again, stderr2, code := run(t, out, "inject", "--resolve", "none", "-")
+	again, stderr2, code := run(t, out, "inject", "--resolve", "none", "--image", testImage, "-")
 	if code != 0 || again != out {
 		t.Errorf("a second injection changed the output (exit %d):\n%s", code, again)
 	}
@@ -94,13 +107,13 @@ func TestInjectFilesAndDirectories(t *testing.T) {
 	writeFile(t, dir, "a/notes.txt", "not a manifest")
 	js := writeFile(t, dir, "pod.json", `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
   "spec": {"containers": [{"name": "m", "image": "app:1", "command": ["/m"]}, {"name": "s", "image": "app:1", "command": ["/s"]}]}}`)
-	out, stderr, code := run(t, "", "inject", "--resolve", "none", "--sidecar", "s", filepath.Join(dir, "a"), js)
+	out, stderr, code := run(t, "", "inject", "--resolve", "none", "--image", testImage, "--sidecar", "s", filepath.Join(dir, "a"), js)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	// Lexical order in the directory: a/b/cm.yml before a/job.yaml.
 	wantReport := "configmap/settings: skipped (kind ConfigMap has no pod template)\n" +
-		"job/export: injected (mains: export; sidecars: db-proxy)\npod/p: injected (mains: m; sidecars: s)\n"
+		"job/export: injected (mains: export; sidecars: db-proxy)" + termAssumed("db-proxy") + "\npod/p: injected (mains: m; sidecars: s)" + termAssumed("s") + "\n"
 	if stderr != wantReport {
 		t.Errorf("report\n%s\nwant\n%s", stderr, wantReport)
 	}
@@ -119,7 +132,7 @@ func TestInjectFilesAndDirectories(t *testing.T) {
 func TestInjectPartialFailure(t *testing.T) {
 	broken := strings.Replace(plainJob, "name: export\nspec", "name: broken\nspec", 1)
 	broken = strings.Replace(broken, "        command: [pg_dump] # to stdout\n", "", 1)
-	out, stderr, code := run(t, broken+"---\n"+plainJob, "inject", "--resolve", "none")
+	out, stderr, code := run(t, broken+"---\n"+plainJob, "inject", "--resolve", "none", "--image", testImage)
 	if code != 1 {
 		t.Errorf("exit %d; want 1", code)
 	}
@@ -150,7 +163,7 @@ func TestInjectUsageErrors(t *testing.T) {
 		{[]string{"inject", "--resolve", "maybe", good}, `--resolve "maybe": expected registry or none`},
 		{[]string{"inject", "--platform", "amd64", good}, `platform "amd64": expected os/arch`},
 		{[]string{"inject", "--image", "", good}, "--image: expected an image"},
-		{[]string{"inject", "--no-such-flag", good}, "flag provided but not defined"},
+		{[]string{"inject", "--no-such-flag", good}, "unknown flag --no-such-flag for tandemctl inject"},
 		{[]string{"injekt"}, `unknown command "injekt"`},
 	}
 	for _, tt := range tests {
@@ -177,7 +190,7 @@ func TestInjectEnvironment(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	for _, name := range []string{"sidecar", "mode", "image", "resolve", "platform", "insecure-registry"} {
+	for _, name := range []string{"sidecar", "mode", "image", "resolve", "platform", "insecure-registry", "lookup-timeout"} {
 		if flagEnv(t, name) != "TANDEMCTL_"+strings.ToUpper(strings.ReplaceAll(name, "-", "_")) {
 			t.Errorf("--%s has no TANDEMCTL_ variable", name)
 		}
@@ -210,11 +223,11 @@ func TestInjectList(t *testing.T) {
 	}
 	job := strings.TrimPrefix(plainJob, "# The nightly export.\n")
 	in := "apiVersion: v1\nkind: List\nitems:\n" + indent(configMap) + indent(job)
-	out, stderr, code := run(t, in, "inject", "--resolve", "none")
+	out, stderr, code := run(t, in, "inject", "--resolve", "none", "--image", testImage)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if want := "configmap/settings: skipped (kind ConfigMap has no pod template)\njob/export: injected (mains: export; sidecars: db-proxy)\n"; stderr != want {
+	if want := "configmap/settings: skipped (kind ConfigMap has no pod template)\njob/export: injected (mains: export; sidecars: db-proxy)" + termAssumed("db-proxy") + "\n"; stderr != want {
 		t.Errorf("report\n%s\nwant\n%s", stderr, want)
 	}
 	if !strings.HasPrefix(out, "apiVersion: v1\nkind: List\nitems:\n  - apiVersion: v1\n    kind: ConfigMap\n") ||

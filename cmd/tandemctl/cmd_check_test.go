@@ -93,7 +93,7 @@ func TestCheckExitCodes(t *testing.T) {
 		{"-n with -A", []string{"--kubeconfig", clean, "-n", "jobs", "-A"}, 2, "", "-n and -A: give one namespace or all of them"},
 		{"-o yaml", []string{"--kubeconfig", clean, "-o", "yaml"}, 2, "", `-o "yaml": expected text or json`},
 		{"--stuck-after 0s", []string{"--kubeconfig", clean, "--stuck-after", "0s"}, 2, "", "--stuck-after 0s: expected a positive duration"},
-		{"--stuck-after soon", []string{"--kubeconfig", clean, "--stuck-after", "soon"}, 2, "", "invalid value \"soon\" for flag -stuck-after"},
+		{"--stuck-after soon", []string{"--kubeconfig", clean, "--stuck-after", "soon"}, 2, "", `--stuck-after "soon": expected a duration such as 10s, 1m or 1h30m`},
 		{"an argument", []string{"--kubeconfig", clean, "jobs"}, 2, "", `check takes no arguments, got ["jobs"]`},
 		{"no API server", []string{"--kubeconfig", writeKubeconfig(t, "http://127.0.0.1:1")}, 1, "", "tandemctl: list pods:"},
 	}

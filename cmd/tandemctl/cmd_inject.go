@@ -3,19 +3,22 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/tandem-sh/tandem/cmd/tandemctl/inject"
 	"github.com/tandem-sh/tandem/cmd/tandemctl/manifest"
+	"github.com/tandem-sh/tandem/cmd/tandemctl/registry"
 )
 
 func injectCommand() *cli.Command {
 	return &cli.Command{
-		Name:         "inject",
-		Usage:        "wrap the containers of pod templates in tandem; manifests in, manifests out",
-		ArgsUsage:    "[FILE|DIR|-]...",
-		Flags:        injectFlags(),
+		Name:      "inject",
+		Usage:     "wrap the containers of pod templates in tandem; manifests in, manifests out",
+		ArgsUsage: "[FILE|DIR|-]...",
+		Flags: append(injectFlags(), lookupTimeoutFlag(10*time.Second, fmt.Sprintf(
+			"bound of one image lookup (ENTRYPOINT, CMD, STOPSIGNAL); different images are read at once, up to %d", registry.MaxLookups))),
 		Action:       injectAction,
 		OnUsageError: onUsageError,
 	}
@@ -29,6 +32,12 @@ func injectAction(cliCtx *cli.Context) error {
 	files, err := manifest.Read(cliCtx.Args().Slice(), cliCtx.App.Reader)
 	if err != nil {
 		return usageError{err}
+	}
+	if w := devImageWarning(cliCtx); w != "" {
+		fmt.Fprintln(cliCtx.App.ErrWriter, "tandemctl: warning: "+w)
+	}
+	if p, ok := opts.Resolver.(prefetcher); ok {
+		p.ResolveAll(cliCtx.Context, imagesToRead(files, opts))
 	}
 	failed := injectFiles(cliCtx.Context, files, opts, func(r inject.Report) {
 		fmt.Fprintln(cliCtx.App.ErrWriter, r.String())
@@ -50,6 +59,25 @@ func injectOptions(cliCtx *cli.Context) (inject.Options, error) {
 	}
 	opts.Resolver, err = lookups.resolver()
 	return opts, err
+}
+
+// prefetcher reads many images at once (registry.Resolver), so that
+// injecting, which asks for one image after another, waits on none.
+type prefetcher interface {
+	ResolveAll(ctx context.Context, images []string)
+}
+
+// imagesToRead lists the images that injecting files will look up.
+func imagesToRead(files []*manifest.File, opts inject.Options) []string {
+	var images []string
+	for _, f := range files {
+		for _, doc := range f.Docs {
+			for _, res := range doc.Resources() {
+				images = append(images, inject.Images(res, opts)...)
+			}
+		}
+	}
+	return images
 }
 
 // injectFiles injects every resource of every file, reporting each, and

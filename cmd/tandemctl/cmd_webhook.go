@@ -12,10 +12,11 @@ import (
 
 func webhookCommand() *cli.Command {
 	return &cli.Command{
-		Name:   "webhook",
-		Usage:  "a mutating admission webhook: inject pods as the API server admits them",
-		Flags:  append(append(webhookServeFlags(), injectFlags()...), webhookAdmitFlags()...),
-		Action: webhookAction,
+		Name:         "webhook",
+		Usage:        "a mutating admission webhook: inject pods as the API server admits them",
+		Flags:        append(append(webhookServeFlags(), injectFlags()...), webhookAdmitFlags()...),
+		Action:       webhookAction,
+		OnUsageError: onUsageError,
 	}
 }
 
@@ -48,8 +49,7 @@ func webhookAdmitFlags() []cli.Flag {
 			Usage: "label selector a pod's namespace must match (checked again beside the configuration's namespaceSelector)"},
 		&cli.StringFlag{Name: "on-error", Value: string(admission.Reject), EnvVars: envVars("on-error"),
 			Usage: "a pod that cannot be injected: reject (with the reason and the fix) or allow (unchanged, with a warning)"},
-		&cli.DurationFlag{Name: "lookup-timeout", Value: 3 * time.Second, EnvVars: envVars("lookup-timeout"),
-			Usage: "bound of one image lookup; keep it under the configuration's timeoutSeconds"},
+		lookupTimeoutFlag(3*time.Second, "bound of one image lookup; keep it under the configuration's timeoutSeconds"),
 		&cli.IntFlag{Name: "cache-size", Value: 1024, EnvVars: envVars("cache-size"), Usage: "image configs kept, by digest"},
 	}
 }
@@ -58,6 +58,9 @@ func webhookAction(cliCtx *cli.Context) error {
 	setup, err := newWebhookSetup(cliCtx)
 	if err != nil {
 		return err
+	}
+	if w := devImageWarning(cliCtx); w != "" {
+		setup.logger.Warn().Str("event", "development-image").Msg(w)
 	}
 	return setup.run(cliCtx.Context)
 }

@@ -56,3 +56,27 @@ func TestWebhookMetricsPortTaken(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want exit 1 naming the metrics address", code, stderr)
 	}
 }
+
+// A development build's webhook without --image logs a warning naming the
+// flag at start; with --image it does not.
+func TestWebhookDevelopmentImage(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	webhook := func(extra ...string) string {
+		// The taken metrics port ends the webhook once it has started.
+		args := append([]string{"webhook", "--kubeconfig", writeKubeconfig(t, "http://127.0.0.1:1"), "--resolve", "none",
+			"--listen", "127.0.0.1:0", "--cert-dir", t.TempDir(), "--shutdown-delay", "0s", "--metrics-listen", ln.Addr().String()}, extra...)
+		_, stderr, _ := run(t, "", args...)
+		return stderr
+	}
+	stderr := webhook()
+	if !strings.Contains(stderr, `"event":"development-image"`) || !strings.Contains(stderr, "--image not set: this development build's default, localhost/tandem:dev, was never published") {
+		t.Errorf("stderr %q; want a development-image warning naming --image", stderr)
+	}
+	if stderr := webhook("--image", "registry.example/tandem:mine"); strings.Contains(stderr, "development-image") {
+		t.Errorf("--image given, yet: %q", stderr)
+	}
+}

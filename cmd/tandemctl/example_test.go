@@ -17,11 +17,11 @@ func TestExampleIsInjectOutput(t *testing.T) {
 	saved := version
 	version = "latest"
 	defer func() { version = saved }()
-	out, stderr, code := run(t, "", "inject", "--resolve", "none", filepath.Join(dir, "job-plain.yaml"))
+	out, stderr, code := run(t, "", "inject", "--resolve", "none", "--image", "ghcr.io/tandem-sh/tandem:latest", filepath.Join(dir, "job-plain.yaml"))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if want := "job/orders-export: injected (mains: export; sidecars: cloud-sql-proxy)\n"; stderr != want {
+	if want := "job/orders-export: injected (mains: export; sidecars: cloud-sql-proxy)" + termAssumed("cloud-sql-proxy") + "\n"; stderr != want {
 		t.Errorf("report %q; want %q", stderr, want)
 	}
 	golden := filepath.Join(dir, "job-injected.yaml")

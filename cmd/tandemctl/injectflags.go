@@ -28,8 +28,8 @@ func injectFlags() []cli.Flag {
 			Usage: "container NAME is a sidecar in every pod that has one (repeatable; besides the tandem.sh/sidecars annotation)"},
 		&cli.StringFlag{Name: "mode", Value: string(inject.Classic), EnvVars: envVars("mode"),
 			Usage: "classic (every cluster) or native (sidecars as init containers with restartPolicy: Always, Kubernetes 1.29+)"},
-		&cli.StringFlag{Name: "image", Value: "ghcr.io/tandem-sh/tandem:" + version, EnvVars: envVars("image"),
-			Usage: "image of the tandem-install init container (holds /tandem)"},
+		&cli.StringFlag{Name: "image", Value: defaultImage(version), EnvVars: envVars("image"),
+			Usage: "image of the tandem-install init container (holds /tandem); a development build's default was never published"},
 		&cli.StringFlag{Name: "resolve", Value: resolveRegistry, EnvVars: envVars("resolve"),
 			Usage: resolveRegistry + ": read ENTRYPOINT, CMD and STOPSIGNAL from the image's registry when the manifest does not say; " + resolveNone + ": never"},
 		&cli.StringFlag{Name: "platform", Value: "linux/amd64", EnvVars: envVars("platform"),
@@ -39,11 +39,20 @@ func injectFlags() []cli.Flag {
 	}
 }
 
+// lookupTimeoutFlag is --lookup-timeout, whose default and usage each
+// command sets (the webhook must answer within its configuration's
+// timeoutSeconds).
+func lookupTimeoutFlag(value time.Duration, usage string) cli.Flag {
+	return &cli.DurationFlag{Name: "lookup-timeout", Value: value, EnvVars: envVars("lookup-timeout"), Usage: usage}
+}
+
 // imageLookups is where --resolve registry reads image configs: for the
-// nodes' platform, over plain HTTP from the insecure registries.
+// nodes' platform, over plain HTTP from the insecure registries, each
+// lookup bounded by timeout.
 type imageLookups struct {
 	platform string
 	insecure []string
+	timeout  time.Duration
 }
 
 // readInjectFlags reads injectFlags: the options, with no Resolver, and the
@@ -63,9 +72,13 @@ func readInjectFlags(cliCtx *cli.Context) (inject.Options, *imageLookups, error)
 	if opts.Image == "" {
 		return opts, nil, errors.New("--image: expected an image that holds /tandem, e.g. ghcr.io/tandem-sh/tandem:" + version)
 	}
+	timeout := cliCtx.Duration("lookup-timeout")
+	if timeout <= 0 {
+		return opts, nil, fmt.Errorf("--lookup-timeout %s: expected a positive duration, e.g. 10s or 1m", timeout)
+	}
 	switch resolve := cliCtx.String("resolve"); resolve {
 	case resolveRegistry:
-		return opts, &imageLookups{platform: cliCtx.String("platform"), insecure: cliCtx.StringSlice("insecure-registry")}, nil
+		return opts, &imageLookups{platform: cliCtx.String("platform"), insecure: cliCtx.StringSlice("insecure-registry"), timeout: timeout}, nil
 	case resolveNone:
 		return opts, nil, nil
 	default:
@@ -75,7 +88,7 @@ func readInjectFlags(cliCtx *cli.Context) (inject.Options, *imageLookups, error)
 
 // resolver reads each image once per run, with the user's credentials.
 func (l *imageLookups) resolver() (*registry.Resolver, error) {
-	r, err := registry.New(l.platform, l.insecure)
+	r, err := registry.New(l.platform, l.insecure, l.timeout)
 	if err != nil {
 		return nil, fmt.Errorf("--platform: %w", err)
 	}

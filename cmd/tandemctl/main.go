@@ -19,10 +19,8 @@ func main() {
 	err := newApp(os.Stdin, os.Stdout, os.Stderr).Run(os.Args)
 	code := exitCode(err)
 	if err != nil && !isReported(err) {
+		// One line: a usage error names what was wrong and what is accepted.
 		fmt.Fprintf(os.Stderr, "tandemctl: %v\n", err)
-		if code == exitUsage {
-			fmt.Fprintln(os.Stderr, "tandemctl: see `tandemctl --help` or `tandemctl COMMAND --help`")
-		}
 	}
 	os.Exit(code)
 }

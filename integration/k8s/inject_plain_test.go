@@ -26,6 +26,9 @@ spec:
     metadata:
       annotations:
         tandem.sh/sidecars: proxy
+        # The test image sets no STOPSIGNAL: stated, it needs no lookup
+        # and no "SIGTERM assumed" warning.
+        tandem.sh/stop-signal.proxy: TERM
     spec:
       restartPolicy: Never
       containers:

@@ -14,8 +14,10 @@ import (
 
 // read works out what c runs and, for a classic sidecar, the signal the
 // runtime stops it with. The image is read only when the manifest does not
-// say: no command, or a classic sidecar without lifecycle.stopSignal.
-func (c *container) read(ctx context.Context, opts Options) error {
+// say: no command, or a classic sidecar whose stop signal is not stated
+// (lifecycle.stopSignal or the tandem.sh/stop-signal annotation). It
+// returns a warning when it had to assume the stop signal.
+func (c *container) read(ctx context.Context, opts Options) (warning string, err error) {
 	image := yamlnode.ScalarAt(c.node, "image")
 	fail := func(err error, fix string) error {
 		return &ContainerError{Container: c.name, Image: image, Err: err, Fix: fix}
@@ -24,47 +26,69 @@ func (c *container) read(ctx context.Context, opts Options) error {
 	command, ok1 := yamlnode.StringsOf(commandNode)
 	args, ok2 := yamlnode.StringsOf(argsNode)
 	if !ok1 || !ok2 {
-		return fail(errors.New("command and args: expected lists of strings"), "write them as lists of strings")
+		return "", fail(errors.New("command and args: expected lists of strings"), "write them as lists of strings")
 	}
 	if len(command) > 0 && pathpkg.Base(command[0]) == cmdline.Program {
-		return fail(fmt.Errorf("already runs tandem (%s)", strings.Join(command, " ")),
+		return "", fail(fmt.Errorf("already runs tandem (%s)", strings.Join(command, " ")),
 			"leave this pod's tandem command lines as they are (drop the sidecar annotation), or remove them to let inject write them")
 	}
-	stopSignal := yamlnode.ScalarAt(yamlnode.Lookup(c.node, "lifecycle"), "stopSignal")
-	needStopSignal := c.sidecar && opts.Mode == Classic && stopSignal == ""
-	var config ImageConfig
-	if needsImage(command) || (needStopSignal && opts.Resolver != nil) {
-		if opts.Resolver == nil {
-			return fail(errors.New("no command, and image lookups are off (--resolve none)"),
-				"give the container a command: (the image's ENTRYPOINT), or use --resolve registry")
-		}
-		var err error
-		if config, err = opts.Resolver.Resolve(ctx, image); err != nil {
-			fix := "give the container a command: (the image's ENTRYPOINT), or make the image readable (credentials, --platform, --insecure-registry)"
-			if !needsImage(command) {
-				fix = "set the container's lifecycle.stopSignal (SIGTERM if the image has no STOPSIGNAL), or use --resolve none to assume SIGTERM"
-			}
-			return fail(fmt.Errorf("read the image config: %w", err), fix)
-		}
-		if stopSignal == "" {
-			stopSignal = config.StopSignal
-		}
+	stopSignal, stated, err := c.stopSignal()
+	if err != nil {
+		return "", fail(err, "make lifecycle.stopSignal and "+StopSignalKey+c.name+" name the signal the runtime sends it, or keep one")
+	}
+	wantSignal := c.sidecar && opts.Mode == Classic && !stated
+	config, lookupErr := c.readImage(ctx, opts, needsImage(command), wantSignal)
+	if lookupErr != nil {
+		return "", fail(lookupErr.err, lookupErr.fix)
 	}
 	if len(Program(command, args, config)) == 0 {
-		return fail(errors.New("neither the container nor its image says what to run (no command, no ENTRYPOINT, no CMD)"),
+		return "", fail(errors.New("neither the container nor its image says what to run (no command, no ENTRYPOINT, no CMD)"),
 			"give the container a command:")
 	}
 	c.program = programNode(commandNode, argsNode, config)
-	if c.sidecar && opts.Mode == Classic {
-		sig, err := signalName(stopSignal)
+	if !c.sidecar || opts.Mode != Classic {
+		return "", nil
+	}
+	if !stated {
+		stopSignal, err = signalName(config.StopSignal)
 		if err != nil {
-			return fail(err, "fix the image's STOPSIGNAL or set lifecycle.stopSignal")
-		}
-		if sig != "TERM" {
-			c.terminationSignal = sig
+			return "", fail(fmt.Errorf("the image's STOPSIGNAL: %w", err), stopSignalFix(c.name))
 		}
 	}
-	return nil
+	if stopSignal != "TERM" {
+		c.terminationSignal = stopSignal
+	}
+	if wantSignal && opts.Resolver == nil {
+		return fmt.Sprintf("sidecar %q: SIGTERM assumed as the signal it gets on pod deletion (--resolve none reads no STOPSIGNAL); if its image sets another, %s",
+			c.name, stopSignalFix(c.name)), nil
+	}
+	return "", nil
+}
+
+// lookupError is why the image could not be read, with the fix.
+type lookupError struct {
+	err error
+	fix string
+}
+
+// readImage reads c's image when its program or its stop signal needs it.
+func (c *container) readImage(ctx context.Context, opts Options, program, stopSignal bool) (ImageConfig, *lookupError) {
+	switch {
+	case program && opts.Resolver == nil:
+		return ImageConfig{}, &lookupError{errors.New("no command, and image lookups are off (--resolve none)"),
+			"give the container a command: (the image's ENTRYPOINT), or use --resolve registry"}
+	case !program && (!stopSignal || opts.Resolver == nil):
+		return ImageConfig{}, nil
+	}
+	config, err := opts.Resolver.Resolve(ctx, yamlnode.ScalarAt(c.node, "image"))
+	if err == nil {
+		return config, nil
+	}
+	fix := "give the container a command: (the image's ENTRYPOINT), or make the image readable (credentials, --platform, --insecure-registry, --lookup-timeout)"
+	if !program {
+		fix = stopSignalFix(c.name) + ", or use --resolve none to assume SIGTERM"
+	}
+	return ImageConfig{}, &lookupError{fmt.Errorf("read the image config: %w", err), fix}
 }
 
 // signalName normalises a STOPSIGNAL or lifecycle.stopSignal ("SIGQUIT",

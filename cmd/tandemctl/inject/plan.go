@@ -26,7 +26,10 @@ type container struct {
 	node    *yaml.Node
 	name    string
 	sidecar bool
-	program *yaml.Node
+	// statedSignal is the stop signal its tandem.sh/stop-signal annotation
+	// states, "" for none.
+	statedSignal string
+	program      *yaml.Node
 	// terminationSignal is the signal the runtime sends on pod deletion,
 	// "" for SIGTERM.
 	terminationSignal string
@@ -40,11 +43,36 @@ type plan struct {
 	// needs are the sidecars every main needs (tandem.sh/needs).
 	needs    []string
 	warnings []string
+	// problems are what stops the injection; every one is reported, so
+	// that one run shows every fix.
+	problems []error
 }
 
 // makePlan checks the pod template and reads every program it needs. It
 // changes nothing.
 func makePlan(ctx context.Context, template *yaml.Node, opts Options) (*plan, error) {
+	p, err := preparePlan(template, opts)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range p.toWrap(opts.Mode) {
+		warning, err := c.read(ctx, opts)
+		if err != nil {
+			p.problems = append(p.problems, err)
+		} else if warning != "" {
+			p.warnings = append(p.warnings, warning)
+		}
+	}
+	if err := errors.Join(p.problems...); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// preparePlan checks the pod template and sorts its containers, without
+// reading any program. It stops at what leaves nothing to read; other
+// problems go into the plan's.
+func preparePlan(template *yaml.Node, opts Options) (*plan, error) {
 	meta, spec := yamlnode.Lookup(template, "metadata"), yamlnode.Lookup(template, "spec")
 	annotations := yamlnode.Lookup(meta, "annotations")
 	if v := yamlnode.ScalarAt(annotations, InjectKey); v == "disabled" {
@@ -71,12 +99,12 @@ func makePlan(ctx context.Context, template *yaml.Node, opts Options) (*plan, er
 	if err := checkCollisions(spec); err != nil {
 		return nil, err
 	}
-	if err := checkShapes(meta, spec, ctrs); err != nil {
-		return nil, err
-	}
 	p := &plan{spec: spec, meta: meta, needs: needs}
+	stated, err := statedStopSignals(annotations, containerNames(ctrs))
+	p.problems = append(p.problems, checkShapes(meta, spec, ctrs), err)
 	for _, n := range ctrs.Content {
-		c := &container{node: n, name: yamlnode.ScalarAt(n, "name"), sidecar: slices.Contains(names, yamlnode.ScalarAt(n, "name"))}
+		name := yamlnode.ScalarAt(n, "name")
+		c := &container{node: n, name: name, sidecar: slices.Contains(names, name), statedSignal: stated[name]}
 		if c.sidecar {
 			p.sidecars = append(p.sidecars, c)
 		} else {
@@ -85,11 +113,6 @@ func makePlan(ctx context.Context, template *yaml.Node, opts Options) (*plan, er
 	}
 	if len(p.mains) == 0 {
 		return nil, fmt.Errorf("every container is named a sidecar (%s): a pod needs a main container whose end stops them", strings.Join(names, ", "))
-	}
-	for _, c := range p.toWrap(opts.Mode) {
-		if err := c.read(ctx, opts); err != nil {
-			return nil, err
-		}
 	}
 	return p, nil
 }
@@ -141,11 +164,16 @@ func noSidecars(ctrs *yaml.Node, flagged []string) string {
 	if len(flagged) == 0 {
 		return reason
 	}
+	return fmt.Sprintf("%s; --sidecar %s names none of its containers (%s)", reason, strings.Join(flagged, ", "), strings.Join(containerNames(ctrs), ", "))
+}
+
+// containerNames are the names of the containers, in order.
+func containerNames(ctrs *yaml.Node) []string {
 	var have []string
 	for _, n := range ctrs.Content {
 		have = append(have, yamlnode.ScalarAt(n, "name"))
 	}
-	return fmt.Sprintf("%s; --sidecar %s names none of its containers (%s)", reason, strings.Join(flagged, ", "), strings.Join(have, ", "))
+	return have
 }
 
 // checkCollisions refuses a pod that already uses the names tandem adds.

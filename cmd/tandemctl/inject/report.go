@@ -60,8 +60,34 @@ func (r Report) String() string {
 	case Skipped:
 		return fmt.Sprintf("%s: skipped (%s)", r.Resource, r.Reason)
 	default:
-		return fmt.Sprintf("%s: not injected: %v", r.Resource, r.Err)
+		problems := flatten(r.Err)
+		if len(problems) < 2 {
+			return fmt.Sprintf("%s: not injected: %v", r.Resource, r.Err)
+		}
+		// Every problem, one per line as kubectl lists a resource's
+		// invalid fields, so that one run shows every fix.
+		lines := []string{fmt.Sprintf("%s: not injected (%d problems):", r.Resource, len(problems))}
+		for _, p := range problems {
+			lines = append(lines, "  - "+p.Error())
+		}
+		return strings.Join(lines, "\n")
 	}
+}
+
+// flatten lists the errors that errors.Join put together, however deep.
+func flatten(err error) []error {
+	joined, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		if err == nil {
+			return nil
+		}
+		return []error{err}
+	}
+	var all []error
+	for _, e := range joined.Unwrap() {
+		all = append(all, flatten(e)...)
+	}
+	return all
 }
 
 // ContainerError is why one container cannot be wrapped, with the fix.

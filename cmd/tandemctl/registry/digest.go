@@ -44,14 +44,24 @@ func (c *DigestCache) Len() int { return c.configs.Len() }
 // Resolve returns the config of image for the cache's platform, reading the
 // registry with keychain, and whether the config came from the cache (a tag
 // still costs a HEAD). Errors are not cached: the next pod tries again.
-func (c *DigestCache) Resolve(ctx context.Context, image string, keychain authn.Keychain) (config inject.ImageConfig, cached bool, err error) {
+func (c *DigestCache) Resolve(ctx context.Context, image string, keychain authn.Keychain) (inject.ImageConfig, bool, error) {
 	ref, err := c.reader.reference(image)
 	if err != nil {
 		return inject.ImageConfig{}, false, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
-	opts := []remote.Option{remote.WithContext(ctx), remote.WithAuthFromKeychain(keychain)}
+	type answer struct {
+		config inject.ImageConfig
+		cached bool
+	}
+	got, err := bounded(ctx, ref.String(), c.timeout, func(ctx context.Context) (answer, error) {
+		config, cached, err := c.read(ref, []remote.Option{remote.WithContext(ctx), remote.WithAuthFromKeychain(keychain), retryOption})
+		return answer{config, cached}, err
+	})
+	return got.config, got.cached, err
+}
+
+// read reads ref's config, from the cache when its digest is there.
+func (c *DigestCache) read(ref name.Reference, opts []remote.Option) (inject.ImageConfig, bool, error) {
 	digest, err := c.digestOf(ref, opts)
 	if err != nil {
 		return inject.ImageConfig{}, false, fmt.Errorf("read %s from its registry: %w", ref, err)
@@ -60,7 +70,7 @@ func (c *DigestCache) Resolve(ctx context.Context, image string, keychain authn.
 		return hit.(inject.ImageConfig), true, nil
 	}
 	// Read by digest: the tag may have moved since the HEAD.
-	config, err = c.reader.readRef(ref.Context().Digest(digest.String()), opts)
+	config, err := c.reader.readRef(ref.Context().Digest(digest.String()), opts)
 	if err != nil {
 		return inject.ImageConfig{}, false, err
 	}

@@ -2,7 +2,9 @@ package registry
 
 import (
 	"context"
+	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,7 +72,12 @@ func TestDigestCacheTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	// 192.0.2.1 (TEST-NET-1) never answers; the timeout must end the lookup.
-	if _, _, err := c.Resolve(context.Background(), "192.0.2.1/app:1", authn.DefaultKeychain); err == nil {
-		t.Error("a lookup past its timeout succeeded")
+	_, _, err = c.Resolve(context.Background(), "192.0.2.1/app:1", authn.DefaultKeychain)
+	if err == nil {
+		t.Fatal("a lookup past its timeout succeeded")
+	}
+	var timeout *TimeoutError
+	if !errors.As(err, &timeout) || !strings.Contains(err.Error(), "192.0.2.1/app:1") || !strings.Contains(err.Error(), "--lookup-timeout 1ns") {
+		t.Errorf("error %q; want one naming the image and --lookup-timeout 1ns", err)
 	}
 }

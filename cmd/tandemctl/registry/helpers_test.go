@@ -12,8 +12,8 @@ import (
 	"github.com/google/go-containerregistry/pkg/name"
 	ggcrregistry "github.com/google/go-containerregistry/pkg/registry"
 	v1 "github.com/google/go-containerregistry/pkg/v1"
-	"github.com/google/go-containerregistry/pkg/v1/mutate"
-	"github.com/google/go-containerregistry/pkg/v1/random"
+
+	"github.com/tandem-sh/tandem/cmd/tandemctl/registry/registrytest"
 )
 
 // testRegistry serves go-containerregistry's in-memory registry on
@@ -32,21 +32,7 @@ func testRegistry(t *testing.T) (host string, requests *atomic.Int64) {
 
 func image(t *testing.T, platform v1.Platform, entrypoint, cmd []string, stop string) v1.Image {
 	t.Helper()
-	img, err := random.Image(64, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cf, err := img.ConfigFile()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cf = cf.DeepCopy()
-	cf.OS, cf.Architecture, cf.Variant = platform.OS, platform.Architecture, platform.Variant
-	cf.Config.Entrypoint, cf.Config.Cmd, cf.Config.StopSignal = entrypoint, cmd, stop
-	if img, err = mutate.ConfigFile(img, cf); err != nil {
-		t.Fatal(err)
-	}
-	return img
+	return registrytest.Image(t, platform, entrypoint, cmd, stop)
 }
 
 func push(t *testing.T, ref string, write func(name.Reference) error) {

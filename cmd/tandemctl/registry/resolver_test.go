@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-containerregistry/pkg/name"
 	v1 "github.com/google/go-containerregistry/pkg/v1"
@@ -37,7 +38,7 @@ func TestResolve(t *testing.T) {
 		{"linux/amd64", "Not A Reference", nil, nil, "", `image reference "Not A Reference"`},
 	}
 	for _, tt := range tests {
-		r, err := New(tt.platform, []string{host})
+		r, err := New(tt.platform, []string{host}, 10*time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,7 +55,7 @@ func TestResolve(t *testing.T) {
 	}
 
 	// An image is read once per run.
-	r, _ := New("linux/amd64", nil)
+	r, _ := New("linux/amd64", nil, 10*time.Second)
 	if _, err := r.Resolve(context.Background(), host+"/multi:1"); err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func TestResolve(t *testing.T) {
 
 func TestNewRejectsBadPlatforms(t *testing.T) {
 	for _, p := range []string{"", "amd64", "linux/"} {
-		if _, err := New(p, nil); err == nil || !strings.Contains(err.Error(), "expected os/arch[/variant]") {
+		if _, err := New(p, nil, time.Second); err == nil || !strings.Contains(err.Error(), "expected os/arch[/variant]") {
 			t.Errorf("New(%q): %v; want an error", p, err)
 		}
 	}

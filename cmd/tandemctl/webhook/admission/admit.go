@@ -48,6 +48,9 @@ func (h *Handler) admit(ctx context.Context, req *admissionv1.AdmissionRequest) 
 		return h.failed("pod/"+req.Name, ReasonBadObject, "tandem: "+err.Error())
 	}
 	opts, lookups := h.podOptions(pod)
+	if lookups != nil {
+		lookups.resolveAll(ctx, inject.Images(pod.node, opts))
+	}
 	r := inject.Resource(ctx, pod.node, opts)
 	switch r.Status {
 	case inject.Skipped:

@@ -38,12 +38,16 @@ func (f fakeNamespaces) Labels(_ context.Context, ns string) (map[string]string,
 // keychain; an image served before counts as cached, as a digest cache
 // would say.
 type fakeImages struct {
-	configs   map[string]inject.ImageConfig
+	configs map[string]inject.ImageConfig
+
+	mu        sync.Mutex // the pod's images are read at once
 	keychains []authn.Keychain
 	served    map[string]bool
 }
 
 func (f *fakeImages) Resolve(_ context.Context, image string, kc authn.Keychain) (inject.ImageConfig, bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.keychains = append(f.keychains, kc)
 	c, ok := f.configs[image]
 	if !ok {

@@ -1,0 +1,101 @@
+package inject
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// withAnnotation adds a pod template annotation to pod(spec).
+func withAnnotation(spec, key, value string) string {
+	return strings.Replace(pod(spec), "  annotations:\n", "  annotations:\n    "+key+": "+value+"\n", 1)
+}
+
+// The tandem.sh/stop-signal annotation states a sidecar's stop signal on
+// every cluster: a sidecar with a command then needs no lookup at all.
+func TestStopSignalAnnotation(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string // the sidecar's flags after --outlive-main 30s
+	}{
+		{"QUIT, for an image that cannot be read", withAnnotation(sprintf(twoContainers, "unknown:1"), "tandem.sh/stop-signal.side", "QUIT"),
+			[]string{"--termination-signal", "QUIT"}},
+		{"SIGINT, written as the image writes it", withAnnotation(sprintf(twoContainers, "unknown:1"), "tandem.sh/stop-signal.side", "SIGINT"),
+			[]string{"--termination-signal", "INT"}},
+		{"TERM over an image that says QUIT", withAnnotation(sprintf(twoContainers, "nginx:1"), "tandem.sh/stop-signal.side", `"15"`), nil},
+		{"the same signal as lifecycle.stopSignal",
+			withAnnotation(sprintf(twoContainers, "unknown:1")+"      lifecycle:\n        stopSignal: SIGQUIT\n", "tandem.sh/stop-signal.side", "quit"),
+			[]string{"--termination-signal", "QUIT"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := testOptions()
+			r, out := injectYAML(t, tt.src, opts)
+			if r.Status != Injected || len(r.Warnings) > 0 {
+				t.Fatalf("%s; want injected without warnings", r)
+			}
+			if lookups := opts.Resolver.(*fakeResolver).lookups; len(lookups) > 0 {
+				t.Errorf("looked up %q; want no lookup", lookups)
+			}
+			want := append(append([]string{binary, "sidecar", "--name", "side", "--done-file", "/run/tandem/main.done", "--outlive-main", "30s"}, tt.want...), "--")
+			if got := listOf(t, out, "side", "command"); !slices.Equal(got, want) {
+				t.Errorf("sidecar command %q; want %q", got, want)
+			}
+		})
+	}
+}
+
+// A bad stop-signal annotation is an error naming it, its value and an
+// example; the resource is left as it was.
+func TestStopSignalAnnotationErrors(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      string
+	}{
+		{"not a signal", withAnnotation(sprintf(twoContainers, "app:1"), "tandem.sh/stop-signal.side", `"SIG KILL"`),
+			`tandem.sh/stop-signal.side: "SIG KILL": expected a signal name or number, e.g. tandem.sh/stop-signal.side: QUIT`},
+		{"empty", withAnnotation(sprintf(twoContainers, "app:1"), "tandem.sh/stop-signal.side", `""`),
+			`tandem.sh/stop-signal.side: "": expected a signal name or number, e.g. tandem.sh/stop-signal.side: QUIT`},
+		{"out of range", withAnnotation(sprintf(twoContainers, "app:1"), "tandem.sh/stop-signal.side", `"99"`),
+			`tandem.sh/stop-signal.side: "99": expected a signal name or number, e.g. tandem.sh/stop-signal.side: QUIT`},
+		{"a container the pod does not have", withAnnotation(sprintf(twoContainers, "app:1"), "tandem.sh/stop-signal.proxy", "QUIT"),
+			`tandem.sh/stop-signal.proxy names container "proxy", which this pod does not have (it has main, side): fix the annotation`},
+		{"disagrees with lifecycle.stopSignal",
+			withAnnotation(sprintf(twoContainers, "app:1")+"      lifecycle:\n        stopSignal: SIGINT\n", "tandem.sh/stop-signal.side", "QUIT"),
+			`container "side" (image "app:1"): tandem.sh/stop-signal.side says QUIT but lifecycle.stopSignal says SIGINT`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, out := injectYAML(t, tt.src, testOptions())
+			if r.Status != Failed || !strings.Contains(r.String(), tt.want) {
+				t.Errorf("report %q; want not injected, with %q", r, tt.want)
+			}
+			unchanged(t, tt.src, out)
+		})
+	}
+}
+
+// Under --resolve none a sidecar whose stop signal is not stated is
+// injected for SIGTERM, and the report says so and how to state another.
+func TestStopSignalAssumed(t *testing.T) {
+	noLookups := func(o *Options) { o.Resolver = nil }
+	r, _ := injectYAML(t, pod(sprintf(twoContainers, "nginx:1")), testOptionsWith(noLookups))
+	want := `warning: sidecar "side": SIGTERM assumed as the signal it gets on pod deletion (--resolve none reads no STOPSIGNAL); ` +
+		`if its image sets another, state the container's stop signal with the pod template annotation tandem.sh/stop-signal.side: QUIT`
+	if r.Status != Injected || !strings.Contains(r.String(), want) {
+		t.Errorf("report %q; want injected, with %q", r, want)
+	}
+	for _, stated := range []string{
+		withAnnotation(sprintf(twoContainers, "nginx:1"), "tandem.sh/stop-signal.side", "TERM"),
+		pod(sprintf(twoContainers, "nginx:1") + "      lifecycle:\n        stopSignal: SIGTERM\n"),
+	} {
+		if r, _ := injectYAML(t, stated, testOptionsWith(noLookups)); r.Status != Injected || len(r.Warnings) > 0 {
+			t.Errorf("report %q; want injected without a warning (the stop signal is stated)", r)
+		}
+	}
+	// Native mode has no termination signal to assume.
+	native := func(o *Options) { o.Resolver, o.Mode = nil, Native }
+	if r, _ := injectYAML(t, pod(sprintf(twoContainers, "nginx:1")), testOptionsWith(native)); r.Status != Injected || len(r.Warnings) > 0 {
+		t.Errorf("native: report %q; want injected without a warning", r)
+	}
+}
