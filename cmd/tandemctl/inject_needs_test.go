@@ -11,7 +11,7 @@ import (
 func TestInjectNeedsNotASidecar(t *testing.T) {
 	broken := strings.Replace(plainJob, "name: export\nspec", "name: broken\nspec", 1)
 	broken = strings.Replace(broken, "        tandem.sh/sidecars: db-proxy\n", "        tandem.sh/sidecars: db-proxy\n        tandem.sh/needs: export\n", 1)
-	out, stderr, code := run(t, broken+"---\n"+plainJob, "inject", "--resolve", "none")
+	out, stderr, code := run(t, broken+"---\n"+plainJob, "inject", "--resolve", "none", "--image", "ghcr.io/tandem-sh/tandem:v1.0.0")
 	if code != 1 {
 		t.Errorf("exit %d; want 1", code)
 	}
