@@ -46,6 +46,11 @@ func TestPublishServesBothArchitectures(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkServed(t, image, dist, got, want)
+		if release.Tags(version)[len(release.Tags(version))-1] != "latest" {
+			if _, err := remote.Index(ref.Context().Tag("latest")); err == nil {
+				t.Errorf("%s: the pre-release %s moved latest", image, version)
+			}
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package release
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/google/go-containerregistry/pkg/authn"
 	"github.com/google/go-containerregistry/pkg/name"
@@ -31,10 +32,25 @@ func Publish(ctx context.Context, path string, repo name.Repository, version str
 	if err != nil {
 		return v1.Hash{}, err
 	}
-	ref := repo.Tag(version)
-	err = remote.WriteIndex(ref, idx, remote.WithContext(ctx), remote.WithAuthFromKeychain(authn.DefaultKeychain))
-	if err != nil {
+	opts := []remote.Option{remote.WithContext(ctx), remote.WithAuthFromKeychain(authn.DefaultKeychain)}
+	tags := Tags(version)
+	ref := repo.Tag(tags[0])
+	if err := remote.WriteIndex(ref, idx, opts...); err != nil {
 		return v1.Hash{}, fmt.Errorf("push %s: %w", ref, err)
 	}
+	for _, tag := range tags[1:] {
+		if err := remote.Tag(repo.Tag(tag), idx, opts...); err != nil {
+			return v1.Hash{}, fmt.Errorf("tag %s as %s: %w", ref, tag, err)
+		}
+	}
 	return digest, nil
+}
+
+// Tags are the tags a release is pushed under: its version, and latest for
+// a final release (no -pre suffix), which the manifests in examples/ name.
+func Tags(version string) []string {
+	if strings.Contains(version, "-") {
+		return []string{version}
+	}
+	return []string{version, "latest"}
 }

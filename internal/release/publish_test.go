@@ -28,6 +28,13 @@ func TestPublishPushesTheIndex(t *testing.T) {
 		t.Fatalf("served index %s (%v), want %s", got, err, digest)
 	}
 	checkIndex(t, idx, testMeta)
+	latest, err := remote.Index(repo.Tag("latest"))
+	if err != nil {
+		t.Fatalf("a final release is tagged latest too (examples/ name it): %v", err)
+	}
+	if got, _ := latest.Digest(); got != digest {
+		t.Fatalf("latest serves %s, want the release's %s", got, digest)
+	}
 }
 
 // TestPublishRefusesAnotherVersion: an archive of v1.2.3 is not pushed as
@@ -54,4 +61,17 @@ func testRegistry(t *testing.T) name.Repository {
 		t.Fatal(err)
 	}
 	return repo
+}
+
+// A final release is also latest; a pre-release never moves latest.
+func TestTags(t *testing.T) {
+	for version, want := range map[string]string{
+		"v1.2.3":      "v1.2.3 latest",
+		"v1.2.3-rc.1": "v1.2.3-rc.1",
+		"v0.0.0-ci":   "v0.0.0-ci",
+	} {
+		if got := strings.Join(Tags(version), " "); got != want {
+			t.Errorf("Tags(%q) = %q, want %q", version, got, want)
+		}
+	}
 }
