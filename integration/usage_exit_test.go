@@ -6,8 +6,8 @@ import (
 )
 
 // TestUsageErrorsExit2: a bad flag of any command, and a bad value of the
-// commands that take no CMD, ends tandem with 2 (not 125), the message on
-// stderr naming it and pointing at the help.
+// commands that take no CMD, ends tandem with 2 (not 125), one line on
+// stderr naming it; an unknown flag's line points at the command's help.
 func TestUsageErrorsExit2(t *testing.T) {
 	dir := tempDir(t)
 	for _, tt := range []struct {
@@ -34,8 +34,11 @@ func TestUsageErrorsExit2(t *testing.T) {
 			if code != 2 {
 				t.Fatalf("tandem %q exited %d, want 2\nstderr: %s", tt.args, code, stderr)
 			}
-			if !strings.Contains(stderr, tt.mention) || !strings.Contains(stderr, "--help") {
-				t.Errorf("the message does not name %s and the help:\n%s", tt.mention, stderr)
+			if !strings.Contains(stderr, tt.mention) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+				t.Errorf("the message is not one line naming %s:\n%s", tt.mention, stderr)
+			}
+			if tt.mention == "bogus" && !strings.Contains(stderr, "--help`") {
+				t.Errorf("an unknown flag's line does not point at the help:\n%s", stderr)
 			}
 			if stdout != "" {
 				t.Errorf("usage error printed to stdout: %q", stdout)

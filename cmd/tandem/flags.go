@@ -72,7 +72,7 @@ func quitURLFlag(usage string) flagSpec {
 // peerFlags are shared by main and done.
 func peerFlags() []flagSpec {
 	return []flagSpec{
-		{cmdline.FlagSignalPeers, false, "send the done signal to every `tandem sidecar` in the shared PID namespace"},
+		{cmdline.FlagSignalPeers, false, "send the done signal to every tandem sidecar in the shared PID namespace"},
 		{cmdline.FlagPeer, list, "signal only the sidecar started with --name NAME (repeatable; implies --signal-peers)"},
 		{cmdline.FlagPeerTimeout, supervisor.DefaultPeerTimeout, "how long to keep looking for peers that have not started yet"},
 		doneSignalFlag(),

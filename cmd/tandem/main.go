@@ -56,10 +56,9 @@ func supervises(args []string) bool {
 func exit(err error) int {
 	code := exitcode.Of(err)
 	if err != nil && !exitcode.Logged(err) {
+		// A usage error is one line (SPEC, Commands): it names the value and
+		// what is accepted, or the help to read.
 		fmt.Fprintf(os.Stderr, "tandem: %v\n", err)
-		if code == exitcode.Usage {
-			fmt.Fprintln(os.Stderr, "tandem: see `tandem --help` or `tandem COMMAND --help`")
-		}
 	}
 	return code
 }

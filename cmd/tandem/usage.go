@@ -27,7 +27,11 @@ func rephrase(cliCtx *cli.Context, err error) error {
 		if near := closest(name, flagNames(cliCtx)); editDistance(name, near) <= max(2, len(name)/3) {
 			return fmt.Errorf("unknown flag --%s: did you mean --%s?", name, near)
 		}
-		return fmt.Errorf("unknown flag --%s", name)
+		help := "tandem"
+		if c := cliCtx.Command.Name; c != "" && c != help {
+			help += " " + c
+		}
+		return fmt.Errorf("unknown flag --%s: see `%s --help`", name, help)
 	}
 	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
 		name = strings.TrimLeft(name, "-")

@@ -15,14 +15,14 @@ func TestFlagParserWords(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"run", "--bogus", "--", "x"}, "unknown flag --bogus"},
+		{[]string{"run", "--bogus", "--", "x"}, "unknown flag --bogus: see `tandem run --help`"},
 		{[]string{"run", "--graec", "5s", "--", "x"}, "unknown flag --graec: did you mean --grace?"},
 		{[]string{"--graec", "5s", "run", "--", "x"}, "unknown flag --graec: did you mean --grace?"},
 		{[]string{"sidecar", "--done-fille", "/d", "--", "x"}, "unknown flag --done-fille: did you mean --done-file?"},
 		{[]string{"run", "--grace"}, "--grace needs a value: expected a duration such as 10s or 500ms"},
 		{[]string{"done", "--done-file"}, "--done-file needs a value: expected a file path such as /run/tandem/done"},
 		{[]string{"run", "---x", "--", "x"}, `bad flag syntax "---x": expected --FLAG or --FLAG=VALUE`},
-		{[]string{"version", "--bogus"}, "unknown flag --bogus"},
+		{[]string{"version", "--bogus"}, "unknown flag --bogus: see `tandem version --help`"},
 		{[]string{"--version"}, "unknown flag --version: did you mean the command `tandem version`?"},
 	} {
 		_, _, err := runApp(t, nil, tt.args...)
