@@ -1,6 +1,9 @@
 package supervisor
 
 import (
+	"context"
+	"time"
+
 	"github.com/rs/zerolog"
 	"github.com/tandem-sh/tandem/internal/cmdline"
 )
@@ -72,6 +75,23 @@ func (w *doneWatcher) allAttached() bool {
 		}
 	}
 	return true
+}
+
+// peerLossSettle: a main peer sends the done signal, then exits. The signal
+// reaches the engine through the runtime's signal goroutine, the exit
+// through this watcher's pidfd, and the exit can come first: it counts as
+// a loss only once this long has passed, by when the engine has taken a
+// done signal that was sent (a later loss changes nothing: TestSidecarDoneTwice).
+// Only a main killed outright pays it.
+const peerLossSettle = 100 * time.Millisecond
+
+func (w *doneWatcher) settleLoss(ctx context.Context) bool {
+	select {
+	case <-ctx.Done():
+		return false
+	case <-w.clock.After(peerLossSettle):
+		return true
+	}
 }
 
 // mainLost: the main peer held through a pidfd ended without the done

@@ -139,6 +139,9 @@ func (w *doneWatcher) run(ctx context.Context, out chan<- doneEvent) {
 		case <-rescan:
 		case <-mainGone:
 			w.attach.peerEnded()
+			if !w.settleLoss(ctx) {
+				return
+			}
 			ev, done = w.mainLost()
 		case <-noMain:
 			ev, done = w.start.expired(w.attach.attached)

@@ -371,6 +371,13 @@ func TestDoneWatcherPeerMainLost(t *testing.T) {
 		clk.fire(t, mainScanInterval)
 		mains.waitLook(t) // found and held
 		close(end)
+		synctest.Wait()
+		select {
+		case ev := <-out:
+			t.Fatalf("event %+v before peerLossSettle: a done signal sent just before the exit would lose to it", ev)
+		default:
+		}
+		clk.fire(t, peerLossSettle)
 		if ev := waitDone(t, out); ev.Source != sourceLost || ev.Path != "" || ev.Status != nil {
 			t.Fatalf("event %+v, want lost", ev)
 		}
@@ -389,6 +396,8 @@ func TestDoneWatcherPeerMainLostUnderSuccess(t *testing.T) {
 		runWatcher(t, w, out)
 		mains.waitLook(t) // found at once and held
 		close(end)
+		synctest.Wait()
+		clk.fire(t, peerLossSettle)
 		mains.waitLook(t) // lost: the next main is looked for
 		synctest.Wait()
 		clk.fire(t, time.Minute)
@@ -398,6 +407,8 @@ func TestDoneWatcherPeerMainLostUnderSuccess(t *testing.T) {
 		clk.fire(t, mainScanInterval)
 		mains.waitLook(t)
 		close(next)
+		synctest.Wait()
+		clk.fire(t, peerLossSettle)
 		mains.waitLook(t)
 		synctest.Wait()
 		select {

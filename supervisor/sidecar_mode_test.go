@@ -1,12 +1,16 @@
 package supervisor
 
 import (
+	"bytes"
 	"errors"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/rs/zerolog"
 	"github.com/tandem-sh/tandem/supervisor/probe"
 )
 
@@ -328,4 +332,50 @@ func TestSidecarStoppedFileWithoutCMD(t *testing.T) {
 		r.wantOutcome(0, "stopped")
 		r.wantWrite("stopped:/shared/proxy.stopped")
 	})
+}
+
+// The main peer's end after its done signal (its pidfd can come second) is
+// the same news: the stop under way goes on, with no second stop signal and
+// one done-seen line, the signal's.
+func TestSidecarDoneTwice(t *testing.T) {
+	var logs syncBuffer
+	cfg := sidecarConfig(nil)
+	cfg.Log = zerolog.New(&logs)
+	r := newRig(t, cfg).run()
+	c := r.child()
+	r.signal(unix.SIGUSR2)
+	r.wantSent(c.Pid, unix.SIGTERM)
+	r.done()
+	r.fire(3 * time.Second) // the done event outranks the timer: taken first
+	r.wantSent(c.Pid, unix.SIGKILL)
+	c.exited <- killedBy(unix.SIGKILL)
+	r.wantOutcome(0, "stopped")
+	r.noneSent()
+	var seen []string
+	for _, line := range strings.Split(logs.String(), "\n") {
+		if strings.Contains(line, `"event":"done-seen"`) && strings.Contains(line, `"level":"info"`) {
+			seen = append(seen, line)
+		}
+	}
+	if len(seen) != 1 || !strings.Contains(seen[0], `"source":"done-signal"`) {
+		t.Fatalf("done-seen lines %q, want one, from the done signal", seen)
+	}
+}
+
+// syncBuffer is a bytes.Buffer the engine's goroutines may write at once.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
