@@ -88,8 +88,9 @@ demo: $(BIN)
 
 # Every test: vet, then every package's tests, the race detector on the
 # packages whose code runs goroutines (the engine, the webhook's serving,
-# admission, metrics and registry cache), a short run of the cheap fuzz
-# targets. The other packages' tests run without -race: under it they
+# admission, metrics and registry cache, the integration harness, whose
+# helper programs also block in select{}: a static build without -race
+# would call that a deadlock), a short run of the cheap fuzz targets. The other packages' tests run without -race: under it they
 # would compile client-go and the Kubernetes API types a second time, for
 # code that starts no goroutine of its own (or, in check and tandemctl's
 # main package, only behind client-go); CI races them all (test-race) and
@@ -101,7 +102,7 @@ demo: $(BIN)
 HAVE_CC   := $(shell command -v cc >/dev/null 2>&1 && echo yes)
 TESTFLAGS := -trimpath -tags urfave_cli_no_docs
 RACE_PKGS := ./supervisor/... ./cmd/tandemctl/webhook ./cmd/tandemctl/webhook/admission \
-             ./cmd/tandemctl/webhook/metrics ./cmd/tandemctl/registry
+             ./cmd/tandemctl/webhook/metrics ./cmd/tandemctl/registry ./integration/...
 race_pkgs  = $(shell $(GO) list $(RACE_PKGS))
 other_pkgs = $(filter-out $(race_pkgs),$(shell $(GO) list ./...))
 RACE_TEST := CGO_ENABLED=1 GORACE=atexit_sleep_ms=0 TANDEM_BIN=$(CURDIR)/$(BIN) $(GO) test -race -count=1
