@@ -98,36 +98,63 @@ image: build
 	  echo "$(IMAGE_REPO)/$$name:$(VERSION): $$(podman image inspect --format '{{.Size}}' $(IMAGE_REPO)/$$name:$(VERSION)) bytes"; \
 	done
 
-demo: build
+# The demo runs tandem alone: tandemctl (client-go) is not built for it.
+demo: $(BIN)
 	@./examples/demo.sh $(BIN)
 
-# Every test: vet, unit and integration tests under the race detector, and a
-# short run of each fuzz target.
+# Every test: vet, then every package's tests, the race detector on the
+# packages whose code runs goroutines (the engine, the webhook's serving,
+# admission, metrics and registry cache, the integration harness, whose
+# helper programs also block in select{}: a static build without -race
+# would call that a deadlock), a short run of the cheap fuzz targets. The
+# other packages' tests run without -race: under it they
+# would compile client-go and the Kubernetes API types a second time, for
+# code that starts no goroutine of its own (or, in check and tandemctl's
+# main package, only behind client-go); CI races them all (test-race) and
+# runs every fuzz target (fuzz). vet and the plain tests use the build's
+# flags (TESTFLAGS), so they share its build cache.
 # The race detector needs cgo, so a C compiler; the binary under test stays
 # static either way. atexit_sleep_ms=0: a race-enabled binary otherwise
 # sleeps 1 s at exit, and the test binary also plays the programs tandem runs.
-HAVE_CC := $(shell command -v cc >/dev/null 2>&1 && echo yes)
-test: build
-	$(GO) vet ./...
+HAVE_CC   := $(shell command -v cc >/dev/null 2>&1 && echo yes)
+TESTFLAGS := -trimpath -tags urfave_cli_no_docs
+RACE_PKGS := ./supervisor/... ./cmd/tandemctl/webhook ./cmd/tandemctl/webhook/admission \
+             ./cmd/tandemctl/webhook/metrics ./cmd/tandemctl/registry ./integration/...
+race_pkgs  = $(shell $(GO) list $(RACE_PKGS))
+other_pkgs = $(filter-out $(race_pkgs),$(shell $(GO) list ./...))
+RACE_TEST := CGO_ENABLED=1 GORACE=atexit_sleep_ms=0 TANDEM_BIN=$(CURDIR)/$(BIN) $(GO) test -race -count=1
+test: $(BIN)
+	$(GO) vet $(TESTFLAGS) ./...
+	TANDEM_BIN=$(CURDIR)/$(BIN) $(GO) test $(TESTFLAGS) -count=1 -timeout 10m $(other_pkgs)
 ifeq ($(HAVE_CC),yes)
-	CGO_ENABLED=1 GORACE=atexit_sleep_ms=0 TANDEM_BIN=$(CURDIR)/$(BIN) $(GO) test -race -count=1 -timeout 10m ./...
+	$(RACE_TEST) -timeout 10m $(RACE_PKGS)
 else
 	@echo "no C compiler: running the tests without the race detector (apt-get install gcc for -race)"
-	TANDEM_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -timeout 10m ./...
+	TANDEM_BIN=$(CURDIR)/$(BIN) $(GO) test $(TESTFLAGS) -count=1 -timeout 10m $(RACE_PKGS)
 endif
-	$(MAKE) --no-print-directory fuzz FUZZTIME=20000x
+	$(MAKE) --no-print-directory fuzz FUZZTIME=20000x FUZZPKGS="$(FUZZ_QUICK)"
+
+# Every package under the race detector (CI; about as long again as make
+# test on a cold build cache).
+.PHONY: test-race
+test-race: $(BIN)
+	$(RACE_TEST) -timeout 15m ./...
 
 # FUZZTIME per target: `make fuzz FUZZTIME=1m` for a longer hunt. `make test`
 # gives a count instead (20000x): a duration races the Go fuzzing
 # coordinator's deadline on a loaded machine (Go issue 75804, fixed in 1.27)
 # and fails now and then with a bare "context deadline exceeded".
 FUZZTIME ?= 30s
-FUZZPKGS := ./supervisor/probe ./supervisor/signals ./supervisor/statusfile ./supervisor/peers ./cmd/tandemctl ./cmd/tandemctl/webhook/admission
+# FUZZ_QUICK: the targets make test runs, whose instrumented builds are
+# small; FuzzInject (tandemctl's main package) instruments all of client-go
+# and runs in make fuzz only (CI).
+FUZZ_QUICK := ./supervisor/probe ./supervisor/signals ./supervisor/statusfile ./supervisor/peers ./cmd/tandemctl/webhook/admission
+FUZZPKGS   := $(FUZZ_QUICK) ./cmd/tandemctl
 fuzz:
 	@for pkg in $(FUZZPKGS); do \
-	  for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	  for target in $$($(GO) test $(TESTFLAGS) -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 	    echo "fuzz $$pkg $$target ($(FUZZTIME))"; \
-	    $(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	    $(GO) test $(TESTFLAGS) -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	  done; \
 	done
 

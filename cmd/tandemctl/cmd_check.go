@@ -6,10 +6,9 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/tandem-sh/tandem/cmd/tandemctl/check"
-	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook"
+	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook/kube"
 )
 
 // checkUserAgent names check's requests, apart from the webhook's.
@@ -38,12 +37,11 @@ func checkAction(cliCtx *cli.Context) error {
 	if err != nil {
 		return usageError{err}
 	}
-	client, err := checkClient(cliCtx.String("kubeconfig"))
+	clients, err := checkClients(cliCtx.String("kubeconfig"))
 	if err != nil {
 		return err
 	}
-	report, err := check.Run(cliCtx.Context, check.APIClients{Core: client.CoreV1(), Batch: client.BatchV1(),
-		Apps: client.AppsV1(), Admission: client.AdmissionregistrationV1()}, opts)
+	report, err := check.Run(cliCtx.Context, clients, opts)
 	if err != nil {
 		return err
 	}
@@ -56,15 +54,15 @@ func checkAction(cliCtx *cli.Context) error {
 	return nil
 }
 
-// checkClient reaches the API server as the webhook does, named as check
+// checkClients reach the API server as the webhook does, named as check
 // in the API server's audit log.
-func checkClient(kubeconfig string) (kubernetes.Interface, error) {
-	cfg, err := webhook.RESTConfig(kubeconfig)
+func checkClients(kubeconfig string) (check.APIClients, error) {
+	cfg, err := kube.RESTConfig(kubeconfig)
 	if err != nil {
-		return nil, err
+		return check.APIClients{}, err
 	}
 	cfg.UserAgent = checkUserAgent
-	return kubernetes.NewForConfig(cfg)
+	return check.NewAPIClients(cfg)
 }
 
 func checkOptions(cliCtx *cli.Context) (check.Options, check.Format, error) {

@@ -10,20 +10,20 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/urfave/cli/v2"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook"
 	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook/admission"
+	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook/kube"
 	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook/metrics"
 )
 
 // webhookSetup is the webhook's flags made into its parts.
 type webhookSetup struct {
 	logger    zerolog.Logger
-	client    kubernetes.Interface
+	clients   kube.Clients
 	handler   *admission.Handler
 	server    *webhook.Server
-	bootstrap *webhook.Bootstrap
+	bootstrap *kube.Bootstrap
 	// metrics is nil when --metrics-listen is empty.
 	metrics *metrics.Server
 }
@@ -38,11 +38,11 @@ func newWebhookSetup(cliCtx *cli.Context) (*webhookSetup, error) {
 	if err != nil {
 		return nil, usageError{err}
 	}
-	if s.client, err = webhook.Client(cliCtx.String("kubeconfig")); err != nil {
+	if s.clients, err = kube.NewClients(cliCtx.String("kubeconfig")); err != nil {
 		return nil, err
 	}
-	cfg.Namespaces = webhook.APINamespaces{Client: s.client}
-	cfg.Keychains = webhook.PodKeychains{Client: s.client}
+	cfg.Namespaces = kube.APINamespaces{Namespaces: s.clients.Core}
+	cfg.Keychains = kube.PodKeychains{Core: s.clients.Core}
 	certs := webhook.NewCertReloader(cliCtx.String("cert-dir"))
 	if listen := cliCtx.String("metrics-listen"); listen != "" {
 		m := metrics.New(certs)
@@ -58,7 +58,7 @@ func newWebhookSetup(cliCtx *cli.Context) (*webhookSetup, error) {
 		if cliCtx.String("namespace") == "" {
 			return nil, usageError{errors.New("--bootstrap-secret: needs --namespace (the downward API's metadata.namespace)")}
 		}
-		s.bootstrap = &webhook.Bootstrap{Client: s.client, Namespace: cliCtx.String("namespace"), Secret: secret,
+		s.bootstrap = &kube.Bootstrap{Secrets: s.clients.Core, Webhooks: s.clients.Admission, Namespace: cliCtx.String("namespace"), Secret: secret,
 			Service: cliCtx.String("service"), WebhookConfig: cliCtx.String("webhook-config"),
 			CertDir: cliCtx.String("cert-dir"), Logger: s.logger}
 	}

@@ -50,7 +50,7 @@ func startNodeRegistry(t *testing.T) {
 }
 
 // pullSecret gives n the secret the tests' pods name in imagePullSecrets,
-// which the webhook reads (through k8schain) to ask the registry.
+// which the webhook reads (through its pull-secret keychain) to ask the registry.
 func (n *namespace) pullSecret() {
 	n.t.Helper()
 	n.run(nil, "create", "secret", "docker-registry", "regcred", "--docker-server="+registryHost,

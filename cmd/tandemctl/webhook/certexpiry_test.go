@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook/metrics"
+	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook/selfsigned"
 )
 
 // The expiry gauge is the NotAfter of the certificate being served, and
@@ -22,11 +23,11 @@ func TestCertificateExpiryGauge(t *testing.T) {
 		t.Error("an expiry before any certificate; want no sample")
 	}
 	a := mustBundle(t)
-	b, err := newBundle(names, time.Now().Add(48*time.Hour))
+	b, err := selfsigned.NewBundle(names, time.Now().Add(48*time.Hour))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, bundle := range []certBundle{a, b} {
+	for _, bundle := range []selfsigned.Bundle{a, b} {
 		writeBundle(t, dir, bundle)
 		served, err := certs.GetCertificate(nil)
 		if err != nil {

@@ -107,3 +107,24 @@ func (r *CertReloader) setErr(err error) {
 	defer r.mu.Unlock()
 	r.err = err
 }
+
+// WriteAtomic writes dir/name through a rename, so the CertReloader never
+// reads half a file.
+func WriteAtomic(dir, name string, data []byte) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("certificate directory %s: %w", dir, err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+name+".*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", filepath.Join(dir, name), err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", tmp.Name(), err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", tmp.Name(), err)
+	}
+	return os.Rename(tmp.Name(), filepath.Join(dir, name))
+}

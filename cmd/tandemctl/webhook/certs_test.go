@@ -12,23 +12,24 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook/selfsigned"
 )
 
-var names = serviceNames("tandem-webhook", "tandem-system")
+var names = selfsigned.ServiceNames("tandem-webhook", "tandem-system")
 
-func writeBundle(t *testing.T, dir string, b certBundle) {
+func writeBundle(t *testing.T, dir string, b selfsigned.Bundle) {
 	t.Helper()
-	if err := writeAtomic(dir, CertFile, b.Cert); err != nil {
+	if err := WriteAtomic(dir, CertFile, b.Cert); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeAtomic(dir, KeyFile, b.Key); err != nil {
+	if err := WriteAtomic(dir, KeyFile, b.Key); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func mustBundle(t *testing.T) certBundle {
+func mustBundle(t *testing.T) selfsigned.Bundle {
 	t.Helper()
-	b, err := newBundle(names, time.Now())
+	b, err := selfsigned.NewBundle(names, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +74,7 @@ func TestCertReload(t *testing.T) {
 	}
 	// A half-written pair (a key that is not the certificate's) keeps the
 	// last good one in service.
-	if err := writeAtomic(dir, KeyFile, a.Key); err != nil {
+	if err := WriteAtomic(dir, KeyFile, a.Key); err != nil {
 		t.Fatal(err)
 	}
 	if serialOf() != leafOf(t, b.Cert).SerialNumber.String() {
@@ -102,7 +103,7 @@ func TestServerServesRotatedCertificate(t *testing.T) {
 		return c.Get(url + path)
 	}
 	for _, tt := range []struct {
-		bundle certBundle
+		bundle selfsigned.Bundle
 		rotate bool
 	}{{a, false}, {b, true}} {
 		if tt.rotate {
@@ -124,21 +125,5 @@ func TestServerServesRotatedCertificate(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("Run: %v", err)
-	}
-}
-
-func TestBundleUsable(t *testing.T) {
-	b := mustBundle(t)
-	if err := b.usable(names, time.Now()); err != nil {
-		t.Errorf("a fresh bundle: %v", err)
-	}
-	if err := b.usable(names, time.Now().Add(certLifetime-renewBefore/2)); err == nil {
-		t.Error("a bundle about to expire counts as usable")
-	}
-	if err := b.usable(serviceNames("other", "tandem-system"), time.Now()); err == nil {
-		t.Error("a bundle for another service counts as usable")
-	}
-	if err := (certBundle{}).usable(names, time.Now()); err == nil {
-		t.Error("an empty bundle counts as usable")
 	}
 }

@@ -70,7 +70,8 @@ type PodCredentials struct {
 	PullSecrets               []string
 }
 
-// KeychainSource makes the keychain of one pod (k8schain).
+// KeychainSource makes the keychain of one pod (its pull secrets, its
+// service account's, the docker config).
 type KeychainSource interface {
 	Keychain(ctx context.Context, pod PodCredentials) (authn.Keychain, error)
 }

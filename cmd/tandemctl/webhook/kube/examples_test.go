@@ -1,4 +1,4 @@
-package webhook
+package kube
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ import (
 	"k8s.io/client-go/kubernetes/scheme"
 )
 
-const examplesDir = "../../../examples/webhook"
+const examplesDir = "../../../../examples/webhook"
 
 // exampleObjects decodes every object of examples/webhook strictly (an
 // unknown or misspelt field fails), and checks the kustomization lists

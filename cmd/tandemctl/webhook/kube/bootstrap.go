@@ -1,18 +1,20 @@
-package webhook
+package kube
 
 import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/rs/zerolog"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
+	admissionregistrationv1client "k8s.io/client-go/kubernetes/typed/admissionregistration/v1"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/util/retry"
+
+	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook"
+	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook/selfsigned"
 )
 
 // caFile is the CA's key in the bootstrap Secret, as cert-manager names it.
@@ -26,7 +28,8 @@ const caFile = "ca.crt"
 // and the CA into the caBundle of every webhook of the configuration that
 // calls this Service.
 type Bootstrap struct {
-	Client            kubernetes.Interface
+	Secrets           corev1client.SecretsGetter
+	Webhooks          admissionregistrationv1client.MutatingWebhookConfigurationsGetter
 	Namespace, Secret string
 	Service           string
 	// WebhookConfig is the MutatingWebhookConfiguration's name.
@@ -46,10 +49,10 @@ func (b Bootstrap) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := writeAtomic(b.CertDir, CertFile, bundle.Cert); err != nil {
+	if err := webhook.WriteAtomic(b.CertDir, webhook.CertFile, bundle.Cert); err != nil {
 		return err
 	}
-	if err := writeAtomic(b.CertDir, KeyFile, bundle.Key); err != nil {
+	if err := webhook.WriteAtomic(b.CertDir, webhook.KeyFile, bundle.Key); err != nil {
 		return err
 	}
 	// A replica started before a renewal still serves the previous
@@ -63,25 +66,25 @@ func (b Bootstrap) Run(ctx context.Context) error {
 
 // ensureSecret returns the bundle in the Secret, written first if the one
 // there does not serve, and the CA it replaced (nil if none).
-func (b Bootstrap) ensureSecret(ctx context.Context) (bundle certBundle, previousCA []byte, err error) {
-	names := serviceNames(b.Service, b.Namespace)
+func (b Bootstrap) ensureSecret(ctx context.Context) (bundle selfsigned.Bundle, previousCA []byte, err error) {
+	names := selfsigned.ServiceNames(b.Service, b.Namespace)
 	err = retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		secret, err := b.Client.CoreV1().Secrets(b.Namespace).Get(ctx, b.Secret, metav1.GetOptions{})
+		secret, err := b.Secrets.Secrets(b.Namespace).Get(ctx, b.Secret, metav1.GetOptions{})
 		if err != nil {
 			return err
 		}
-		have := certBundle{CA: secret.Data[caFile], Cert: secret.Data[corev1.TLSCertKey], Key: secret.Data[corev1.TLSPrivateKeyKey]}
-		why := have.usable(names, b.Now())
+		have := selfsigned.Bundle{CA: secret.Data[caFile], Cert: secret.Data[corev1.TLSCertKey], Key: secret.Data[corev1.TLSPrivateKeyKey]}
+		why := have.Usable(names, b.Now())
 		if why == nil {
 			bundle, previousCA = have, nil
 			return nil
 		}
 		previousCA = have.CA
-		if bundle, err = newBundle(names, b.Now()); err != nil {
+		if bundle, err = selfsigned.NewBundle(names, b.Now()); err != nil {
 			return err
 		}
 		secret.Data = map[string][]byte{caFile: bundle.CA, corev1.TLSCertKey: bundle.Cert, corev1.TLSPrivateKeyKey: bundle.Key}
-		_, err = b.Client.CoreV1().Secrets(b.Namespace).Update(ctx, secret, metav1.UpdateOptions{})
+		_, err = b.Secrets.Secrets(b.Namespace).Update(ctx, secret, metav1.UpdateOptions{})
 		if err == nil {
 			b.Logger.Info().Str("event", "certificate-created").Str("secret", b.Namespace+"/"+b.Secret).
 				Str("replaced", why.Error()).Msg("serving certificate created")
@@ -89,7 +92,7 @@ func (b Bootstrap) ensureSecret(ctx context.Context) (bundle certBundle, previou
 		return err // a conflict: another replica wrote first; read its bundle
 	})
 	if err != nil {
-		return certBundle{}, nil, fmt.Errorf("bootstrap the serving certificate in secret %s/%s: %w", b.Namespace, b.Secret, err)
+		return selfsigned.Bundle{}, nil, fmt.Errorf("bootstrap the serving certificate in secret %s/%s: %w", b.Namespace, b.Secret, err)
 	}
 	return bundle, previousCA, nil
 }
@@ -97,7 +100,7 @@ func (b Bootstrap) ensureSecret(ctx context.Context) (bundle certBundle, previou
 // setCABundle puts ca into each webhook of the configuration that calls
 // this Service.
 func (b Bootstrap) setCABundle(ctx context.Context, ca []byte) error {
-	api := b.Client.AdmissionregistrationV1().MutatingWebhookConfigurations()
+	api := b.Webhooks.MutatingWebhookConfigurations()
 	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		cfg, err := api.Get(ctx, b.WebhookConfig, metav1.GetOptions{})
 		if err != nil {
@@ -127,25 +130,4 @@ func (b Bootstrap) setCABundle(ctx context.Context, ca []byte) error {
 		return fmt.Errorf("set the caBundle of mutatingwebhookconfiguration %s: %w", b.WebhookConfig, err)
 	}
 	return nil
-}
-
-// writeAtomic writes dir/name through a rename, so the CertReloader never
-// reads half a file.
-func writeAtomic(dir, name string, data []byte) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("certificate directory %s: %w", dir, err)
-	}
-	tmp, err := os.CreateTemp(dir, "."+name+".*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", filepath.Join(dir, name), err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", tmp.Name(), err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", tmp.Name(), err)
-	}
-	return os.Rename(tmp.Name(), filepath.Join(dir, name))
 }

@@ -1,4 +1,4 @@
-package webhook
+package kube
 
 import (
 	"bytes"
@@ -13,7 +13,10 @@ import (
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook"
+	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook/selfsigned"
 )
 
 func bootstrapObjects() (*corev1.Secret, *admissionregistrationv1.MutatingWebhookConfiguration) {
@@ -33,23 +36,23 @@ func bootstrapObjects() (*corev1.Secret, *admissionregistrationv1.MutatingWebhoo
 
 func TestBootstrap(t *testing.T) {
 	secret, cfg := bootstrapObjects()
-	client := fake.NewClientset(secret, cfg)
+	core, admission := fakeAPI(secret, cfg)
 	dir := t.TempDir()
-	b := Bootstrap{Client: client, Namespace: "tandem-system", Secret: "tandem-webhook-tls", Service: "tandem-webhook",
+	b := Bootstrap{Secrets: core, Webhooks: admission, Namespace: "tandem-system", Secret: "tandem-webhook-tls", Service: "tandem-webhook",
 		WebhookConfig: "tandem", CertDir: dir, Logger: zerolog.Nop()}
 	ctx := context.Background()
 	if err := b.Run(ctx); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := client.CoreV1().Secrets("tandem-system").Get(ctx, "tandem-webhook-tls", metav1.GetOptions{})
-	served, _ := os.ReadFile(filepath.Join(dir, CertFile))
+	got, _ := core.Secrets("tandem-system").Get(ctx, "tandem-webhook-tls", metav1.GetOptions{})
+	served, _ := os.ReadFile(filepath.Join(dir, webhook.CertFile))
 	if len(got.Data["ca.crt"]) == 0 || !bytes.Equal(got.Data["tls.crt"], served) {
 		t.Fatalf("secret %v and the served certificate differ", got.Data)
 	}
-	if err := NewCertReloader(dir).Ready(); err != nil {
+	if err := webhook.NewCertReloader(dir).Ready(); err != nil {
 		t.Errorf("the written pair does not load: %v", err)
 	}
-	mwc, _ := client.AdmissionregistrationV1().MutatingWebhookConfigurations().Get(ctx, "tandem", metav1.GetOptions{})
+	mwc, _ := admission.MutatingWebhookConfigurations().Get(ctx, "tandem", metav1.GetOptions{})
 	if !bytes.Equal(mwc.Webhooks[0].ClientConfig.CABundle, got.Data["ca.crt"]) || mwc.Webhooks[1].ClientConfig.CABundle != nil {
 		t.Errorf("caBundles %q, %q; want the CA on ours only", mwc.Webhooks[0].ClientConfig.CABundle, mwc.Webhooks[1].ClientConfig.CABundle)
 	}
@@ -59,22 +62,22 @@ func TestBootstrap(t *testing.T) {
 	if err := b.Run(ctx); err != nil {
 		t.Fatal(err)
 	}
-	again, _ := client.CoreV1().Secrets("tandem-system").Get(ctx, "tandem-webhook-tls", metav1.GetOptions{})
+	again, _ := core.Secrets("tandem-system").Get(ctx, "tandem-webhook-tls", metav1.GetOptions{})
 	if !bytes.Equal(again.Data["tls.crt"], got.Data["tls.crt"]) {
 		t.Error("a second start replaced a certificate that still serves")
 	}
 
 	// Close to expiry, a start makes a new one.
-	b.Now = func() time.Time { return time.Now().Add(certLifetime - renewBefore/2) }
+	b.Now = func() time.Time { return time.Now().Add(selfsigned.Lifetime - selfsigned.RenewBefore/2) }
 	if err := b.Run(ctx); err != nil {
 		t.Fatal(err)
 	}
-	renewed, _ := client.CoreV1().Secrets("tandem-system").Get(ctx, "tandem-webhook-tls", metav1.GetOptions{})
+	renewed, _ := core.Secrets("tandem-system").Get(ctx, "tandem-webhook-tls", metav1.GetOptions{})
 	if bytes.Equal(renewed.Data["tls.crt"], got.Data["tls.crt"]) {
 		t.Error("a certificate about to expire was kept")
 	}
 	// Replicas still serving the old certificate stay trusted.
-	mwc, _ = client.AdmissionregistrationV1().MutatingWebhookConfigurations().Get(ctx, "tandem", metav1.GetOptions{})
+	mwc, _ = admission.MutatingWebhookConfigurations().Get(ctx, "tandem", metav1.GetOptions{})
 	want := append(append([]byte{}, renewed.Data["ca.crt"]...), got.Data["ca.crt"]...)
 	if !bytes.Equal(mwc.Webhooks[0].ClientConfig.CABundle, want) {
 		t.Errorf("caBundle after a renewal:\n%s\nwant the new CA, then the old one", mwc.Webhooks[0].ClientConfig.CABundle)
@@ -87,13 +90,14 @@ func TestBootstrapErrors(t *testing.T) {
 	b := Bootstrap{Namespace: "tandem-system", Secret: "tandem-webhook-tls", Service: "tandem-webhook",
 		WebhookConfig: "tandem", Logger: zerolog.Nop()}
 	for _, tt := range []struct {
-		client *fake.Clientset
-		want   string
+		objects []runtime.Object
+		want    string
 	}{
-		{fake.NewClientset(cfg), `secret tandem-system/tandem-webhook-tls`},
-		{fake.NewClientset(secret, cfg), "no webhook in it calls service tandem-system/tandem-webhook"},
+		{[]runtime.Object{cfg}, `secret tandem-system/tandem-webhook-tls`},
+		{[]runtime.Object{secret, cfg}, "no webhook in it calls service tandem-system/tandem-webhook"},
 	} {
-		b.Client, b.CertDir = tt.client, t.TempDir()
+		b.Secrets, b.Webhooks = fakeAPI(tt.objects...)
+		b.CertDir = t.TempDir()
 		if err := b.Run(context.Background()); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("error %v; want one with %q", err, tt.want)
 		}

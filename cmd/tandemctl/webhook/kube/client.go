@@ -1,25 +1,35 @@
-package webhook
+package kube
 
 import (
 	"context"
 	"fmt"
 
-	"github.com/google/go-containerregistry/pkg/authn"
-	"github.com/google/go-containerregistry/pkg/authn/k8schain"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
+	admissionregistrationv1client "k8s.io/client-go/kubernetes/typed/admissionregistration/v1"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook/admission"
 )
 
-// Client connects to the API server: with kubeconfig (a path, or a list as
-// KUBECONFIG takes) when given, else in-cluster, else kubectl's defaults.
-func Client(kubeconfig string) (kubernetes.Interface, error) {
+// Clients are the typed clients of the two API groups the webhook uses:
+// core (namespaces, service accounts, pull secrets, its bootstrap Secret)
+// and admissionregistration (the caBundle of its configuration). Typed
+// clients, not client-go's Clientset: the Clientset's fifty-odd other
+// groups cost compile time and binary size and are never called.
+type Clients struct {
+	Core      corev1client.CoreV1Interface
+	Admission admissionregistrationv1client.AdmissionregistrationV1Interface
+}
+
+// NewClients connects to the API server: with kubeconfig (a path, or a
+// list as KUBECONFIG takes) when given, else in-cluster, else kubectl's
+// defaults.
+func NewClients(kubeconfig string) (Clients, error) {
 	cfg, err := RESTConfig(kubeconfig)
 	if err != nil {
-		return nil, err
+		return Clients{}, err
 	}
 	cfg.UserAgent = "tandemctl-webhook"
 	// Each admission reads up to three objects (the namespace, the service
@@ -29,11 +39,18 @@ func Client(kubeconfig string) (kubernetes.Interface, error) {
 	// admission at 20 admissions a second. The API server's own priority
 	// and fairness protects it; this only bounds a runaway.
 	cfg.QPS, cfg.Burst = 500, 1000
-	return kubernetes.NewForConfig(cfg)
+	var c Clients
+	if c.Core, err = corev1client.NewForConfig(cfg); err != nil {
+		return Clients{}, err
+	}
+	if c.Admission, err = admissionregistrationv1client.NewForConfig(cfg); err != nil {
+		return Clients{}, err
+	}
+	return c, nil
 }
 
-// RESTConfig finds the API server as Client does, for a caller that sets
-// its own User-Agent and limits (tandemctl check).
+// RESTConfig finds the API server as NewClients does, for a caller that
+// sets its own User-Agent and limits (tandemctl check).
 func RESTConfig(kubeconfig string) (*rest.Config, error) {
 	if kubeconfig == "" {
 		if cfg, err := rest.InClusterConfig(); err == nil {
@@ -54,29 +71,16 @@ func RESTConfig(kubeconfig string) (*rest.Config, error) {
 // APINamespaces reads a namespace's labels from the API server. It asks
 // each time: a namespace labelled a moment ago must count at once, and the
 // API server's own namespaceSelector has already sent only selected ones.
-type APINamespaces struct{ Client kubernetes.Interface }
+type APINamespaces struct {
+	Namespaces corev1client.NamespacesGetter
+}
 
 var _ admission.NamespaceLabels = APINamespaces{}
 
 func (n APINamespaces) Labels(ctx context.Context, namespace string) (map[string]string, error) {
-	ns, err := n.Client.CoreV1().Namespaces().Get(ctx, namespace, metav1.GetOptions{})
+	ns, err := n.Namespaces.Namespaces().Get(ctx, namespace, metav1.GetOptions{})
 	if err != nil {
 		return nil, err
 	}
 	return ns.Labels, nil
-}
-
-// PodKeychains makes a pod's keychain with go-containerregistry's
-// k8schain: the pod's imagePullSecrets and its service account's, then the
-// node-level helpers (cloud registries) as a kubelet would.
-type PodKeychains struct{ Client kubernetes.Interface }
-
-var _ admission.KeychainSource = PodKeychains{}
-
-func (k PodKeychains) Keychain(ctx context.Context, pod admission.PodCredentials) (authn.Keychain, error) {
-	return k8schain.New(ctx, k.Client, k8schain.Options{
-		Namespace:          pod.Namespace,
-		ServiceAccountName: pod.ServiceAccount,
-		ImagePullSecrets:   pod.PullSecrets,
-	})
 }

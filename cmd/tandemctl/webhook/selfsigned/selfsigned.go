@@ -1,4 +1,7 @@
-package webhook
+// Package selfsigned makes the webhook's own CA and serving certificate,
+// for a cluster without cert-manager, and says whether a stored pair still
+// serves.
+package selfsigned
 
 import (
 	"crypto/ecdsa"
@@ -14,20 +17,20 @@ import (
 	"time"
 )
 
-// certLifetime is how long a bootstrapped CA and serving certificate are
-// valid; renewBefore is when the webhook makes new ones at its start.
+// Lifetime is how long a bootstrapped CA and serving certificate are
+// valid; RenewBefore is when the webhook makes new ones at its start.
 const (
-	certLifetime = 5 * 365 * 24 * time.Hour
-	renewBefore  = 90 * 24 * time.Hour
+	Lifetime    = 5 * 365 * 24 * time.Hour
+	RenewBefore = 90 * 24 * time.Hour
 )
 
-// certBundle is what the bootstrap Secret holds, PEM-encoded.
-type certBundle struct {
+// Bundle is what the bootstrap Secret holds, PEM-encoded.
+type Bundle struct {
 	CA, Cert, Key []byte
 }
 
-// serviceNames are the DNS names the API server may dial a Service by.
-func serviceNames(service, namespace string) []string {
+// ServiceNames are the DNS names the API server may dial a Service by.
+func ServiceNames(service, namespace string) []string {
 	return []string{
 		service,
 		service + "." + namespace,
@@ -36,39 +39,39 @@ func serviceNames(service, namespace string) []string {
 	}
 }
 
-// newBundle makes a CA and a serving certificate signed by it for names.
-func newBundle(names []string, now time.Time) (certBundle, error) {
+// NewBundle makes a CA and a serving certificate signed by it for names.
+func NewBundle(names []string, now time.Time) (Bundle, error) {
 	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
-		return certBundle{}, fmt.Errorf("generate the CA key: %w", err)
+		return Bundle{}, fmt.Errorf("generate the CA key: %w", err)
 	}
 	ca := &x509.Certificate{
 		SerialNumber: serial(), Subject: pkix.Name{CommonName: "tandem-webhook-ca"},
-		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(certLifetime),
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(Lifetime),
 		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature,
 	}
 	caDER, err := x509.CreateCertificate(rand.Reader, ca, ca, &caKey.PublicKey, caKey)
 	if err != nil {
-		return certBundle{}, fmt.Errorf("sign the CA: %w", err)
+		return Bundle{}, fmt.Errorf("sign the CA: %w", err)
 	}
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
-		return certBundle{}, fmt.Errorf("generate the serving key: %w", err)
+		return Bundle{}, fmt.Errorf("generate the serving key: %w", err)
 	}
 	leaf := &x509.Certificate{
 		SerialNumber: serial(), Subject: pkix.Name{CommonName: names[0]}, DNSNames: names,
-		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(certLifetime),
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(Lifetime),
 		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 	}
 	leafDER, err := x509.CreateCertificate(rand.Reader, leaf, ca, &key.PublicKey, caKey)
 	if err != nil {
-		return certBundle{}, fmt.Errorf("sign the serving certificate: %w", err)
+		return Bundle{}, fmt.Errorf("sign the serving certificate: %w", err)
 	}
 	keyDER, err := x509.MarshalECPrivateKey(key)
 	if err != nil {
-		return certBundle{}, fmt.Errorf("encode the serving key: %w", err)
+		return Bundle{}, fmt.Errorf("encode the serving key: %w", err)
 	}
-	return certBundle{
+	return Bundle{
 		CA:   pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER}),
 		Cert: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: leafDER}),
 		Key:  pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}),
@@ -80,9 +83,9 @@ func serial() *big.Int {
 	return n
 }
 
-// usable says whether b serves names, chains to its CA and lasts past
-// renewBefore; a Secret that holds such a bundle is kept.
-func (b certBundle) usable(names []string, now time.Time) error {
+// Usable says whether b serves names, chains to its CA and lasts past
+// RenewBefore; a Secret that holds such a bundle is kept.
+func (b Bundle) Usable(names []string, now time.Time) error {
 	if len(b.CA) == 0 || len(b.Cert) == 0 || len(b.Key) == 0 {
 		return errors.New("empty")
 	}
@@ -98,7 +101,7 @@ func (b certBundle) usable(names []string, now time.Time) error {
 	if err != nil {
 		return fmt.Errorf("tls.crt: %w", err)
 	}
-	if _, err := leaf.Verify(x509.VerifyOptions{Roots: pool, DNSName: names[len(names)-2], CurrentTime: now.Add(renewBefore)}); err != nil {
+	if _, err := leaf.Verify(x509.VerifyOptions{Roots: pool, DNSName: names[len(names)-2], CurrentTime: now.Add(RenewBefore)}); err != nil {
 		return fmt.Errorf("tls.crt: %w", err)
 	}
 	if !slices.Equal(leaf.DNSNames, names) {
