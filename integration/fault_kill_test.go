@@ -93,8 +93,15 @@ func TestFaultSIGKILLNotPID1(t *testing.T) {
 			// CMD exits once it got the stop signal: it holds tandem's stderr,
 			// so the test sees tandem's end only when CMD has gone too.
 			stop := strconv.Itoa(int(tt.stopSignal))
+			args := tt.args
+			if args[0] == "sidecar" {
+				// A done file of its own: without one a sidecar holds any
+				// `tandem main` of the shared PID namespace, here another
+				// test's, and would stop when that one ends.
+				args = append(slices.Clone(args), "--done-file", inDir(dir, "done"))
+			}
 			p := startTandem(t, procOptions{},
-				cmdArgs(tt.args, helper("fault-hostpid-record", pids, signals, stop))...)
+				cmdArgs(args, helper("fault-hostpid-record", pids, signals, stop))...)
 			cmdPID := killCMDOnCleanup(t, signals)
 			if tt.before != nil {
 				tt.before(t, p, signals, cmdPID)

@@ -111,6 +111,12 @@ func (e *engine) takeDone(ctx context.Context, r *cmdRun, ready readiness, ev do
 		e.failWhileRunning(ctx, r, ev.Err)
 		return ending{}, false
 	}
+	if r.requested {
+		// A second source of the same news (the main peer's end after its
+		// done signal): the stop under way goes on.
+		event(e.log.Debug(), cmdline.EventDoneSeen).Str("source", ev.Source).Msg("main is done (again): the stop goes on")
+		return ending{}, false
+	}
 	if st, gone := exitPending(r.child); gone {
 		e.logDone(ev, time.Time{})
 		r.requested = true
