@@ -112,15 +112,17 @@ func newDoneWatcher(cfg doneWatchConfig, clk clock, mains mainFinder, log zerolo
 	if len(w.files) > 0 {
 		w.notify.start()
 	}
-	// The first json.Unmarshal into a status file builds encoding/json's
-	// reflection cache; pay that here, before CMD starts, not between the
-	// done file and the stop signal (docs/benchmarks.md).
-	statusfile.Parse([]byte(`{"version":1,"name":"warm-up","event":"done","exitCode":0,"reason":"exited","time":"2026-01-01T00:00:00Z"}`))
+	// The first parse of a status line builds encoding/json's reflection
+	// cache, for a line the fast path leaves to it (the escape below); pay
+	// that here, before CMD starts, not between the done file and the stop
+	// signal (docs/benchmarks.md).
+	statusfile.Parse([]byte(`{"version":1,"name":"warm\u002dup","event":"done","exitCode":0,"reason":"exited","time":"2026-01-01T00:00:00Z"}`))
 	return w, nil
 }
 
 // run sends one event to out when the done condition holds, then returns.
 func (w *doneWatcher) run(ctx context.Context, out chan<- doneEvent) {
+	defer w.notify.stop()
 	noMain := w.start.expiry(w.attach.attached)
 	for {
 		mainGone, rescan := w.attach.peerMain()
@@ -132,6 +134,7 @@ func (w *doneWatcher) run(ctx context.Context, out chan<- doneEvent) {
 		case <-w.notify.changed:
 			ev, done = w.check()
 		case <-w.poll.due(w.polling()):
+			w.notify.unsettle()
 			ev, done = w.check()
 		case f := <-w.attach.released:
 			w.attach.holderGone(f)
@@ -153,8 +156,7 @@ func (w *doneWatcher) run(ctx context.Context, out chan<- doneEvent) {
 			// (up to ~20 ms), and under load no other thread may take the
 			// loop off this P's queue before the close is over.
 			runtime.Gosched()
-			w.notify.stop()
-			return
+			return // and close inotify
 		}
 	}
 }

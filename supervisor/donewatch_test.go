@@ -130,14 +130,22 @@ func watchWith(t *testing.T, cfg doneWatchConfig, mains mainFinder) (*doneWatche
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Close inotify, and so end its reader, when the test is over (after
+	// runWatcher's cleanup, which waits for run).
+	t.Cleanup(w.notify.stop)
 	return w, clk, make(chan doneEvent, 1)
 }
 
-// runWatcher starts run; check must not be called after (run owns w).
+// runWatcher starts run; check must not be called after (run owns w). The
+// test's end stops run and waits for it.
 func runWatcher(t *testing.T, w *doneWatcher, out chan doneEvent) {
 	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	go w.run(ctx, out)
+	ended := make(chan struct{})
+	t.Cleanup(func() { cancel(); <-ended })
+	go func() {
+		defer close(ended)
+		w.run(ctx, out)
+	}()
 }
 
 func waitDone(t *testing.T, out chan doneEvent) doneEvent {

@@ -6,12 +6,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // Reasons in the files, and in tandem's own last log line.
@@ -97,30 +94,9 @@ func Write(path string, f File) error {
 // path exists; parsed is nil when the content is not a status line (a bare
 // `touch`, another writer, garbage): status unknown, treated as success.
 func Read(path string) (parsed *File, present bool, err error) {
-	// O_NONBLOCK: opening a FIFO for reading blocks until a writer comes, and
-	// a done file that is one must not hang tandem. Regular files ignore it.
-	file, err := os.OpenFile(path, os.O_RDONLY|unix.O_NONBLOCK, 0)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return nil, false, nil
-		}
-		// Exists but unreadable (permissions): present, status unknown.
-		if _, statErr := os.Stat(path); statErr == nil {
-			return nil, true, err
-		}
-		return nil, false, err
-	}
-	defer file.Close()
-	// A directory, FIFO, socket or device: present, status unknown. Reading
-	// one could fail, block, or never end (/dev/zero).
-	if info, err := file.Stat(); err != nil {
-		return nil, true, err
-	} else if !info.Mode().IsRegular() {
-		return nil, true, fmt.Errorf("%s is not a regular file (%s)", path, info.Mode().Type())
-	}
-	data, err := io.ReadAll(io.LimitReader(file, maxStatusFileRead))
-	if err != nil {
-		return nil, true, err
+	data, present, err := readUpToLimit(path)
+	if err != nil || !present {
+		return nil, present, err
 	}
 	return Parse(data), true, nil
 }
@@ -149,9 +125,9 @@ func mkdirAllReadable(dir string) error {
 
 // ParseStatusFile returns the status in data, or nil when data is not one.
 func Parse(data []byte) *File {
-	var f File
 	line, _, _ := bytes.Cut(data, []byte("\n"))
-	if json.Unmarshal(line, &f) != nil || f.Version < 1 || f.Event == "" {
+	f, ok := parseFast(line)
+	if !ok && json.Unmarshal(line, &f) != nil || f.Version < 1 || f.Event == "" {
 		return nil
 	}
 	return &f
