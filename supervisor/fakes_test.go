@@ -1,8 +1,11 @@
 package supervisor
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"sync"
 	"testing"
@@ -285,4 +288,50 @@ func testConfig(mode Mode) Config {
 	cfg := Defaults(mode)
 	cfg.Command = []string{"cmd"}
 	return cfg
+}
+
+// logEvents is a logger whose lines' events a test waits for.
+type logEvents struct {
+	t      *testing.T
+	events chan map[string]any
+}
+
+func newLogEvents(t *testing.T) (*logEvents, zerolog.Logger) {
+	r, w := io.Pipe()
+	t.Cleanup(func() { w.Close() })
+	l := &logEvents{t: t, events: make(chan map[string]any, 100)}
+	go func() {
+		s := bufio.NewScanner(r)
+		for s.Scan() {
+			var line map[string]any
+			if json.Unmarshal(s.Bytes(), &line) == nil {
+				l.events <- line
+			}
+		}
+	}()
+	return l, zerolog.New(w)
+}
+
+// want waits for a line with event name; lines before it are skipped and
+// returned with it.
+func (l *logEvents) want(name string) (line map[string]any, before []map[string]any) {
+	l.t.Helper()
+	for {
+		select {
+		case line := <-l.events:
+			if line["event"] == name {
+				return line, before
+			}
+			before = append(before, line)
+		case <-time.After(waitBound):
+			l.t.Fatalf("no %s line", name)
+		}
+	}
+}
+
+// end returns every line logged so far (the engine has returned).
+func (l *logEvents) end(log zerolog.Logger) (map[string]any, []map[string]any) {
+	l.t.Helper()
+	log.Info().Str("event", "test-end").Send()
+	return l.want("test-end")
 }

@@ -1,17 +1,13 @@
 package supervisor
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
 	"golang.org/x/sys/unix"
 
 	"github.com/tandem-sh/tandem/supervisor/lifeline"
@@ -22,52 +18,6 @@ import (
 // These tests play the needed sidecar with a real lifeline held in this
 // process: Release is its tandem ending. The engine's loop runs with the
 // fakes.
-
-// logEvents is a logger whose lines' events a test waits for.
-type logEvents struct {
-	t      *testing.T
-	events chan map[string]any
-}
-
-func newLogEvents(t *testing.T) (*logEvents, zerolog.Logger) {
-	r, w := io.Pipe()
-	t.Cleanup(func() { w.Close() })
-	l := &logEvents{t: t, events: make(chan map[string]any, 100)}
-	go func() {
-		s := bufio.NewScanner(r)
-		for s.Scan() {
-			var line map[string]any
-			if json.Unmarshal(s.Bytes(), &line) == nil {
-				l.events <- line
-			}
-		}
-	}()
-	return l, zerolog.New(w)
-}
-
-// want waits for a line with event name; lines before it are skipped and
-// returned with it.
-func (l *logEvents) want(name string) (line map[string]any, before []map[string]any) {
-	l.t.Helper()
-	for {
-		select {
-		case line := <-l.events:
-			if line["event"] == name {
-				return line, before
-			}
-			before = append(before, line)
-		case <-time.After(waitBound):
-			l.t.Fatalf("no %s line", name)
-		}
-	}
-}
-
-// end returns every line logged so far (the engine has returned).
-func (l *logEvents) end(log zerolog.Logger) (map[string]any, []map[string]any) {
-	l.t.Helper()
-	log.Info().Str("event", "test-end").Send()
-	return l.want("test-end")
-}
 
 // sidecarHolds plays `tandem sidecar --ready-file R`: it holds R's lifeline
 // and, when ready, writes R under the sidecar's name.

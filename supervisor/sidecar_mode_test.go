@@ -1,16 +1,12 @@
 package supervisor
 
 import (
-	"bytes"
 	"errors"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
 
-	"github.com/rs/zerolog"
 	"github.com/tandem-sh/tandem/supervisor/probe"
 )
 
@@ -338,9 +334,9 @@ func TestSidecarStoppedFileWithoutCMD(t *testing.T) {
 // the same news: the stop under way goes on, with no second stop signal and
 // one done-seen line, the signal's.
 func TestSidecarDoneTwice(t *testing.T) {
-	var logs syncBuffer
+	logs, log := newLogEvents(t)
 	cfg := sidecarConfig(nil)
-	cfg.Log = zerolog.New(&logs)
+	cfg.Log = log
 	r := newRig(t, cfg).run()
 	c := r.child()
 	r.signal(unix.SIGUSR2)
@@ -351,31 +347,14 @@ func TestSidecarDoneTwice(t *testing.T) {
 	c.exited <- killedBy(unix.SIGKILL)
 	r.wantOutcome(0, "stopped")
 	r.noneSent()
-	var seen []string
-	for _, line := range strings.Split(logs.String(), "\n") {
-		if strings.Contains(line, `"event":"done-seen"`) && strings.Contains(line, `"level":"info"`) {
+	_, lines := logs.end(log)
+	var seen []map[string]any
+	for _, line := range lines {
+		if line["event"] == "done-seen" && line["level"] == "info" {
 			seen = append(seen, line)
 		}
 	}
-	if len(seen) != 1 || !strings.Contains(seen[0], `"source":"done-signal"`) {
-		t.Fatalf("done-seen lines %q, want one, from the done signal", seen)
+	if len(seen) != 1 || seen[0]["source"] != "done-signal" {
+		t.Fatalf("done-seen lines %v, want one, from the done signal", seen)
 	}
-}
-
-// syncBuffer is a bytes.Buffer the engine's goroutines may write at once.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
