@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 	"testing"
 )
 
@@ -19,6 +21,7 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == helperArg {
 		os.Exit(runHelper(os.Args[2], os.Args[3:]))
 	}
+	restoreHangupAndInterrupt()
 	code, err := setupAndRun(m)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "integration:", err)
@@ -52,6 +55,20 @@ func setupAndRun(m *testing.M) (int, error) {
 		}
 	}
 	return m.Run(), nil
+}
+
+// restoreHangupAndInterrupt gives the programs the tests start SIGHUP and
+// SIGINT with their default action when this run inherited them ignored
+// (`nohup make test`, `make test &` in a script): tandem keeps ignores it
+// inherits (TestRunInheritedIgnores), so the tests that send those signals
+// would otherwise fail. Catching them here is what resets them: a child
+// gets the default action of every signal its Go parent catches.
+func restoreHangupAndInterrupt() {
+	for _, sig := range []os.Signal{syscall.SIGHUP, syscall.SIGINT} {
+		if signal.Ignored(sig) {
+			signal.Notify(make(chan os.Signal, 1), sig)
+		}
+	}
 }
 
 func isExecutable(path string) bool {
