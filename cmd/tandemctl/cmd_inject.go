@@ -39,7 +39,7 @@ func injectAction(cliCtx *cli.Context) error {
 	if p, ok := opts.Resolver.(prefetcher); ok {
 		p.ResolveAll(cliCtx.Context, imagesToRead(files, opts))
 	}
-	failed := injectFiles(cliCtx.Context, files, opts, func(r inject.Report) {
+	failed := inject.Files(cliCtx.Context, files, opts, func(r inject.Report) {
 		fmt.Fprintln(cliCtx.App.ErrWriter, r.String())
 	})
 	if err := manifest.WriteAll(cliCtx.App.Writer, files); err != nil {
@@ -78,24 +78,4 @@ func imagesToRead(files []*manifest.File, opts inject.Options) []string {
 		}
 	}
 	return images
-}
-
-// injectFiles injects every resource of every file, reporting each, and
-// returns how many could not be injected.
-func injectFiles(ctx context.Context, files []*manifest.File, opts inject.Options, report func(inject.Report)) (failed int) {
-	for _, f := range files {
-		for _, doc := range f.Docs {
-			for _, res := range doc.Resources() {
-				r := inject.Resource(ctx, res, opts)
-				switch r.Status {
-				case inject.Injected:
-					doc.Changed = true
-				case inject.Failed:
-					failed++
-				}
-				report(r)
-			}
-		}
-	}
-	return failed
 }
