@@ -17,13 +17,14 @@ type headline struct {
 	goal              string
 }
 
-// The six figures, in the order the report prints them.
+// The figures, in the order the report prints them.
 const (
 	headDoneGone = iota
 	headDoneExited
 	headStartup
 	headReap
 	headForward
+	headForwardGo // the same figure against a minimal Go forwarder
 	headLostGone
 	headNeedsLost // issue 20: a needed sidecar killed outright → the main's CMD signalled
 )

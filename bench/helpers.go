@@ -38,6 +38,8 @@ func runHelper(args []string) int {
 		return helperFloorLifelineKill(args[1:])
 	case "floor-signal":
 		return helperFloorSignal()
+	case "floor-forward":
+		return helperFloorForward(args[1:])
 	case "lifeline-main":
 		if len(args) != 2 {
 			fmt.Fprintln(os.Stderr, "lifeline-main DONEFILE")
@@ -178,6 +180,32 @@ func helperFloorSignal() int {
 	writeStdout(fmt.Sprintf("%d\n", os.Getpid()))
 	<-sigs
 	return 0
+}
+
+// helperFloorForward is the floor of signal forwarding for a Go init: it
+// starts CMD and sends it every SIGUSR1 and SIGTERM it gets, from the
+// goroutine os/signal delivers them to. No process group, no logging, no
+// reaping but CMD's.
+func helperFloorForward(argv []string) int {
+	if len(argv) == 0 {
+		fmt.Fprintln(os.Stderr, "floor-forward CMD...")
+		return 2
+	}
+	sigs := make(chan os.Signal, 64)
+	signal.Notify(sigs, unix.SIGUSR1, unix.SIGTERM)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	go func() {
+		for sig := range sigs {
+			_ = cmd.Process.Signal(sig)
+		}
+	}()
+	_ = cmd.Wait()
+	return cmd.ProcessState.ExitCode()
 }
 
 // helperOrphans is CMD for the reaping benchmark. It starts orphan-parent,

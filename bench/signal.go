@@ -16,7 +16,10 @@ const forwardGap = 2 * time.Millisecond
 // writes a byte to a pipe the bench reads). The same Go CMD under every
 // init, so its own handling cost is common to all columns.
 func (b *bench) benchSignal() {
-	inits := append([]initProg{b.tandem}, b.peers...)
+	// The Go floor beside the C inits: what remains over it is tandem's,
+	// what it has over tini is Go's.
+	floor := initProg{name: floorForwardName, path: b.self, prefix: []string{helperArg, "floor-forward"}}
+	inits := append([]initProg{b.tandem, floor}, b.peers...)
 	cmd := helperArgv(b.self, "sig")
 
 	// SIGUSR1, many times through one running init per subject.
@@ -84,6 +87,13 @@ func (b *bench) benchSignal() {
 			s := summarize(sec.series[i])
 			s.failed = sec.failed[i]
 			note := ""
+			if in.name == floorForwardName {
+				note = "what any Go init pays: the runtime's signal thread, os/signal's goroutine, kill"
+				if sec.headline {
+					b.headline(headline{order: headForwardGo, figure: "SIGUSR1 forwarded, against Go's floor", tandem: ref,
+						reference: "minimal Go forwarder (os/signal → kill)", ref: s, goal: "(Go's share of the ratio to tini)"})
+				}
+			}
 			if in.name == "tini" && i > 0 {
 				note = "target: tandem within 1.5× of tini"
 				if sec.headline {
@@ -99,6 +109,8 @@ func (b *bench) benchSignal() {
 		}
 	}
 }
+
+const floorForwardName = "floor: minimal Go forwarder (os/signal → kill, nothing else)"
 
 // startSigCmd starts init supervising the sig helper and waits until the
 // helper's handler is in place.
