@@ -106,13 +106,15 @@ demo: $(BIN)
 # packages whose code runs goroutines (the engine, the webhook's serving,
 # admission, metrics and registry cache, the integration harness, whose
 # helper programs also block in select{}: a static build without -race
-# would call that a deadlock), a short run of the cheap fuzz targets. The
-# other packages' tests run without -race: under it they
-# would compile client-go and the Kubernetes API types a second time, for
-# code that starts no goroutine of its own (or, in check and tandemctl's
-# main package, only behind client-go); CI races the rest (test-race) and
-# runs every fuzz target (fuzz). vet and the plain tests use the build's
-# flags (TESTFLAGS), so they share its build cache.
+# would call that a deadlock). Every fuzz target's seed inputs run as plain
+# tests. The other packages' tests run without -race: under it they would
+# compile client-go and the Kubernetes API types a second time (160 s on a
+# cold build cache, 2 cores), for code that starts no goroutine of its own
+# (or, in check and tandemctl's main package, only behind client-go). The
+# fuzzing itself instruments the standard library (40 s cold) and, for the
+# admission webhook, the API types (77 s more). CI does both after make
+# test: test-race and fuzz. vet and the plain tests use the build's flags
+# (TESTFLAGS), so they share its build cache.
 # The race detector needs cgo, so a C compiler; the binary under test stays
 # static either way. atexit_sleep_ms=0: a race-enabled binary otherwise
 # sleeps 1 s at exit, and the test binary also plays the programs tandem runs.
@@ -132,7 +134,6 @@ else
 	@echo "no C compiler: running the tests without the race detector (apt-get install gcc for -race)"
 	TANDEM_BIN=$(CURDIR)/$(BIN) $(GO) test $(TESTFLAGS) -count=1 -timeout 10m $(RACE_PKGS)
 endif
-	$(MAKE) --no-print-directory fuzz FUZZTIME=20000x FUZZPKGS="$(FUZZ_QUICK)"
 
 # The packages make test runs without the race detector, under it: with
 # make test, every package (CI). Most of its time is compiling client-go
@@ -141,20 +142,13 @@ endif
 test-race: $(BIN)
 	$(RACE_TEST) -timeout 15m $(other_pkgs)
 
-# FUZZTIME per target: `make fuzz FUZZTIME=1m` for a longer hunt. `make test`
-# gives a count instead (20000x): a duration races the Go fuzzing
-# coordinator's deadline on a loaded machine (Go issue 75804, fixed in 1.27)
-# and fails now and then with a bare "context deadline exceeded".
+# FUZZTIME per target: `make fuzz FUZZTIME=1m` for a longer hunt. CI gives
+# a count instead (20000x): a duration races the Go fuzzing coordinator's
+# deadline on a loaded machine (Go issue 75804, fixed in 1.27) and fails
+# now and then with a bare "context deadline exceeded".
 FUZZTIME ?= 30s
-# FUZZ_QUICK: the targets make test runs, whose instrumented builds are
-# small (seconds once the standard library is instrumented, about 40 s
-# cold). The admission webhook's FuzzMutate instruments the Kubernetes API
-# types, 77 s more on a cold build cache: it runs in make fuzz only (CI).
-FUZZ_QUICK := ./supervisor/probe ./supervisor/signals ./supervisor/statusfile ./supervisor/peers ./cmd/tandemctl/inject
-# FUZZ_REST: the targets make test leaves out. CI, after make test, runs
-# these alone: make fuzz FUZZTIME=20000x 'FUZZPKGS=$$(FUZZ_REST)'.
-FUZZ_REST  := ./cmd/tandemctl/webhook/admission
-FUZZPKGS   := $(FUZZ_QUICK) $(FUZZ_REST)
+FUZZPKGS := ./supervisor/probe ./supervisor/signals ./supervisor/statusfile ./supervisor/peers \
+            ./cmd/tandemctl/inject ./cmd/tandemctl/webhook/admission
 fuzz:
 	@for pkg in $(FUZZPKGS); do \
 	  for target in $$($(GO) test $(TESTFLAGS) -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
