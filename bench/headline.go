@@ -22,6 +22,7 @@ const (
 	headDoneGone = iota
 	headDoneExited
 	headStartup
+	headStartupGo // the same figure against a minimal Go init
 	headReap
 	headForward
 	headForwardGo // the same figure against a minimal Go forwarder

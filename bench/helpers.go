@@ -10,6 +10,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/tandem-sh/tandem/supervisor/signals"
 )
 
 // helperArg makes the bench binary impersonate the small programs it
@@ -40,6 +42,8 @@ func runHelper(args []string) int {
 		return helperFloorSignal()
 	case "floor-forward":
 		return helperFloorForward(args[1:])
+	case "floor-startup":
+		return helperFloorStartup(args[1:])
 	case "lifeline-main":
 		if len(args) != 2 {
 			fmt.Fprintln(os.Stderr, "lifeline-main DONEFILE")
@@ -205,6 +209,29 @@ func helperFloorForward(argv []string) int {
 		}
 	}()
 	_ = cmd.Wait()
+	return cmd.ProcessState.ExitCode()
+}
+
+// helperFloorStartup is the floor of start-up for a Go init that forwards
+// every signal: it catches the signals tandem catches (os/signal, one round
+// trip to the runtime's signal thread each), runs CMD and exits with its
+// code. No command line, no logging, no reaping but CMD's.
+func helperFloorStartup(argv []string) int {
+	if len(argv) == 0 {
+		fmt.Fprintln(os.Stderr, "floor-startup CMD...")
+		return 2
+	}
+	var sigs []os.Signal
+	for _, s := range signals.AllForwardable() {
+		sigs = append(sigs, s)
+	}
+	signal.Notify(make(chan os.Signal, 1024), sigs...)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil && cmd.ProcessState == nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	return cmd.ProcessState.ExitCode()
 }
 

@@ -23,7 +23,10 @@ func (b *bench) benchStartup() {
 		fail int
 	}
 	subjects := []*subject{{name: "`true` alone", argv: []string{truePath}}}
-	for _, in := range append([]initProg{b.tandem}, b.peers...) {
+	// The Go floor beside the C inits: a Go program that catches the same
+	// signals before it runs CMD, as tandem must not lose one meant for CMD.
+	floor := initProg{name: floorStartupName, path: b.self, prefix: []string{helperArg, "floor-startup"}}
+	for _, in := range append([]initProg{b.tandem, floor}, b.peers...) {
 		// Each init finds `true` on PATH itself, as it would in an image.
 		subjects = append(subjects, &subject{name: fmt.Sprintf("`%s`", shellWords(in.name, in.prefix, "true")), argv: in.argv("true")})
 	}
@@ -51,6 +54,12 @@ func (b *bench) benchStartup() {
 		if s != subjects[0] && sum.n > 0 {
 			note = fmt.Sprintf("overhead over `true`: %s", fmtDur(sum.median-base.median))
 		}
+		if s.argv[0] == b.self {
+			s.name = floorStartupName
+			note += "; what any Go init that forwards every signal pays: the runtime's start, one round trip to its signal thread per caught signal"
+			b.headline(headline{order: headStartupGo, figure: "start-up, against Go's floor", tandem: tandem,
+				reference: "minimal Go init catching the same signals", ref: sum, goal: "(Go's share of the ratio to tini-static)"})
+		}
 		if s.name == "`tini-static -- true`" {
 			note += "; target: tandem within 3× of this"
 			b.headline(headline{order: headStartup, figure: "start-up `INIT -- true`", tandem: tandem,
@@ -63,6 +72,8 @@ func (b *bench) benchStartup() {
 		b.rows = append(b.rows, r)
 	}
 }
+
+const floorStartupName = "floor: minimal Go init (os/signal for the same signals → run CMD)"
 
 func shellWords(name string, prefix []string, cmd ...string) string {
 	return strings.Join(append(append([]string{name}, prefix...), cmd...), " ")
