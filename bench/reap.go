@@ -21,26 +21,8 @@ func (b *bench) benchReap() {
 	if err != nil {
 		b.note(fmt.Sprintf("reaping: cannot create a PID namespace (%v); inits run as child subreapers instead", err))
 	}
-	var inits []initProg
-	for _, in := range append([]initProg{b.tandem}, b.peers...) {
-		if in.name == "tini-static" {
-			continue // tini's code again; one column is enough here
-		}
-		if sys == nil {
-			if in.noSubreaper {
-				b.note(in.name + ": cannot be a subreaper outside PID 1; skipped from reaping")
-				continue
-			}
-			in.prefix = append(append([]string{}, in.subreaper...), in.prefix...)
-		}
-		inits = append(inits, in)
-	}
-	type result struct {
-		times   []time.Duration
-		zombies []int
-		failed  int
-	}
-	results := make([]result, len(inits))
+	inits := b.reapers(sys != nil)
+	results := make([]reapResult, len(inits))
 	for run := range b.cfg.reapRuns {
 		for i, in := range inits {
 			d, zombies, err := b.reapOnce(in, sys)
@@ -60,7 +42,36 @@ func (b *bench) benchReap() {
 	if sys == nil {
 		how = "each init as a child subreaper"
 	}
-	sec := fmt.Sprintf("5. reaping: %d zombies reparented at once → all reaped (%s)", b.cfg.orphans, how)
+	b.reapRows(fmt.Sprintf("5. reaping: %d zombies reparented at once → all reaped (%s)", b.cfg.orphans, how), inits, results)
+}
+
+type reapResult struct {
+	times   []time.Duration
+	zombies []int
+	failed  int
+}
+
+// reapers are the inits that take part: outside a PID namespace each as a
+// child subreaper, and those that cannot be one are left out.
+func (b *bench) reapers(asPID1 bool) []initProg {
+	var inits []initProg
+	for _, in := range append([]initProg{b.tandem}, b.peers...) {
+		if in.name == "tini-static" {
+			continue // tini's code again; one column is enough here
+		}
+		if !asPID1 {
+			if in.noSubreaper {
+				b.note(in.name + ": cannot be a subreaper outside PID 1; skipped from reaping")
+				continue
+			}
+			in.prefix = append(append([]string{}, in.subreaper...), in.prefix...)
+		}
+		inits = append(inits, in)
+	}
+	return inits
+}
+
+func (b *bench) reapRows(sec string, inits []initProg, results []reapResult) {
 	ref := summarize(results[0].times)
 	for i, in := range inits {
 		s := summarize(results[i].times)

@@ -21,8 +21,15 @@ func (b *bench) benchSignal() {
 	floor := initProg{name: floorForwardName, path: b.self, prefix: []string{helperArg, "floor-forward"}}
 	inits := append([]initProg{b.tandem, floor}, b.peers...)
 	cmd := helperArgv(b.self, "sig")
+	forward, failed := b.forwardRepeated(inits, cmd)
+	term, termFailed := b.termFresh(inits, cmd)
+	b.forwardRows(inits, "2a. signal forwarding: SIGUSR1 to the init → CMD's handler ran (one running init, repeated)", forward, failed, true)
+	b.forwardRows(inits, "2b. signal forwarding: SIGTERM to a fresh init → CMD's handler ran (one run per init)", term, termFailed, false)
+}
 
-	// SIGUSR1, many times through one running init per subject.
+// forwardRepeated sends SIGUSR1 many times through one running init per
+// subject.
+func (b *bench) forwardRepeated(inits []initProg, cmd []string) ([][]time.Duration, []int) {
 	forward := make([][]time.Duration, len(inits))
 	failed := make([]int, len(inits))
 	running := make([]*proc, len(inits))
@@ -54,8 +61,12 @@ func (b *bench) benchSignal() {
 			p.stop(unix.SIGTERM, 5*time.Second)
 		}
 	}
+	return forward, failed
+}
 
-	// SIGTERM, once per fresh init: the path of a pod deletion.
+// termFresh sends SIGTERM once per freshly started init: the path of a pod
+// deletion.
+func (b *bench) termFresh(inits []initProg, cmd []string) ([][]time.Duration, []int) {
 	term := make([][]time.Duration, len(inits))
 	termFailed := make([]int, len(inits))
 	for range b.cfg.termRuns {
@@ -71,42 +82,36 @@ func (b *bench) benchSignal() {
 			term[i] = append(term[i], d)
 		}
 	}
+	return term, termFailed
+}
 
-	sections := []struct {
-		name     string
-		series   [][]time.Duration
-		failed   []int
-		headline bool // 2a is one of the figures of issue 23
-	}{
-		{"2a. signal forwarding: SIGUSR1 to the init → CMD's handler ran (one running init, repeated)", forward, failed, true},
-		{"2b. signal forwarding: SIGTERM to a fresh init → CMD's handler ran (one run per init)", term, termFailed, false},
-	}
-	for _, sec := range sections {
-		ref := summarize(sec.series[0])
-		for i, in := range inits {
-			s := summarize(sec.series[i])
-			s.failed = sec.failed[i]
-			note := ""
-			if in.name == floorForwardName {
-				note = "what any Go init pays: the runtime's signal thread, os/signal's goroutine, kill"
-				if sec.headline {
-					b.headline(headline{order: headForwardGo, figure: "SIGUSR1 forwarded, against Go's floor", tandem: ref,
-						reference: "minimal Go forwarder (os/signal → kill)", ref: s, goal: "(Go's share of the ratio to tini)"})
-				}
+// forwardRows adds one section's rows, tandem first; headlined: the section
+// is one of issue 23's figures (2a).
+func (b *bench) forwardRows(inits []initProg, name string, series [][]time.Duration, failed []int, headlined bool) {
+	ref := summarize(series[0])
+	for i, in := range inits {
+		s := summarize(series[i])
+		s.failed = failed[i]
+		note := ""
+		if in.name == floorForwardName {
+			note = "what any Go init pays: the runtime's signal thread, os/signal's goroutine, kill"
+			if headlined {
+				b.headline(headline{order: headForwardGo, figure: "SIGUSR1 forwarded, against Go's floor", tandem: ref,
+					reference: "minimal Go forwarder (os/signal → kill)", ref: s, goal: "(Go's share of the ratio to tini)"})
 			}
-			if in.name == "tini" && i > 0 {
-				note = "target: tandem within 1.5× of tini"
-				if sec.headline {
-					b.headline(headline{order: headForward, figure: "SIGUSR1 forwarded", tandem: ref,
-						reference: "tini", ref: s, goal: "≤ 1.5×"})
-				}
-			}
-			r := timingRow(sec.name, in.name, s, note)
-			if s.n > 0 && ref.n > 0 {
-				r.ratio = fmtRatio(float64(ref.median), float64(s.median))
-			}
-			b.rows = append(b.rows, r)
 		}
+		if in.name == "tini" && i > 0 {
+			note = "target: tandem within 1.5× of tini"
+			if headlined {
+				b.headline(headline{order: headForward, figure: "SIGUSR1 forwarded", tandem: ref,
+					reference: "tini", ref: s, goal: "≤ 1.5×"})
+			}
+		}
+		r := timingRow(name, in.name, s, note)
+		if s.n > 0 && ref.n > 0 {
+			r.ratio = fmtRatio(float64(ref.median), float64(s.median))
+		}
+		b.rows = append(b.rows, r)
 	}
 }
 
