@@ -84,11 +84,7 @@ func (b *bench) reapRows(sec string, inits []initProg, results []reapResult) {
 			b.headline(headline{order: headReap, figure: fmt.Sprintf("%d zombies reaped", b.cfg.orphans), tandem: ref,
 				reference: "catatonit", ref: s, goal: "≤ 1.0×"})
 		}
-		r := timingRow(sec, in.name, s, fmt.Sprintf("zombies left: %d (worst run; must be 0)", worst))
-		if s.n > 0 && ref.n > 0 {
-			r.ratio = fmtRatio(float64(ref.median), float64(s.median))
-		}
-		b.rows = append(b.rows, r)
+		b.timingRowAgainst(sec, in.name, s, ref, fmt.Sprintf("zombies left: %d (worst run; must be 0)", worst))
 	}
 }
 

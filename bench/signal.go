@@ -107,11 +107,7 @@ func (b *bench) forwardRows(inits []initProg, name string, series [][]time.Durat
 					reference: "tini", ref: s, goal: "≤ 1.5×"})
 			}
 		}
-		r := timingRow(name, in.name, s, note)
-		if s.n > 0 && ref.n > 0 {
-			r.ratio = fmtRatio(float64(ref.median), float64(s.median))
-		}
-		b.rows = append(b.rows, r)
+		b.timingRowAgainst(name, in.name, s, ref, note)
 	}
 }
 

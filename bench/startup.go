@@ -74,11 +74,7 @@ func (b *bench) startupRows(subjects []*startupSubject) {
 			b.headline(headline{order: headStartup, figure: "start-up `INIT -- true`", tandem: tandem,
 				reference: "tini-static", ref: sum, goal: "≤ 3×"})
 		}
-		r := timingRow(sec, s.name, sum, note)
-		if sum.n > 0 && tandem.n > 0 {
-			r.ratio = fmtRatio(float64(tandem.median), float64(sum.median))
-		}
-		b.rows = append(b.rows, r)
+		b.timingRowAgainst(sec, s.name, sum, tandem, note)
 	}
 }
 

@@ -119,6 +119,16 @@ func timingRow(section, subject string, s summary, note string) row {
 	return r
 }
 
+// timingRowAgainst adds a timing row whose ratio is tandem's median over
+// this subject's.
+func (b *bench) timingRowAgainst(section, subject string, s, tandem summary, note string) {
+	r := timingRow(section, subject, s, note)
+	if s.n > 0 && tandem.n > 0 {
+		r.ratio = fmtRatio(float64(tandem.median), float64(s.median))
+	}
+	b.rows = append(b.rows, r)
+}
+
 // renderTable prints the rows as one markdown table; cells must not contain
 // a pipe, which would split them.
 func renderTable(rows []row) string {
