@@ -133,10 +133,8 @@ func helperFloorInotifyKill(args []string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	if err := cmd.Start(); err != nil {
-		fmt.Fprintln(os.Stderr, err)
+	cmd := startCMD(argv)
+	if cmd == nil {
 		return 1
 	}
 	waitEvent(fd, name)
@@ -197,10 +195,8 @@ func helperFloorForward(argv []string) int {
 	}
 	sigs := make(chan os.Signal, 64)
 	signal.Notify(sigs, unix.SIGUSR1, unix.SIGTERM)
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	if err := cmd.Start(); err != nil {
-		fmt.Fprintln(os.Stderr, err)
+	cmd := startCMD(argv)
+	if cmd == nil {
 		return 1
 	}
 	go func() {
@@ -226,13 +222,24 @@ func helperFloorStartup(argv []string) int {
 		sigs = append(sigs, s)
 	}
 	signal.Notify(make(chan os.Signal, 1024), sigs...)
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	if err := cmd.Run(); err != nil && cmd.ProcessState == nil {
-		fmt.Fprintln(os.Stderr, err)
+	cmd := startCMD(argv)
+	if cmd == nil {
 		return 1
 	}
+	_ = cmd.Wait()
 	return cmd.ProcessState.ExitCode()
+}
+
+// startCMD starts argv with this process's standard streams, as an init
+// starts its CMD; nil, said on stderr, when it cannot.
+func startCMD(argv []string) *exec.Cmd {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return nil
+	}
+	return cmd
 }
 
 // helperOrphans is CMD for the reaping benchmark. It starts orphan-parent,

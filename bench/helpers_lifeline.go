@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -57,10 +56,8 @@ func helperFloorLifelineKill(args []string) int {
 		return 2
 	}
 	path, argv := args[0], args[1:]
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	if err := cmd.Start(); err != nil {
-		fmt.Fprintln(os.Stderr, err)
+	cmd := startCMD(argv)
+	if cmd == nil {
 		return 1
 	}
 	fd := -1
