@@ -5,26 +5,80 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
 	"github.com/tandem-sh/tandem/internal/cmdline"
+	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
 
 // check reports whether the done condition holds now: every done file there
-// (under --stop-when success, a success), or its main lost. On the way it
-// attaches to any new lifeline, and keeps the files watched with inotify
-// exactly while some main is not attached.
+// (under --stop-when success, a success), or its main lost. While it does
+// not, it attaches to any new lifeline, and keeps the files watched with
+// inotify exactly while some main is not attached.
+//
+// The files are read first: a file that can be opened proves its way
+// searchable, and a condition that holds needs no lifeline, so the common
+// look (the file is there) makes no system call but the read on its way to
+// the stop signal.
 func (w *doneWatcher) check() (doneEvent, bool) {
 	if len(w.files) == 0 {
 		return doneEvent{}, false
 	}
 	w.notify.ensure() // a directory created since is watched from now on
-	event := doneEvent{Source: sourceDoneFile}
-	done := true
-	for _, f := range w.files {
-		if err := w.searchable(f); err != nil {
+	seen := make([]fileLook, len(w.files))
+	for i, f := range w.files {
+		look, err := w.look(f)
+		if err != nil {
 			return doneEvent{Err: err, SeenAt: w.clock.Now()}, true
 		}
-		w.attach.lifeline(f)
-		status, present := f.read(w.cfg.host, w.warn)
+		seen[i] = look
+	}
+	event, done := w.condition(seen)
+	if !done {
+		for _, f := range w.files {
+			w.attach.lifeline(f) // a main that ends without its file is lost
+		}
+		event, done = w.condition(seen)
+	}
+	// Once done, no watch is made (it would only put inotify's teardown back
+	// on the exit path), and the one there is closed by run once the loop has
+	// the event: closing blocks in that teardown (up to ~20 ms), which must
+	// not come between the done file and the stop signal.
+	switch {
+	case done:
+	case w.allAttached():
+		w.notify.stop()
+	default:
+		w.notify.start()
+	}
+	event.SeenAt = w.clock.Now()
+	return event, done
+}
+
+// fileLook is one done file as read by one check.
+type fileLook struct {
+	status  *statusfile.File
+	present bool
+}
+
+// look reads f. A file that is not there is looked for again only to tell
+// a missing file from a way closed to tandem (which fails the condition).
+func (w *doneWatcher) look(f *doneFile) (fileLook, error) {
+	status, present := f.read(w.cfg.host, w.warn)
+	if !present {
+		if err := w.searchable(f); err != nil {
+			return fileLook{}, err
+		}
+	}
+	return fileLook{status: status, present: present}, nil
+}
+
+// condition is the done condition over what check read, and the event that
+// says so.
+func (w *doneWatcher) condition(seen []fileLook) (doneEvent, bool) {
+	event := doneEvent{Source: sourceDoneFile}
+	done := true
+	for i, f := range w.files {
+		status, present := seen[i].status, seen[i].present
 		switch {
 		case present && (w.cfg.stopWhen == StopWhenAny || status.Succeeded()):
 			if event.Source != sourceLost {
@@ -42,18 +96,6 @@ func (w *doneWatcher) check() (doneEvent, bool) {
 			done = false
 		}
 	}
-	// Once done, no watch is made (it would only put inotify's teardown back
-	// on the exit path), and the one there is closed by run once the loop has
-	// the event: closing blocks in that teardown (up to ~20 ms), which must
-	// not come between the done file and the stop signal.
-	switch {
-	case done:
-	case w.allAttached():
-		w.notify.stop()
-	default:
-		w.notify.start()
-	}
-	event.SeenAt = w.clock.Now()
 	return event, done
 }
 

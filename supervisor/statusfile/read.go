@@ -55,9 +55,9 @@ func openRetry(path string) (int, error) {
 	}
 }
 
-// readAll reads fd to its end or to maxStatusFileRead bytes; sizeHint is
-// the first buffer's size (the file's size and one, to see the end in one
-// read when it does not grow).
+// readAll reads fd, a regular file, to its end or to maxStatusFileRead
+// bytes; sizeHint is the first buffer's size (the file's size and one, to
+// see the end in one read when it does not grow).
 func readAll(fd int, path string, sizeHint int64) ([]byte, bool, error) {
 	buf := make([]byte, 0, max(sizeHint, 512))
 	for len(buf) < maxStatusFileRead {
@@ -75,6 +75,11 @@ func readAll(fd int, path string, sizeHint int64) ([]byte, bool, error) {
 			return buf, true, nil
 		}
 		buf = buf[:len(buf)+n]
+		if n < len(free) {
+			// A regular file reads short only at its end: no second read
+			// to hear it again (one system call fewer before the stop).
+			return buf, true, nil
+		}
 	}
 	return buf, true, nil
 }
