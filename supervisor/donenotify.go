@@ -78,17 +78,33 @@ func (n *notifyWatch) start() {
 
 // stop releases inotify while every main is attached: its teardown
 // (milliseconds in the kernel) is then off the exit path, and nothing wakes
-// an idle sidecar. Close wakes the reader, which then returns.
+// an idle sidecar. The close wakes the reader, which then returns; it waits
+// for the kernel to free the watches, so it is not waited for here.
 func (n *notifyWatch) stop() {
 	if n.ino == nil {
 		return
 	}
-	n.ino.Close()
+	n.unwatch()
+	go n.ino.Close()
 	n.ino = nil
+}
+
+// unwatch removes every watch and keeps the descriptor. Closing inotify
+// with watches left makes the closer wait while the kernel frees them
+// (milliseconds, and tandem's exit when that is the closer); removed first,
+// they are freed in the background, and a close later finds nothing to wait
+// for (docs/benchmarks.md).
+func (n *notifyWatch) unwatch() {
+	if n.ino == nil {
+		return
+	}
 	n.settled.Store(false)
 	n.mu.Lock()
-	clear(n.watched)
-	n.mu.Unlock()
+	defer n.mu.Unlock()
+	for wd := range n.watched {
+		_ = removeInotifyWatch(n.ino, wd) // a watch already gone (its directory deleted) is gone
+		delete(n.watched, wd)
+	}
 }
 
 // read sends a change for every relevant event of ino until it is closed.

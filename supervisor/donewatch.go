@@ -151,12 +151,14 @@ func (w *doneWatcher) run(ctx context.Context, out chan<- doneEvent) {
 		}
 		if done {
 			out <- ev
-			// The loop, just made runnable on this P, signals CMD first:
-			// closing inotify blocks this thread in the kernel's teardown
-			// (up to ~20 ms), and under load no other thread may take the
-			// loop off this P's queue before the close is over.
+			// The loop, just made runnable on this P, signals CMD before
+			// the watches are removed.
 			runtime.Gosched()
-			return // and close inotify
+			// Removed now, the watches are freed while CMD stops; inotify is
+			// closed when the run is over, with nothing left to wait for.
+			w.notify.unwatch()
+			<-ctx.Done()
+			return
 		}
 	}
 }

@@ -40,6 +40,13 @@ func addInotifyWatch(f *os.File, dir string) (int32, error) {
 	return int32(wd), err
 }
 
+// removeInotifyWatch ends the watch wd on f. It does not wait for the
+// kernel to free the watch, which closing f would.
+func removeInotifyWatch(f *os.File, wd int32) error {
+	_, err := unix.InotifyRmWatch(int(f.Fd()), uint32(wd))
+	return err
+}
+
 // parseInotify splits what one read gave into events.
 func parseInotify(buf []byte, each func(inotifyEvent)) {
 	for off := 0; off+unix.SizeofInotifyEvent <= len(buf); {

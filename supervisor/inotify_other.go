@@ -21,4 +21,6 @@ func openInotify() (*os.File, error) { return nil, errors.New("inotify is Linux 
 
 func addInotifyWatch(*os.File, string) (int32, error) { return 0, errors.New("inotify is Linux only") }
 
+func removeInotifyWatch(*os.File, int32) error { return errors.New("inotify is Linux only") }
+
 func parseInotify([]byte, func(inotifyEvent)) {}
