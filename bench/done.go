@@ -90,13 +90,13 @@ func (b *bench) fileRows(ts *doneTargets) {
 		reference: "minimal Go supervisor (inotify read → kill)", ref: summarize(ts.floorKill.cmdGone), goal: "≤ 1.3×"})
 	b.headline(headline{order: headDoneExited, figure: "done file renamed → sidecar's tandem exited", tandem: tExit,
 		reference: "the same minimal supervisor, exited,", ref: summarize(ts.floorKill.exited), goal: "≤ 1.3×"})
-	add(secExited, ts.tandem.name, tExit, ts.tandem.failed, tExit, fmt.Sprintf("%s the kernel floor (median); target ≤ 1 ms over; %s",
+	add(secExited, ts.tandem.name, tExit, ts.tandem.failed, tExit, fmt.Sprintf("%s a Go program exiting with its watch held (median); %s",
 		overUnder(tExit.median-floor.median), fastShare(ts.tandem.exited)))
 	b.attachedExitedRow(secExited, ts.attached, tExit, floor)
 	add(secExited, ts.floor.name, floor, ts.floor.failed, tExit,
-		"exits holding the watch: the kernel's inotify teardown; "+fastShare(ts.floor.exited))
+		"the exit waits for the kernel's inotify teardown, which tandem's does not (it removes its watches when done); "+fastShare(ts.floor.exited))
 	add(secExited, ts.floorKill.name, summarize(ts.floorKill.exited), ts.floorKill.failed, tExit,
-		"kills CMD, reaps it, exits holding the watch; "+fastShare(ts.floorKill.exited))
+		"kills CMD, removes its watch, reaps CMD, exits; "+fastShare(ts.floorKill.exited))
 	for _, t := range []*doneTarget{ts.shellFast, ts.shell2} {
 		add(secExited, t.name, summarize(t.exited), t.failed, tExit, "sh exits right after its kill, without waiting for CMD")
 	}

@@ -87,9 +87,9 @@ func (b *bench) newDoneTargets() *doneTargets {
 	ts.tandem = &doneTarget{name: "tandem sidecar --done-file", runs: n, hasCMD: true, trigger: renameDone,
 		start: b.doneFileSidecar, source: "done-file"}
 	ts.lost, ts.lostFloor, ts.attached = b.lifelineTargets(b.doneFileSidecar)
-	ts.floor = &doneTarget{name: "kernel floor: Go program holding one inotify watch", runs: n, trigger: renameDone,
+	ts.floor = &doneTarget{name: "Go program exiting with one inotify watch held", runs: n, trigger: renameDone,
 		start: b.helperIn(func(dir string) []string { return []string{"floor-inotify", dir, doneName} })}
-	ts.floorKill = &doneTarget{name: "floor: minimal Go supervisor (inotify read → kill, nothing else)", runs: n,
+	ts.floorKill = &doneTarget{name: "floor: minimal Go supervisor (inotify read → kill → remove the watch, nothing else)", runs: n,
 		hasCMD: true, trigger: renameDone, start: b.helperIn(func(dir string) []string {
 			return append([]string{"floor-inotify-kill", dir, doneName}, doneCMD...)
 		})}

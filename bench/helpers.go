@@ -15,7 +15,7 @@ import (
 )
 
 // helperArg makes the bench binary impersonate the small programs it
-// measures with (as Go's os/exec tests do): CMDs, the kernel floors, the
+// measures with (as Go's os/exec tests do): CMDs, the floor programs, the
 // orphan factory. One binary, nothing to install or build apart.
 const helperArg = "__bench-helper"
 
@@ -85,50 +85,53 @@ func helperSig() int {
 	return 0
 }
 
-// helperFloorInotify is the kernel floor of "done file → tandem exited": a
+// helperFloorInotify is what the kernel's inotify teardown costs an exit: a
 // Go program that holds one inotify watch on dir, reads events until the
-// done file is renamed in, and exits. Nothing else: no fsnotify, no
-// logging, no child.
+// done file is renamed in, and exits with the watch held. Nothing else: no
+// fsnotify, no logging, no child.
 func helperFloorInotify(args []string) int {
 	if len(args) != 2 {
 		fmt.Fprintln(os.Stderr, "floor-inotify DIR NAME")
 		return 2
 	}
 	dir, name := args[0], args[1]
-	fd, err := watchDir(dir)
+	fd, _, err := watchDir(dir)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	writeStdout(fmt.Sprintf("%d\n", os.Getpid()))
 	waitEvent(fd, name)
-	return 0 // exit holding the watch: the teardown is the floor
+	return 0 // exit holding the watch: the exit waits for its teardown
 }
 
 // watchDir is the one inotify watch both floors hold, with the events a
-// rename or a write into dir produces.
-func watchDir(dir string) (int, error) {
+// rename or a write into dir produces: the descriptor and the watch.
+func watchDir(dir string) (int, int, error) {
 	fd, err := unix.InotifyInit1(unix.IN_CLOEXEC)
 	if err != nil {
-		return -1, fmt.Errorf("inotify_init1: %w", err)
+		return -1, -1, fmt.Errorf("inotify_init1: %w", err)
 	}
-	if _, err := unix.InotifyAddWatch(fd, dir, unix.IN_CREATE|unix.IN_MOVED_TO|unix.IN_CLOSE_WRITE); err != nil {
-		return -1, fmt.Errorf("inotify_add_watch: %w", err)
+	wd, err := unix.InotifyAddWatch(fd, dir, unix.IN_CREATE|unix.IN_MOVED_TO|unix.IN_CLOSE_WRITE)
+	if err != nil {
+		return -1, -1, fmt.Errorf("inotify_add_watch: %w", err)
 	}
-	return fd, nil
+	return fd, wd, nil
 }
 
 // helperFloorInotifyKill is the floor of "done file → CMD gone": the least a
 // Go supervisor can do. It watches dir, starts CMD, and on the rename sends
-// SIGTERM straight from the goroutine that read the event, then waits for
-// CMD and exits. No fsnotify, no channels, no logging, no status file read.
+// SIGTERM straight from the goroutine that read the event, removes its watch
+// (so its exit does not wait for the kernel's teardown, as tandem's does
+// not), then waits for CMD and exits. No fsnotify, no channels, no logging,
+// no status file read.
 func helperFloorInotifyKill(args []string) int {
 	if len(args) < 3 {
 		fmt.Fprintln(os.Stderr, "floor-inotify-kill DIR NAME CMD...")
 		return 2
 	}
 	dir, name, argv := args[0], args[1], args[2:]
-	fd, err := watchDir(dir)
+	fd, wd, err := watchDir(dir)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -139,6 +142,7 @@ func helperFloorInotifyKill(args []string) int {
 	}
 	waitEvent(fd, name)
 	_ = cmd.Process.Signal(unix.SIGTERM)
+	_, _ = unix.InotifyRmWatch(fd, uint32(wd))
 	_ = cmd.Wait()
 	return 0
 }

@@ -180,7 +180,7 @@ func (b *bench) attachedGoneRow(sec string, t *doneTarget, tGone summary) {
 func (b *bench) attachedExitedRow(sec string, t *doneTarget, tExit, floor summary) {
 	s := summarize(t.exited)
 	b.addTiming(sec, t.name, s, t.failed, tExit,
-		fmt.Sprintf("goal ≤ 2 ms median, under the kernel floor; %s it (median); %s",
+		fmt.Sprintf("goal ≤ 2 ms median; %s the program exiting with its watch held (median); %s",
 			overUnder(s.median-floor.median), fastShare(t.exited)))
 }
 
