@@ -8,6 +8,7 @@ import (
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/exitcode"
+	"github.com/tandem-sh/tandem/supervisor/catch"
 	"github.com/tandem-sh/tandem/supervisor/lifeline"
 	"github.com/tandem-sh/tandem/supervisor/peers"
 	"github.com/tandem-sh/tandem/supervisor/process"
@@ -44,9 +45,9 @@ func Run(ctx context.Context, cfg Config) error {
 		event(cfg.Log.Warn(), cmdline.EventSubreaperFailed).Err(err).Msg("cannot become a child subreaper; orphans will go to the real init")
 	}
 	// The reaper registers SIGCHLD, and every forwarded signal is registered
-	// (catch.go), before CMD starts, so nothing it does early is missed.
+	// (package catch), before CMD starts, so nothing it does early is missed.
 	w := realWorld()
-	sigs := caught()
+	sigs := catch.Caught()
 	// Only now can a done signal be received rather than kill tandem or be
 	// dropped: tell peers looking in /proc.
 	if err := process.StartReaper().NameThread(peers.ListeningMark); err != nil {

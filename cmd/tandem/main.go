@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/exitcode"
-	"github.com/tandem-sh/tandem/supervisor"
 	"github.com/tandem-sh/tandem/supervisor/process"
 )
 
@@ -24,9 +22,6 @@ func main() {
 	if len(os.Args) > 3 && os.Args[1] == process.TrampolineArg {
 		os.Exit(process.ExecUnblocked(os.Args[2], os.Args[3:]))
 	}
-	if supervises(os.Args) {
-		supervisor.CatchSignals() // overlaps the parsing (supervisor/catch.go)
-	}
 	os.Exit(exit(run(os.Args)))
 }
 
@@ -34,21 +29,6 @@ func main() {
 func run(argv []string) error {
 	app := newApp()
 	return app.Run(asRun(app.Flags, argv))
-}
-
-// supervises: the command line surely runs a command that supervises a CMD
-// (`tandem run|sidecar|main ...` or `tandem -- CMD`). Global flags before the
-// command are not looked through: such a command line registers its signals
-// in Run, as late as any other.
-func supervises(args []string) bool {
-	if len(args) < 2 {
-		return false
-	}
-	switch args[1] {
-	case cmdline.CmdRun, cmdline.CmdSidecar, cmdline.CmdMain, "--":
-		return true
-	}
-	return false
 }
 
 // exit is the one place where an error becomes tandem's exit code. An error
