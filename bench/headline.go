@@ -24,6 +24,7 @@ const (
 	headStartup
 	headStartupGo // the same figure against a minimal Go init
 	headReap
+	headReapGo // the same figure against a minimal Go reaper
 	headForward
 	headForwardGo // the same figure against a minimal Go forwarder
 	headLostGone

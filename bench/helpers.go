@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"strconv"
+	"syscall"
 	"time"
 	"unsafe"
 
@@ -44,6 +45,8 @@ func runHelper(args []string) int {
 		return helperFloorForward(args[1:])
 	case "floor-startup":
 		return helperFloorStartup(args[1:])
+	case "floor-reap":
+		return helperFloorReap(args[1:])
 	case "lifeline-main":
 		if len(args) != 2 {
 			fmt.Fprintln(os.Stderr, "lifeline-main DONEFILE")
@@ -232,6 +235,53 @@ func helperFloorStartup(argv []string) int {
 	}
 	_ = cmd.Wait()
 	return cmd.ProcessState.ExitCode()
+}
+
+// helperFloorReap is the floor of reaping for a Go init: SIGCHLD through
+// os/signal, then wait4(-1, WNOHANG) until nothing is left. It runs CMD (a
+// subreaper when not PID 1), passes SIGTERM on to it, and exits with it. No
+// command line, no logging, no bookkeeping of who was reaped.
+func helperFloorReap(argv []string) int {
+	if len(argv) == 0 {
+		fmt.Fprintln(os.Stderr, "floor-reap CMD...")
+		return 2
+	}
+	if os.Getpid() != 1 {
+		_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+	}
+	sigs := make(chan os.Signal, 16)
+	signal.Notify(sigs, unix.SIGCHLD, unix.SIGTERM)
+	path, err := exec.LookPath(argv[0])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	// Not os/exec: its Wait would race the wait4(-1) below for CMD.
+	cmd, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{Env: os.Environ(), Files: []uintptr{0, 1, 2}})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	for sig := range sigs {
+		if sig == unix.SIGTERM {
+			_ = unix.Kill(cmd, unix.SIGTERM)
+			continue
+		}
+		for {
+			var ws unix.WaitStatus
+			pid, err := unix.Wait4(-1, &ws, unix.WNOHANG, nil)
+			if err == unix.EINTR {
+				continue
+			}
+			if err != nil || pid <= 0 {
+				break
+			}
+			if pid == cmd {
+				return ws.ExitStatus()
+			}
+		}
+	}
+	return 1
 }
 
 // startCMD starts argv with this process's standard streams, as an init
