@@ -68,7 +68,7 @@ func cliFlags(specs []flagSpec, envAtAppLevel map[string]bool) []cli.Flag {
 func (s flagSpec) build(usage string, env []string) cli.Flag {
 	_, isList := s.value.([]string)
 	_, isIntList := s.value.([]int)
-	return &rawFlag{docFlag: s.doc(usage, env), def: s.value, list: isList || isIntList}
+	return &rawFlag{docFlag: s.doc(usage, env), def: s.value, list: isList || isIntList, names: []string{s.name}}
 }
 
 func (s flagSpec) doc(usage string, env []string) docFlag {

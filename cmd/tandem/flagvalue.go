@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -56,9 +57,17 @@ type docFlag interface {
 // its value nor reads its variable (input does both).
 type rawFlag struct {
 	docFlag
-	def  any // the flagSpec's default
-	list bool
+	def   any      // the flagSpec's default
+	list  bool
+	names []string // the name, then any alias
 }
+
+// Names is the flag's name and aliases as declared. The typed flag's own
+// strips each with a regular expression at every call (for names in
+// urfave's older "name, alias" form, which tandem's are not), and parsing
+// one command line asks hundreds of times: half of the parse's time,
+// before CMD can start.
+func (f *rawFlag) Names() []string { return slices.Clip(f.names) }
 
 func (f *rawFlag) Apply(set *flag.FlagSet) error {
 	_, isBool := f.docFlag.(*cli.BoolFlag)
@@ -76,6 +85,7 @@ func withAlias(flags []cli.Flag, name, alias string) []cli.Flag {
 		if rf, ok := f.(*rawFlag); ok && rf.Names()[0] == name {
 			s := rf.docFlag.(*cli.StringFlag)
 			s.Aliases = append(s.Aliases, alias)
+			rf.names = append(rf.names, alias)
 		}
 	}
 	return flags

@@ -72,7 +72,7 @@ func logProbe(log zerolog.Logger) {
 }
 
 // replace sets *v to value for the rest of the test.
-func replace[T any](t *testing.T, v *T, value T) {
+func replace[T any](t testing.TB, v *T, value T) {
 	old := *v
 	*v = value
 	t.Cleanup(func() { *v = old })

@@ -1,7 +1,5 @@
 package cmdline
 
-import "strings"
-
 // Program is the base name argv[0] must have for one tandem to recognise
 // another by its command line.
 const Program = "tandem"
@@ -76,7 +74,21 @@ const (
 )
 
 // EnvVar is the variable a flag also reads: TANDEM_<FLAG>, upper case, '-'
-// becomes '_'.
+// becomes '_'. Flag names are ASCII; one pass and one allocation, as every
+// parse asks for every flag's.
 func EnvVar(flag string) string {
-	return "TANDEM_" + strings.ToUpper(strings.ReplaceAll(flag, "-", "_"))
+	const prefix = "TANDEM_"
+	b := make([]byte, len(prefix), len(prefix)+len(flag))
+	copy(b, prefix)
+	for i := range len(flag) {
+		c := flag[i]
+		switch {
+		case c == '-':
+			c = '_'
+		case 'a' <= c && c <= 'z':
+			c -= 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return string(b)
 }

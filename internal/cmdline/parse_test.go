@@ -35,7 +35,13 @@ func TestParseProc(t *testing.T) {
 }
 
 func TestEnvVar(t *testing.T) {
-	if got := EnvVar(FlagMainStartTimeout); got != "TANDEM_MAIN_START_TIMEOUT" {
-		t.Errorf("EnvVar(%q) = %q", FlagMainStartTimeout, got)
+	for flag, want := range map[string]string{
+		FlagMainStartTimeout: "TANDEM_MAIN_START_TIMEOUT",
+		FlagGrace:            "TANDEM_GRACE",
+		"log-level":          "TANDEM_LOG_LEVEL",
+	} {
+		if got := EnvVar(flag); got != want {
+			t.Errorf("EnvVar(%q) = %q, want %q", flag, got, want)
+		}
 	}
 }
