@@ -39,10 +39,10 @@ func (w *doneWatcher) check() (doneEvent, bool) {
 		}
 		event, done = w.condition(seen)
 	}
-	// Once done, no watch is made (it would only put inotify's teardown back
-	// on the exit path), and the one there is closed by run once the loop has
-	// the event: closing blocks in that teardown (up to ~20 ms), which must
-	// not come between the done file and the stop signal.
+	// Once done, no watch is made or closed here: run removes the watches
+	// once the loop has the event, and closing inotify waits for the kernel
+	// to free them (up to ~20 ms), which must come neither between the done
+	// file and the stop signal nor on the exit.
 	switch {
 	case done:
 	case w.allAttached():
