@@ -57,7 +57,7 @@ type docFlag interface {
 // its value nor reads its variable (input does both).
 type rawFlag struct {
 	docFlag
-	def   any      // the flagSpec's default
+	def   any // the flagSpec's default
 	list  bool
 	names []string // the name, then any alias
 }

@@ -32,16 +32,16 @@ var registration struct {
 }
 
 func init() {
-	if Supervises(os.Args) {
-		Begin()
+	if supervises(os.Args) {
+		begin()
 	}
 }
 
-// Supervises: the command line surely runs a command that supervises a CMD
+// supervises: the command line surely runs a command that supervises a CMD
 // (`tandem run|sidecar|main ...` or `tandem -- CMD`). Global flags before the
 // command are not looked through: such a command line registers its signals
 // when it runs, as late as any other.
-func Supervises(args []string) bool {
+func supervises(args []string) bool {
 	if len(args) < 2 {
 		return false
 	}
@@ -52,8 +52,8 @@ func Supervises(args []string) bool {
 	return false
 }
 
-// Begin starts registering every forwarded signal, once; Caught finishes it.
-func Begin() {
+// begin starts registering every forwarded signal, once; Caught finishes it.
+func begin() {
 	registration.once.Do(func() {
 		// Signal storms: the runtime coalesces pending signals of one kind,
 		// and a deep buffer keeps distinct ones from being dropped.
@@ -70,11 +70,11 @@ func Begin() {
 }
 
 // Caught is the channel of every forwarded signal, once registered. The
-// channel Begin made goes to the first caller; another (tests that run
+// channel begin made goes to the first caller; another (tests that run
 // tandem more than once in one process) gets its own, so it never reads
 // what came for an earlier one.
 func Caught() <-chan os.Signal {
-	Begin()
+	begin()
 	<-registration.done
 	if registration.taken.Swap(true) {
 		sigs := make(chan os.Signal, 1024)

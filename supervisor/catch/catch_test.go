@@ -19,8 +19,8 @@ func TestSupervisesOnlyTheSupervisingCommands(t *testing.T) {
 		{[]string{"tandem", "--log-level", "debug", "wait"}, false},
 		{[]string{"tandem"}, false},
 	} {
-		if got := Supervises(tc.args); got != tc.want {
-			t.Errorf("Supervises(%q) = %v, want %v", tc.args, got, tc.want)
+		if got := supervises(tc.args); got != tc.want {
+			t.Errorf("supervises(%q) = %v, want %v", tc.args, got, tc.want)
 		}
 	}
 }
