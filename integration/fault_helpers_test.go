@@ -160,9 +160,9 @@ func faultHelperReadOnlyVolume(args []string) int {
 	return fail("exec "+bin, err)
 }
 
-// faultBinaries are copies of tandem and of this test binary (the helpers)
-// in a directory any uid can enter: t.TempDir and go test's build
-// directory are private to root.
+// faultBinaries are the copies of tandem and of this test binary that any
+// uid can run (otherUIDs), and a fresh directory any uid can enter:
+// t.TempDir is private to root.
 type faultBinaries struct {
 	dir    string
 	tandem string
@@ -174,8 +174,8 @@ func faultUserBinaries(t *testing.T) faultBinaries {
 	dir := worldWritableDir(t)
 	return faultBinaries{
 		dir:    dir,
-		tandem: copyExecutable(t, tandemBin, filepath.Join(dir, "tandem")),
-		helper: copyExecutable(t, helperBin, filepath.Join(dir, "helper")),
+		tandem: otherUIDs.tandem,
+		helper: otherUIDs.helper,
 	}
 }
 

@@ -3,7 +3,6 @@ package integration
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,30 +29,6 @@ func worldWritableDir(t testing.TB) string {
 		t.Fatal(err)
 	}
 	return dir
-}
-
-// copyExecutable copies the executable src to dst (mode 0755, which must not
-// exist yet) and returns dst: a uid that cannot reach TANDEM_BIN or the test
-// binary where they live can run the copy.
-func copyExecutable(t testing.TB, src, dst string) string {
-	t.Helper()
-	in, err := os.Open(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		t.Fatalf("copy %s to %s: %v", src, dst, err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return dst
 }
 
 // waitFile blocks until path exists with a complete last line, and returns

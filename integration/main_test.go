@@ -54,6 +54,14 @@ func setupAndRun(m *testing.M) (int, error) {
 			return 0, fmt.Errorf("build tandem: %v\n%s", err, out)
 		}
 	}
+	defer func() {
+		if otherUIDs.dir != "" {
+			os.RemoveAll(otherUIDs.dir)
+		}
+	}()
+	if err := copyForOtherUIDs(); err != nil {
+		return 0, fmt.Errorf("copy the binaries for other uids: %w", err)
+	}
 	return m.Run(), nil
 }
 

@@ -265,7 +265,7 @@ func TestNeedsDifferentUsers(t *testing.T) {
 	t.Parallel()
 	const sidecarUID, mainUID = 61021, 61022
 	dir := worldWritableDir(t)
-	tandem := copyExecutable(t, tandemBin, inDir(dir, "tandem"))
+	tandem := otherUIDs.tandem
 	ready := inDir(dir, "db-proxy.ready")
 	as := func(uid uint32) *syscall.SysProcAttr {
 		return &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uid, Gid: uid}}

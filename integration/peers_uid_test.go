@@ -14,8 +14,8 @@ func TestPeersOtherUID(t *testing.T) {
 	t.Parallel()
 	const sidecarUID, otherUID = 61001, 61002
 	p := startPod(t)
-	// The test's own temporary directories are private to root.
-	tandem := copyExecutable(t, tandemBin, inDir(worldWritableDir(t), "tandem"))
+	// TANDEM_BIN's directory may be private to root.
+	tandem := otherUIDs.tandem
 
 	sidecarPID := p.startAs(podCommand{ID: "sidecar", UID: sidecarUID,
 		Argv: []string{tandem, "sidecar", "--", "sleep", "300"}})

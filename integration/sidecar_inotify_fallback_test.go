@@ -3,7 +3,6 @@ package integration
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -26,8 +25,7 @@ func TestSidecarInotifyUnavailableFallsBackToPolling(t *testing.T) {
 	t.Parallel()
 	dir := worldWritableDir(t)
 	// The uid cannot reach the test binary or TANDEM_BIN where they live.
-	bin := copyExecutable(t, tandemBin, inDir(dir, filepath.Base(tandemBin)))
-	helperCopy := copyExecutable(t, helperBin, inDir(dir, filepath.Base(helperBin)))
+	bin, helperCopy := otherUIDs.tandem, otherUIDs.helper
 	asUID := &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: scInotifyUID, Gid: scInotifyUID}}
 
 	heldOut := inDir(dir, "held")
