@@ -142,6 +142,13 @@ endif
 test-race: $(BIN)
 	$(RACE_TEST) -timeout 15m $(other_pkgs)
 
+# The integration package and the engine's unit tests, many times over with
+# every core kept busy (integration/stress.sh says how many): a flake found
+# here is an order of events a test leaves to chance. Takes a while; not CI.
+.PHONY: test-stress
+test-stress: $(BIN)
+	integration/stress.sh $(CURDIR)/$(BIN)
+
 # FUZZTIME per target: `make fuzz FUZZTIME=1m` for a longer hunt. CI gives
 # a count instead (20000x): a duration races the Go fuzzing coordinator's
 # deadline on a loaded machine (Go issue 75804, fixed in 1.27) and fails
