@@ -111,6 +111,14 @@ func TestSkipped(t *testing.T) {
 		{"a kind without a pod template",
 			"apiVersion: v1\nkind: Service\nmetadata:\n  name: db\nspec:\n  ports: [{port: 5432}]\n",
 			"kind Service has no pod template", NoPodTemplate},
+		{"a custom resource named like a workload",
+			"apiVersion: example.com/v1\nkind: Job\nmetadata:\n  name: j\n  annotations: {tandem.sh/sidecars: side}\nspec:\n  template:\n    metadata:\n      annotations:\n        tandem.sh/sidecars: side\n    spec:\n" +
+				"      containers:\n        - {name: main, image: app:1, command: [/m]}\n        - {name: side, image: app:1, command: [/s]}\n",
+			"apiVersion example.com/v1 Job is not the Kubernetes Job (batch/v1): left as it is", NoPodTemplate},
+		{"a workload kind under another version",
+			"apiVersion: apps/v1\nkind: Job\nmetadata:\n  name: j\nspec:\n  template:\n    metadata:\n      annotations:\n        tandem.sh/sidecars: side\n    spec:\n" +
+				"      containers:\n        - {name: main, image: app:1, command: [/m]}\n        - {name: side, image: app:1, command: [/s]}\n",
+			"apiVersion apps/v1 Job is not the Kubernetes Job (batch/v1)", NoPodTemplate},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

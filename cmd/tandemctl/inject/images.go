@@ -18,7 +18,7 @@ func Images(resource *yaml.Node, opts Options) []string {
 	if opts.Resolver == nil {
 		return nil
 	}
-	keys, ok := templatePaths[yamlnode.ScalarAt(resource, "kind")]
+	keys, ok := templatePath(resource)
 	if !ok {
 		return nil
 	}

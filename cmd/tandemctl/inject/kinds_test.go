@@ -23,11 +23,11 @@ func TestKinds(t *testing.T) {
 		{"CronJob", "apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: r\nspec:\n  schedule: '@daily'\n  jobTemplate:\n    spec:\n      template:\n" + indent(template, 8),
 			[]string{"spec", "jobTemplate", "spec", "template"}},
 	}
-	for _, kind := range []string{"Job", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet"} {
+	for kind, apiVersion := range map[string]string{"Job": "batch/v1", "Deployment": "apps/v1", "StatefulSet": "apps/v1", "DaemonSet": "apps/v1", "ReplicaSet": "apps/v1"} {
 		tests = append(tests, struct {
 			kind, src string
 			path      []string
-		}{kind, "apiVersion: apps/v1\nkind: " + kind + "\nmetadata:\n  name: r\nspec:\n  template:\n" + indent(template, 4), []string{"spec", "template"}})
+		}{kind, "apiVersion: " + apiVersion + "\nkind: " + kind + "\nmetadata:\n  name: r\nspec:\n  template:\n" + indent(template, 4), []string{"spec", "template"}})
 	}
 	for _, tt := range tests {
 		t.Run(tt.kind, func(t *testing.T) {

@@ -9,22 +9,39 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// templatePaths says where each kind keeps its pod template: the Pod is
-// its own.
-var templatePaths = map[string][]string{
-	"Pod":         {},
-	"Job":         {"spec", "template"},
-	"Deployment":  {"spec", "template"},
-	"StatefulSet": {"spec", "template"},
-	"DaemonSet":   {"spec", "template"},
-	"ReplicaSet":  {"spec", "template"},
-	"CronJob":     {"spec", "jobTemplate", "spec", "template"},
+// templatePaths says where each Kubernetes workload keeps its pod template,
+// by apiVersion and kind: a kind of the same name in another API group (a
+// custom resource's Job) is not a Kubernetes workload, and passes through.
+// The Pod is its own template.
+var templatePaths = map[typeMeta][]string{
+	{"v1", "Pod"}:              {},
+	{"batch/v1", "Job"}:        {"spec", "template"},
+	{"batch/v1", "CronJob"}:    {"spec", "jobTemplate", "spec", "template"},
+	{"apps/v1", "Deployment"}:  {"spec", "template"},
+	{"apps/v1", "StatefulSet"}: {"spec", "template"},
+	{"apps/v1", "DaemonSet"}:   {"spec", "template"},
+	{"apps/v1", "ReplicaSet"}:  {"spec", "template"},
 }
 
-// Injectable says whether kind has a pod template that inject rewrites.
-func Injectable(kind string) bool {
-	_, ok := templatePaths[kind]
-	return ok
+// typeMeta is a resource's apiVersion and kind.
+type typeMeta struct{ apiVersion, kind string }
+
+// templatePath is where resource keeps its pod template, when it is a
+// Kubernetes workload.
+func templatePath(resource *yaml.Node) ([]string, bool) {
+	keys, ok := templatePaths[typeMeta{yamlnode.ScalarAt(resource, "apiVersion"), yamlnode.ScalarAt(resource, "kind")}]
+	return keys, ok
+}
+
+// workloadAPIVersion is the apiVersion inject rewrites kind under, or ""
+// when no Kubernetes workload has that kind.
+func workloadAPIVersion(kind string) string {
+	for t := range templatePaths {
+		if t.kind == kind {
+			return t.apiVersion
+		}
+	}
+	return ""
 }
 
 // Name is a resource's kind/name in lower case, as kubectl prints it.
@@ -45,13 +62,17 @@ func Name(resource *yaml.Node) string {
 // exactly as it was.
 func Resource(ctx context.Context, resource *yaml.Node, opts Options) Report {
 	r := Report{Resource: Name(resource)}
-	kind := yamlnode.ScalarAt(resource, "kind")
-	keys, ok := templatePaths[kind]
-	if kind == "" {
+	kind, apiVersion := yamlnode.ScalarAt(resource, "kind"), yamlnode.ScalarAt(resource, "apiVersion")
+	keys, ok := templatePath(resource)
+	switch {
+	case kind == "":
 		r.Status, r.Cause, r.Reason = Skipped, NotAnObject, "no kind: not a Kubernetes object"
 		return r
-	}
-	if !ok {
+	case !ok && workloadAPIVersion(kind) != "":
+		r.Status, r.Cause = Skipped, NoPodTemplate
+		r.Reason = "apiVersion " + apiVersion + " " + kind + " is not the Kubernetes " + kind + " (" + workloadAPIVersion(kind) + "): left as it is"
+		return r
+	case !ok:
 		r.Status, r.Cause, r.Reason = Skipped, NoPodTemplate, "kind "+kind+" has no pod template"
 		return r
 	}

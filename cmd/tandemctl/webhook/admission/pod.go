@@ -14,7 +14,7 @@ import (
 type podDoc struct {
 	raw         []byte
 	node        *yaml.Node
-	addedKind   bool
+	addedType   int // key-value pairs appended for inject (kind, apiVersion), taken off for the patch
 	containers  []podContainer
 	credentials PodCredentials
 }
@@ -50,13 +50,16 @@ func parsePod(raw []byte, namespace string) (*podDoc, error) {
 		return nil, errors.New("the review's object is not a JSON object")
 	}
 	p := &podDoc{raw: raw, node: doc.Content[0], containers: fields.Spec.Containers}
-	// inject finds the pod template by kind; the API server always sends
-	// it, but a review without one must not be a different pod.
-	if !hasKey(p.node, "kind") {
-		p.node.Content = append(p.node.Content,
-			&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "kind"},
-			&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "Pod"})
-		p.addedKind = true
+	// inject finds the pod template by apiVersion and kind; the API server
+	// always sends them, but a review without them must not be a different
+	// pod.
+	for _, field := range [][2]string{{"kind", "Pod"}, {"apiVersion", "v1"}} {
+		if !hasKey(p.node, field[0]) {
+			p.node.Content = append(p.node.Content,
+				&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: field[0]},
+				&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: field[1]})
+			p.addedType++
+		}
 	}
 	p.credentials = PodCredentials{Namespace: namespace, ServiceAccount: fields.Spec.ServiceAccountName}
 	for _, s := range fields.Spec.ImagePullSecrets {
@@ -92,9 +95,7 @@ func (p *podDoc) imageSidecars(patterns []imageGlob) []string {
 // is now (controller-runtime's PatchResponseFromRaw, with the same
 // library).
 func (p *podDoc) patch() ([]byte, error) {
-	if p.addedKind {
-		p.node.Content = p.node.Content[:len(p.node.Content)-2]
-	}
+	p.node.Content = p.node.Content[:len(p.node.Content)-2*p.addedType]
 	var value any
 	if err := p.node.Decode(&value); err != nil {
 		return nil, fmt.Errorf("read back the injected pod: %w", err)
