@@ -65,7 +65,9 @@ func injectYAML(t *testing.T, src string, opts Options) (Report, string) {
 		t.Fatalf("test input does not parse: %v", err)
 	}
 	r := Resource(context.Background(), doc.Content[0], opts)
-	return r, encode(t, &doc)
+	out := encode(t, &doc)
+	wantStrictOutput(t, []byte(src), []byte(out))
+	return r, out
 }
 
 func encode(t *testing.T, n *yaml.Node) string {

@@ -98,6 +98,9 @@ func Resource(ctx context.Context, resource *yaml.Node, opts Options) Report {
 		return r
 	}
 	p.apply(template, opts)
+	// A container moved in front of another may now use an alias before
+	// its anchor.
+	yamlnode.ExpandForwardAliases(resource)
 	r.Status, r.Warnings = Injected, p.warnings
 	for _, c := range p.mains {
 		r.Mains = append(r.Mains, c.name)
