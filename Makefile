@@ -2,7 +2,7 @@
 SHELL      := /bin/bash
 GO         ?= go
 # A build says `dev` and its commit; `make release VERSION=vX.Y.Z` stamps a
-# release (SPEC, Releases). -dirty: the tree had changes the commit lacks.
+# release (docs/releases.md). -dirty: the tree had changes the commit lacks.
 VERSION    ?= dev
 COMMIT     ?= $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) || { echo unknown; exit; }; \
                 git diff --quiet HEAD 2>/dev/null || c=$$c-dirty; echo $$c)
@@ -25,7 +25,7 @@ build: $(BIN) $(CTL)
 $(BIN): $(shell find cmd/tandem supervisor internal -name '*.go') go.mod go.sum
 	$(GO) build $(BUILDFLAGS) -o $@ ./cmd/tandem
 	@size=$$(stat -c %s $@); echo "$@: $$size bytes"; \
-	  if [ $$size -gt $(MAX_SIZE) ]; then echo "binary exceeds 6 MiB (SPEC, Size)"; exit 1; fi
+	  if [ $$size -gt $(MAX_SIZE) ]; then echo "binary exceeds 6 MiB, the most tandem may weigh (README.md)"; exit 1; fi
 
 # tandemctl runs on operators' machines, never in a workload: its size is
 # free. A kubectl-tandem link to it is a kubectl plugin.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Proves `make release` reproducible (SPEC, Releases): clones the commit
+# Proves `make release` reproducible (docs/releases.md): clones the commit
 # twice into different paths, runs `make release VERSION=$VERSION` in each,
 # and compares every file of the two dist/ byte for byte. The two builds
 # share Go's build cache, so what is proved in CI's time is that neither the

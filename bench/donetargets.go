@@ -72,7 +72,7 @@ func (b *bench) helperIn(args func(dir string) []string) func(string, int) (*pro
 	}
 }
 
-// shellLoop is the wrapper from the seeds, CMD in the background.
+// shellLoop is the shell loop tandem replaces, CMD in the background.
 func shellLoop(period string) func(string, int) (*proc, error) {
 	return func(dir string, _ int) (*proc, error) {
 		script := fmt.Sprintf("%s & PID=$!; while true; do [ -f %s ] && kill $PID && exit 0; sleep %s; done",

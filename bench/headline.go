@@ -6,12 +6,12 @@ import (
 	"strings"
 )
 
-// headline is one of the figures tandem is held to (issue 23): tandem
+// headline is one of the figures tandem is held to: tandem
 // against its reference, both measured in this run, and the goal for the
 // ratio. The sections record them; the report prints them together after
 // the full table.
 type headline struct {
-	order             int // the issue's order
+	order             int // its place in the report
 	figure, reference string
 	tandem, ref       summary
 	goal              string
@@ -28,7 +28,7 @@ const (
 	headForward
 	headForwardGo // the same figure against a minimal Go forwarder
 	headLostGone
-	headNeedsLost // issue 20: a needed sidecar killed outright → the main's CMD signalled
+	headNeedsLost // a needed sidecar killed outright → the main's CMD signalled
 )
 
 func (b *bench) headline(h headline) { b.headlines = append(b.headlines, h) }

@@ -98,7 +98,7 @@ type bench struct {
 	peers  []initProg
 	work   string // scratch directory, removed at the end
 	rows   []row
-	// headlines: the figures of issue 23, printed together at the end
+	// headlines: tandem against its references, printed together at the end
 	headlines []headline
 	notes     []string
 	// mainIsPID1: 1d's killed main is PID 1 of its own PID namespace.

@@ -15,7 +15,7 @@ import (
 	"github.com/tandem-sh/tandem/supervisor/lifeline"
 )
 
-// Essential sidecars (issue 20): a needed sidecar's tandem killed outright
+// Essential sidecars (main --needs): a needed sidecar's tandem killed outright
 // → the main's CMD signalled, against a minimal watcher of the same
 // lifeline; and the wake-ups of an idle main holding a needed sidecar.
 

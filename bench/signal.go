@@ -86,7 +86,7 @@ func (b *bench) termFresh(inits []initProg, cmd []string) ([][]time.Duration, []
 }
 
 // forwardRows adds one section's rows, tandem first; headlined: the section
-// is one of issue 23's figures (2a).
+// is one of the headline figures (2a).
 func (b *bench) forwardRows(inits []initProg, name string, series [][]time.Duration, failed []int, headlined bool) {
 	ref := summarize(series[0])
 	for i, in := range inits {

@@ -45,8 +45,8 @@ func TestFaultMainCannotWriteDoneDir(t *testing.T) {
 }
 
 // A sidecar as uid 65534 whose done file's directory it can neither watch
-// nor search: 125 at once, even with the done file there, where it used to
-// warn "relying on polling" and wait for ever.
+// nor search: 125 at once, even with the done file there, rather than warn
+// "relying on polling" and wait for ever.
 func TestFaultSidecarCannotSearchDoneDir(t *testing.T) {
 	t.Parallel()
 	bins := faultUserBinaries(t)

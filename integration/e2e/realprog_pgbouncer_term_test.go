@@ -8,11 +8,11 @@ import (
 	"github.com/tandem-sh/tandem/integration/kit"
 )
 
-// The pod's SIGTERM arriving while tandem already stops pgbouncer with INT
-// (issue 16, defect 1): it is the same request, so tandem logs it and does
-// not forward it, and pgbouncer finishes its safe shutdown instead of
-// switching to "got SIGTERM, fast exit". A report's session through the
-// pooler holds the safe shutdown open, so the SIGTERM surely comes during it.
+// The pod's SIGTERM arriving while tandem already stops pgbouncer with INT: it
+// is the same request, so tandem logs it and does not forward it, and pgbouncer
+// finishes its safe shutdown instead of switching to "got SIGTERM, fast exit".
+// A report's session through the pooler holds the safe shutdown open, so the
+// SIGTERM surely comes during it.
 func TestRealprogPgbouncerTermDuringStop(t *testing.T) {
 	pp := play(t, realprogPod(t, "pgbouncer-term.yaml", "realprog-pgbouncer-term"))
 	pp.waitStep(kit.Program("pgbouncer", "got SIGINT, shutting down"), jobBound)

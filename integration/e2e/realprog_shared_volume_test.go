@@ -15,12 +15,13 @@ import (
 // fetchPage is what each pod's main does: one GET from its own nginx.
 var fetchPage = []string{"curl", "--silent", "--show-error", "--fail", "--output", "/dev/null", "http://127.0.0.1:8080/index.html"}
 
-// Two pods share their emptyDir's name, so, under podman, the volume
-// (issue 16, defect 4). The second pod's main finishes first and its done
-// file lands in the first pod's volume too: the first pod's sidecar ignores
-// it, saying so, because the file names another host. Its nginx still
-// serves when the first pod's own main (a script ending in tandem done, so
-// with no lifeline) fetches the page; then that main's done file stops it.
+// Two pods share their emptyDir's name, so under podman they share the
+// volume too (docs/files.md: podman shares volumes between pods). The second
+// pod's main finishes first and its done file lands in the first pod's
+// volume: the first pod's sidecar ignores it, saying so, because the file
+// names another host. Its nginx still serves when the first pod's own main
+// (a script ending in tandem done, so with no lifeline) fetches the page;
+// then that main's done file stops it.
 func TestRealprogSharedVolume(t *testing.T) {
 	playSharedVolume(t, "realprog-shared", nil, true)
 }

@@ -12,7 +12,8 @@ import (
 )
 
 // What realprog/log-shipper.yaml's app writes, and how often the test plays
-// it: issue 16 saw tail -F lose the last lines in 3 runs of 5.
+// it: five times, since tail -F has been seen to lose the last lines in
+// 3 runs of 5.
 const (
 	shipperRuns = 5
 	bursts      = 5

@@ -8,11 +8,11 @@ import (
 	"github.com/tandem-sh/tandem/integration/kit"
 )
 
-// Shutdown order between sidecars (issue 16, defect 3): pgbouncer's sidecar
-// writes its stopped file once pgbouncer has exited after the requested
-// stop, and postgres's sidecar lists that file among its done files. So
-// postgres stops after pgbouncer, as native sidecars stop in reverse order,
-// and pgbouncer never sees its server go away.
+// Shutdown order between sidecars: pgbouncer's sidecar writes its stopped file
+// once pgbouncer has exited after the requested stop, and postgres's sidecar
+// lists that file among its done files. So postgres stops after pgbouncer, as
+// native sidecars stop in reverse order, and pgbouncer never sees its server go
+// away.
 func TestRealprogStopOrder(t *testing.T) {
 	p := realprogPod(t, "export.yaml", "realprog-stop-order")
 	p.HostPath("out", t.TempDir())

@@ -24,7 +24,7 @@ const lifelineBound = time.Minute
 // main's lifeline released without a done file (reason lost), stops the
 // proxy and exits 0; the pod fails with the export's 137 and the Job
 // (never retried) ends Failed within seconds instead of staying active.
-// Needs the lifeline (SPEC, "Lifeline"); without it, this shows the hang.
+// Needs the lifeline (docs/files.md); without it, this shows the hang.
 func TestMainKilledOutright(t *testing.T) {
 	t.Parallel()
 	n := newNamespace(t)

@@ -11,7 +11,7 @@ import (
 )
 
 // TestBinariesSayTheVersion: `tandem version` and `tandemctl version` of a
-// release print its version (SPEC, Releases), and its commit.
+// release print its version (docs/releases.md), and its commit.
 func TestBinariesSayTheVersion(t *testing.T) {
 	dist := distDir(t)
 	meta := annotations(t, archive(t, dist, "tandem"))
@@ -25,8 +25,8 @@ func TestBinariesSayTheVersion(t *testing.T) {
 }
 
 // TestTandemctlInjectsTheReleaseImage: a release's tandemctl puts the
-// release's tandem image in the pods it injects (SPEC, tandemctl's default
-// image), the image `make publish` pushes.
+// release's tandem image in the pods it injects (docs/inject.md, --image),
+// the image `make publish` pushes.
 func TestTandemctlInjectsTheReleaseImage(t *testing.T) {
 	dist := distDir(t)
 	version := annotations(t, archive(t, dist, "tandem"))[release.AnnotationVersion]

@@ -1,6 +1,6 @@
-// Package release builds tandem's release images and pushes them (SPEC,
-// Releases). An image is FROM scratch plus files: no base is pulled and
-// nothing runs, so both architectures build on any machine. Every byte is a
+// Package release builds tandem's release images and pushes them
+// (docs/releases.md). An image is FROM scratch plus files: no base is pulled
+// and nothing runs, so both architectures build on any machine. Every byte is a
 // function of the inputs: file times are the commit's time, owners are 0:0
 // unless said, entries are sorted, and gzip has no header time, so two clones
 // of one commit write identical archives.

@@ -21,7 +21,7 @@ type NoRecorder struct{}
 func (NoRecorder) Admission(Outcome, Reason, time.Duration) {}
 func (NoRecorder) Lookup(LookupResult, time.Duration)       {}
 
-// Outcome is SPEC's outcome label of one admission.
+// Outcome is the outcome label of one admission (docs/webhook.md, metrics).
 type Outcome string
 
 const (
@@ -32,8 +32,8 @@ const (
 )
 
 // outcomeOf maps a decision as logged to its outcome label: an admission
-// ignored (not a Pod CREATE) is a skip, and allowed-uninjected is SPEC's
-// allowed-on-error.
+// ignored (not a Pod CREATE) is a skip, and allowed-uninjected is the
+// label's allowed-on-error.
 func outcomeOf(decision string) Outcome {
 	switch decision {
 	case Injected:

@@ -10,8 +10,8 @@ import (
 	"github.com/tandem-sh/tandem/cmd/tandemctl/inject"
 )
 
-// Each kind of admission is counted once, with SPEC's outcome and a reason
-// from the fixed set.
+// Each kind of admission is counted once, with its documented outcome and a
+// reason from the fixed set.
 func TestRecordedOutcomes(t *testing.T) {
 	gone := strings.Replace(jobPod, "registry.example/proxy:2", "registry.example/gone:1", 1)
 	onErrorAllow := func(c *Config) { c.OnError = Allow }

@@ -1,5 +1,5 @@
 // Command release writes the images of a release into dist/ and pushes them
-// (`make release`, `make publish`; SPEC, Releases). It is build tooling:
+// (`make release`, `make publish`; docs/releases.md). It is build tooling:
 // nothing of it is in tandem or tandemctl.
 //
 //	release images -dist DIR -version V -revision SHA -epoch SECONDS -ca-certs FILE
