@@ -19,7 +19,7 @@ import (
 // → the main's CMD signalled, against a minimal watcher of the same
 // lifeline; and the wake-ups of an idle main holding a needed sidecar.
 
-const secNeedsLost = "1g. needed sidecar's tandem killed outright (SIGKILL) → the main's CMD signalled (main --needs, issue 20)"
+const secNeedsLost = "1g. needed sidecar's tandem killed outright (SIGKILL) → the main's CMD signalled (main --needs)"
 
 // benchNeeds measures main --needs.
 func (b *bench) benchNeeds() {
@@ -131,7 +131,7 @@ func (b *bench) startNeedsPair(dir, ready string, sys *syscall.SysProcAttr, main
 // needsIdleRow: wake-ups of an idle `tandem main --needs` over the idle
 // window, its sidecar attached (context switches over every thread).
 func (b *bench) needsIdleRow() {
-	sec := fmt.Sprintf("4e. idle main holding a needed sidecar: wake-ups in %.0f s (context switches, all threads; issue 20)", b.cfg.idle.Seconds())
+	sec := fmt.Sprintf("4e. idle main holding a needed sidecar: wake-ups in %.0f s (context switches, all threads)", b.cfg.idle.Seconds())
 	r := row{section: sec, subject: "tandem main --needs, sidecar attached (lifeline)", runs: "1", p95: "—", ratio: "—"}
 	switches, cpu, err := b.needsIdle()
 	if err != nil {

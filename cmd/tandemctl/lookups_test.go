@@ -167,6 +167,6 @@ func TestInjectLookupTimeout(t *testing.T) {
 		t.Errorf("want the silent Job unchanged and the other injected:\n%s", out)
 	}
 	if registry.MaxLookups != 8 {
-		t.Errorf("registry.MaxLookups %d; SPEC says 8", registry.MaxLookups)
+		t.Errorf("registry.MaxLookups %d; docs/inject.md says 8", registry.MaxLookups)
 	}
 }

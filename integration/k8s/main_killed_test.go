@@ -41,7 +41,7 @@ func TestMainKilledOutright(t *testing.T) {
 	if err != nil {
 		proxy, _ := n.onlyPod(m.Name()).container("cloud-sql-proxy")
 		t.Fatalf("the Job is still active %s after its main was SIGKILLed (proxy running: %v): "+
-			"the sidecar did not count the main as lost (SPEC, Lifeline)", lifelineBound, proxy.running())
+			"the sidecar did not count the main as lost (docs/files.md, the lifeline)", lifelineBound, proxy.running())
 	}
 	pj := playedJob{n: n, pod: n.onlyPod(m.Name())}
 	if end != "Failed" {
