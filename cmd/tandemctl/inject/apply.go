@@ -17,6 +17,11 @@ func (p *plan) apply(template *yaml.Node, opts Options) {
 	volumes.Content = append(volumes.Content, yamlnode.Mapping("name", VolumeName,
 		"emptyDir", &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle}))
 	initFirst := []*yaml.Node{p.installContainer(opts.Image)}
+	// The kubelet already runs these as native sidecars: only their PID 1
+	// changes.
+	for _, c := range p.natives {
+		c.wrap(p.nativeSidecarArgv(c))
+	}
 	if opts.Mode == Native {
 		for _, c := range p.sidecars {
 			c.wrap(p.nativeSidecarArgv(c))

@@ -36,7 +36,8 @@ func (c *container) read(ctx context.Context, opts Options) (warning string, err
 	if err != nil {
 		return "", fail(err, "make lifecycle.stopSignal and "+StopSignalKey+c.name+" name the signal the runtime sends it, or keep one")
 	}
-	wantSignal := c.sidecar && opts.Mode == Classic && !stated
+	classicSidecar := c.sidecar && !c.native && opts.Mode == Classic
+	wantSignal := classicSidecar && !stated
 	config, lookupErr := c.readImage(ctx, opts, needsImage(command), wantSignal)
 	if lookupErr != nil {
 		return "", fail(lookupErr.err, lookupErr.fix)
@@ -46,7 +47,7 @@ func (c *container) read(ctx context.Context, opts Options) (warning string, err
 			"give the container a command:")
 	}
 	c.program = programNode(commandNode, argsNode, config)
-	if !c.sidecar || opts.Mode != Classic {
+	if !classicSidecar {
 		return "", nil
 	}
 	if !stated {

@@ -26,6 +26,9 @@ type container struct {
 	node    *yaml.Node
 	name    string
 	sidecar bool
+	// native: a sidecar that already is a native one (an init container
+	// with restartPolicy: Always), which stays where it is.
+	native bool
 	// statedSignal is the stop signal its tandem.sh/stop-signal annotation
 	// states, "" for none.
 	statedSignal string
@@ -40,6 +43,7 @@ type plan struct {
 	spec, meta *yaml.Node
 	mains      []*container
 	sidecars   []*container
+	natives    []*container // named sidecars already native: wrapped in place
 	// needs are the sidecars every main needs (tandem.sh/needs).
 	needs    []string
 	warnings []string
@@ -85,7 +89,8 @@ func preparePlan(template *yaml.Node, opts Options) (*plan, error) {
 	if ctrs == nil || ctrs.Kind != yaml.SequenceNode || len(ctrs.Content) == 0 {
 		return nil, errors.New("the pod template has no containers list")
 	}
-	names, err := sidecarNames(ctrs, yamlnode.ScalarAt(annotations, SidecarsKey), opts.Sidecars)
+	natives := nativeSidecars(spec)
+	names, err := sidecarNames(append(append([]*yaml.Node{}, ctrs.Content...), natives...), yamlnode.ScalarAt(annotations, SidecarsKey), opts.Sidecars)
 	if err != nil {
 		return nil, err
 	}
@@ -100,8 +105,8 @@ func preparePlan(template *yaml.Node, opts Options) (*plan, error) {
 		return nil, err
 	}
 	p := &plan{spec: spec, meta: meta, needs: needs}
-	stated, err := statedStopSignals(annotations, containerNames(ctrs))
-	p.problems = append(p.problems, checkShapes(meta, spec, ctrs), err)
+	stated, err := statedStopSignals(annotations, append(containerNames(ctrs.Content), containerNames(natives)...))
+	p.problems = append(p.problems, checkShapes(meta, spec, append(append([]*yaml.Node{}, ctrs.Content...), natives...)), err)
 	for _, n := range ctrs.Content {
 		name := yamlnode.ScalarAt(n, "name")
 		c := &container{node: n, name: name, sidecar: slices.Contains(names, name), statedSignal: stated[name]}
@@ -109,6 +114,11 @@ func preparePlan(template *yaml.Node, opts Options) (*plan, error) {
 			p.sidecars = append(p.sidecars, c)
 		} else {
 			p.mains = append(p.mains, c)
+		}
+	}
+	for _, n := range natives {
+		if name := yamlnode.ScalarAt(n, "name"); slices.Contains(names, name) {
+			p.natives = append(p.natives, &container{node: n, name: name, sidecar: true, native: true, statedSignal: stated[name]})
 		}
 	}
 	if len(p.mains) == 0 {
@@ -121,16 +131,28 @@ func preparePlan(template *yaml.Node, opts Options) (*plan, error) {
 // the sidecars alone in native mode unless the mains need them.
 func (p *plan) toWrap(mode Mode) []*container {
 	if mode == Native && len(p.needs) == 0 {
-		return p.sidecars
+		return append(append([]*container{}, p.sidecars...), p.natives...)
 	}
-	return append(append([]*container{}, p.mains...), p.sidecars...)
+	return append(append(append([]*container{}, p.mains...), p.sidecars...), p.natives...)
 }
 
-// sidecarNames are the containers named by the annotation (each must
-// exist) and those of --sidecar that this pod has, in the pod's order.
-func sidecarNames(ctrs *yaml.Node, annotation string, flagged []string) ([]string, error) {
+// nativeSidecars are the pod's init containers with restartPolicy: Always.
+func nativeSidecars(spec *yaml.Node) []*yaml.Node {
+	var natives []*yaml.Node
+	for _, n := range contentOf(yamlnode.Lookup(spec, "initContainers")) {
+		if n.Kind == yaml.MappingNode && yamlnode.ScalarAt(n, "restartPolicy") == "Always" && yamlnode.ScalarAt(n, "name") != "" {
+			natives = append(natives, n)
+		}
+	}
+	return natives
+}
+
+// sidecarNames are the containers (ctrs: the containers, then the native
+// sidecars) named by the annotation (each must exist) and those of
+// --sidecar that this pod has, in the pod's order.
+func sidecarNames(ctrs []*yaml.Node, annotation string, flagged []string) ([]string, error) {
 	var have []string
-	for _, n := range ctrs.Content {
+	for _, n := range ctrs {
 		if n.Kind != yaml.MappingNode || yamlnode.ScalarAt(n, "name") == "" {
 			return nil, fmt.Errorf("containers: expected every item to be a mapping with a name (line %d)", n.Line)
 		}
@@ -164,13 +186,13 @@ func noSidecars(ctrs *yaml.Node, flagged []string) string {
 	if len(flagged) == 0 {
 		return reason
 	}
-	return fmt.Sprintf("%s; --sidecar %s names none of its containers (%s)", reason, strings.Join(flagged, ", "), strings.Join(containerNames(ctrs), ", "))
+	return fmt.Sprintf("%s; --sidecar %s names none of its containers (%s)", reason, strings.Join(flagged, ", "), strings.Join(containerNames(ctrs.Content), ", "))
 }
 
 // containerNames are the names of the containers, in order.
-func containerNames(ctrs *yaml.Node) []string {
+func containerNames(ctrs []*yaml.Node) []string {
 	var have []string
-	for _, n := range ctrs.Content {
+	for _, n := range ctrs {
 		have = append(have, yamlnode.ScalarAt(n, "name"))
 	}
 	return have
@@ -200,7 +222,7 @@ func checkCollisions(spec *yaml.Node) error {
 
 // checkShapes refuses fields that inject adds to but that are not what
 // Kubernetes takes there, rather than replacing them.
-func checkShapes(meta, spec, ctrs *yaml.Node) error {
+func checkShapes(meta, spec *yaml.Node, ctrs []*yaml.Node) error {
 	want := func(n *yaml.Node, kind yaml.Kind, field string) error {
 		if n == nil || n.Kind == kind || (n.Kind == yaml.ScalarNode && n.Tag == "!!null") {
 			return nil
@@ -213,7 +235,7 @@ func checkShapes(meta, spec, ctrs *yaml.Node) error {
 		want(yamlnode.Lookup(spec, "volumes"), yaml.SequenceNode, "spec.volumes"),
 		want(yamlnode.Lookup(spec, "initContainers"), yaml.SequenceNode, "spec.initContainers"),
 	}
-	for _, c := range ctrs.Content {
+	for _, c := range ctrs {
 		name := "container " + strconv.Quote(yamlnode.ScalarAt(c, "name"))
 		errs = append(errs,
 			want(yamlnode.Lookup(c, "volumeMounts"), yaml.SequenceNode, name+" volumeMounts"),

@@ -2,6 +2,7 @@ package inject
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -38,6 +39,9 @@ type Report struct {
 	Status   Status
 	Mains    []string
 	Sidecars []string
+	// Natives are named sidecars that already were native sidecars: they
+	// stay in initContainers, under tandem.
+	Natives []string
 	// Reason says why a resource was skipped; Cause says it in one fixed
 	// word (the webhook counts skips by it).
 	Reason string
@@ -51,8 +55,12 @@ type Report struct {
 func (r Report) String() string {
 	switch r.Status {
 	case Injected:
+		sidecars := slices.Clone(r.Sidecars)
+		for _, name := range r.Natives {
+			sidecars = append(sidecars, name+" (already a native sidecar: kept in initContainers)")
+		}
 		line := fmt.Sprintf("%s: injected (mains: %s; sidecars: %s)", r.Resource,
-			strings.Join(r.Mains, ", "), strings.Join(r.Sidecars, ", "))
+			strings.Join(r.Mains, ", "), strings.Join(sidecars, ", "))
 		for _, w := range r.Warnings {
 			line += "; warning: " + w
 		}

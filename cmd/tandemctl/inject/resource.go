@@ -108,5 +108,8 @@ func Resource(ctx context.Context, resource *yaml.Node, opts Options) Report {
 	for _, c := range p.sidecars {
 		r.Sidecars = append(r.Sidecars, c.name)
 	}
+	for _, c := range p.natives {
+		r.Natives = append(r.Natives, c.name)
+	}
 	return r
 }
