@@ -25,6 +25,9 @@ type Server struct {
 	Logger        zerolog.Logger
 	// Listening, when set, receives the bound address (tests listen on :0).
 	Listening chan<- net.Addr
+	// CertCheckEvery is how often a missing certificate is reported again
+	// (DefaultCertCheckEvery when zero).
+	CertCheckEvery time.Duration
 
 	stopping atomic.Bool
 }
@@ -64,12 +67,19 @@ func (s *Server) Run(ctx context.Context) error {
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       90 * time.Second,
 		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          nil,
 	}
+	srv.ErrorLog = s.serverErrorLog()
 	if s.Listening != nil {
 		s.Listening <- ln.Addr()
 	}
 	s.Logger.Info().Str("event", "listening").Str("address", ln.Addr().String()).Msg("serving /mutate")
+	every := s.CertCheckEvery
+	if every <= 0 {
+		every = DefaultCertCheckEvery
+	}
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	go s.watchCertificates(watchCtx, every)
 	served := make(chan error, 1)
 	go func() { served <- srv.ServeTLS(ln, "", "") }()
 	select {
