@@ -44,9 +44,8 @@ const testImage = "localhost/tandem:test"
 // termAssumed is the report's warning on sidecar name when --resolve none
 // leaves its stop signal unstated.
 func termAssumed(name string) string {
-	return fmt.Sprintf("; warning: sidecar %q: SIGTERM assumed as the signal it gets on pod deletion (--resolve none reads no STOPSIGNAL); "+
-		"if its image sets another, state the container's stop signal with the pod template annotation tandem.sh/stop-signal.%s: QUIT "+
-		"(the signal its image's STOPSIGNAL names; TERM if none), or with lifecycle.stopSignal (Kubernetes 1.33+, feature gate ContainerStopSignals)", name, name)
+	return fmt.Sprintf("; warning: sidecar %q: SIGTERM assumed on pod deletion (--resolve none reads no STOPSIGNAL); "+
+		"if its image sets another, annotate tandem.sh/stop-signal.%s: SIGNAL", name, name)
 }
 
 const plainJob = `# The nightly export.

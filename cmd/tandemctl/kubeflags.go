@@ -10,5 +10,5 @@ import "github.com/urfave/cli/v2"
 // KUBECONFIG (a list, as kubectl takes it) when not given.
 func kubeconfigFlag() cli.Flag {
 	return &cli.StringFlag{Name: "kubeconfig", EnvVars: append(envVars("kubeconfig"), "KUBECONFIG"),
-		Usage: "kubeconfig to reach the API server; default: in-cluster, else kubectl's"}
+		Usage: "kubeconfig to reach the API server; default: in-cluster, else ~/.kube/config"}
 }

@@ -92,7 +92,8 @@ CMD ["echo the CMD that args replace; exit 3"]
 
 	// The images are for this machine's platform only.
 	out, report, code := tandemctlWith(t, manifest, "inject", "--image", tandemImage, "--insecure-registry", registry, "--platform", "linux/arm64", "-")
-	if code != 1 || out != manifest || !strings.Contains(report, "is for linux/"+runtime.GOARCH+", not linux/arm64: set --platform") {
+	if code != 1 || out != manifest || !strings.Contains(report, "no image for platform linux/arm64 (image ") ||
+		!strings.Contains(report, " is for linux/"+runtime.GOARCH+"): set --platform to the nodes' platform, or") {
 		t.Errorf("--platform linux/arm64: exit %d, report %q; want exit 1, the pod unchanged, both platforms named", code, report)
 	}
 

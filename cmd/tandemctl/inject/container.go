@@ -60,8 +60,8 @@ func (c *container) read(ctx context.Context, opts Options) (warning string, err
 		c.terminationSignal = stopSignal
 	}
 	if wantSignal && opts.Resolver == nil {
-		return fmt.Sprintf("sidecar %q: SIGTERM assumed as the signal it gets on pod deletion (--resolve none reads no STOPSIGNAL); if its image sets another, %s",
-			c.name, stopSignalFix(c.name)), nil
+		return fmt.Sprintf("sidecar %q: SIGTERM assumed on pod deletion (--resolve none reads no STOPSIGNAL); if its image sets another, annotate %s%s: SIGNAL",
+			c.name, StopSignalKey, c.name), nil
 	}
 	return "", nil
 }
@@ -86,7 +86,13 @@ func (c *container) readImage(ctx context.Context, opts Options, program, stopSi
 		return config, nil
 	}
 	fix := "give the container a command: (the image's ENTRYPOINT), or make the image readable (credentials, --platform, --insecure-registry, --lookup-timeout)"
-	if !program {
+	var platform *PlatformError
+	switch {
+	case errors.As(err, &platform) && program:
+		fix = "set --platform to the nodes' platform, or give the container a command: (the image's ENTRYPOINT)"
+	case errors.As(err, &platform):
+		fix = "set --platform to the nodes' platform, or " + stopSignalFix(c.name)
+	case !program:
 		fix = stopSignalFix(c.name) + ", or use --resolve none to assume SIGTERM"
 	}
 	return ImageConfig{}, &lookupError{fmt.Errorf("read the image config: %w", err), fix}

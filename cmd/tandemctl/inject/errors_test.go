@@ -1,6 +1,7 @@
 package inject
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -136,4 +137,24 @@ func TestSkipped(t *testing.T) {
 			unchanged(t, tt.src, out)
 		})
 	}
+}
+
+// An image with no build for the nodes' platform gets one fix, --platform,
+// beside the container's own way out.
+func TestWrongPlatformFix(t *testing.T) {
+	opts := testOptions()
+	opts.Resolver = platformResolver{}
+	r, _ := injectYAML(t, pod("  containers:\n    - name: main\n      image: app:1\n    - name: side\n      image: app:1\n      command: [/s]\n"), opts)
+	want := `pod/p: not injected (2 problems):
+  - container "main" (image "app:1"): read the image config: no image for platform linux/arm64 (image app:1 is for linux/amd64): set --platform to the nodes' platform, or give the container a command: (the image's ENTRYPOINT)
+  - container "side" (image "app:1"): read the image config: no image for platform linux/arm64 (image app:1 is for linux/amd64): set --platform to the nodes' platform, or state the container's stop signal`
+	if !strings.HasPrefix(r.String(), want) {
+		t.Errorf("report\n%s\nwant it to start\n%s", r, want)
+	}
+}
+
+type platformResolver struct{}
+
+func (platformResolver) Resolve(_ context.Context, image string) (ImageConfig, error) {
+	return ImageConfig{}, &PlatformError{Found: "image " + image + " is for linux/amd64", Want: "linux/arm64"}
 }

@@ -114,3 +114,14 @@ func (e *ContainerError) Error() string {
 }
 
 func (e *ContainerError) Unwrap() error { return e.Err }
+
+// PlatformError: the image has no build for the nodes' platform. Its fix
+// is --platform, which the container's error names.
+type PlatformError struct {
+	Found string // what the registry has: "image X is for linux/arm64", "the index has ..."
+	Want  string // the platform asked for
+}
+
+func (e *PlatformError) Error() string {
+	return fmt.Sprintf("no image for platform %s (%s)", e.Want, e.Found)
+}

@@ -58,7 +58,7 @@ func (r configReader) readRef(ref name.Reference, opts []remote.Option) (inject.
 	}
 	got := v1.Platform{OS: cfg.OS, Architecture: cfg.Architecture, Variant: cfg.Variant}
 	if cfg.OS != "" && !got.Satisfies(r.platform) {
-		return inject.ImageConfig{}, fmt.Errorf("image %s is for %s, not %s: set --platform to the nodes' platform, or use an image built for it", ref, got, r.platform)
+		return inject.ImageConfig{}, &inject.PlatformError{Found: fmt.Sprintf("image %s is for %s", ref, got), Want: r.platform.String()}
 	}
 	return inject.ImageConfig{Entrypoint: cfg.Config.Entrypoint, Cmd: cfg.Config.Cmd, StopSignal: cfg.Config.StopSignal}, nil
 }
@@ -87,6 +87,5 @@ func (r configReader) platformImage(desc *remote.Descriptor) (v1.Image, error) {
 		}
 		have = append(have, m.Platform.String())
 	}
-	return nil, fmt.Errorf("no image for platform %s (the index has %s): set --platform to the nodes' platform",
-		r.platform, strings.Join(have, ", "))
+	return nil, &inject.PlatformError{Found: "the index has " + strings.Join(have, ", "), Want: r.platform.String()}
 }

@@ -49,23 +49,39 @@ func NewClients(kubeconfig string) (Clients, error) {
 	return c, nil
 }
 
+// homeKubeconfig is kubectl's default file (a variable for the tests).
+var homeKubeconfig = clientcmd.RecommendedHomeFile
+
 // RESTConfig finds the API server as NewClients does, for a caller that
 // sets its own User-Agent and limits (tandemctl check).
+// The sources, in this order: the kubeconfig given (--kubeconfig,
+// TANDEMCTL_KUBECONFIG or KUBECONFIG), else the pod's service account
+// (in-cluster), else kubectl's default file, ~/.kube/config.
 func RESTConfig(kubeconfig string) (*rest.Config, error) {
-	if kubeconfig == "" {
-		if cfg, err := rest.InClusterConfig(); err == nil {
-			return cfg, nil
-		}
-	}
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	rules.Precedence = []string{homeKubeconfig}
 	if kubeconfig != "" {
 		rules.ExplicitPath = kubeconfig
+		cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, nil).ClientConfig()
+		if err != nil {
+			return nil, fmt.Errorf("kubeconfig %q (--kubeconfig, TANDEMCTL_KUBECONFIG or KUBECONFIG): %w", kubeconfig, err)
+		}
+		return cfg, nil
+	}
+	cfg, inClusterErr := rest.InClusterConfig()
+	if inClusterErr == nil {
+		return cfg, nil
 	}
 	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, nil).ClientConfig()
-	if err != nil {
-		return nil, fmt.Errorf("kubeconfig %q (not in a cluster either): %w", kubeconfig, err)
+	switch {
+	case err == nil:
+		return cfg, nil
+	case clientcmd.IsEmptyConfig(err):
+		return nil, fmt.Errorf("no API server to talk to: no --kubeconfig, TANDEMCTL_KUBECONFIG or KUBECONFIG; not in a cluster (%v); no %s: give --kubeconfig FILE",
+			inClusterErr, homeKubeconfig)
+	default:
+		return nil, fmt.Errorf("not in a cluster (%v); kubeconfig %s: %w", inClusterErr, homeKubeconfig, err)
 	}
-	return cfg, nil
 }
 
 // APINamespaces reads a namespace's labels from the API server. It asks
