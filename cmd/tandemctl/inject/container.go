@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	pathpkg "path"
 	"strconv"
 	"strings"
 
-	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/yamlnode"
 )
 
@@ -27,10 +25,6 @@ func (c *container) read(ctx context.Context, opts Options) (warning string, err
 	args, ok2 := yamlnode.StringsOf(argsNode)
 	if !ok1 || !ok2 {
 		return "", fail(errors.New("command and args: expected lists of strings"), "write them as lists of strings")
-	}
-	if len(command) > 0 && pathpkg.Base(command[0]) == cmdline.Program {
-		return "", fail(fmt.Errorf("already runs tandem (%s)", strings.Join(command, " ")),
-			"leave this pod's tandem command lines as they are (drop the sidecar annotation), or remove them to let inject write them")
 	}
 	stopSignal, stated, err := c.stopSignal()
 	if err != nil {

@@ -56,7 +56,11 @@ var notInjectedCases = []struct {
 		[]string{`container "main" (image "app:1"): command and args: expected lists of strings`}},
 	{"a container that already runs tandem",
 		pod("  containers:\n    - name: main\n      image: app:1\n      command: [/tandem-bin/tandem, main, --]\n      args: [/m]\n    - name: side\n      image: app:1\n      command: [/s]\n"), nil,
-		[]string{`container "main" (image "app:1"): already runs tandem (/tandem-bin/tandem main --)`, "drop the sidecar annotation"}},
+		[]string{`pod/p: not injected: already wrapped: container "main" runs tandem (/tandem-bin/tandem main --)`, "drop the sidecar annotation"}},
+	{"a pod wrapped by hand, volume and all",
+		pod("  volumes: [{name: tandem, emptyDir: {}}]\n  initContainers:\n    - name: tandem-install\n      image: tandem:1\n      command: [/tandem, install, /run/tandem]\n" +
+			"  containers:\n    - name: main\n      image: app:1\n      command: [/run/tandem/tandem, main, --]\n      args: [/m]\n    - name: side\n      image: app:1\n      command: [/s]\n"), nil,
+		[]string{`pod/p: not injected: already wrapped: container "main" runs tandem`}},
 	{"volumes that are not a list",
 		pod("  volumes: tandem\n" + sprintf(twoContainers, "app:1")), nil,
 		[]string{"pod/p: not injected: spec.volumes (line 8): expected a list"}},

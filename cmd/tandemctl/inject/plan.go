@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
@@ -100,6 +102,11 @@ func preparePlan(template *yaml.Node, opts Options) (*plan, error) {
 	}
 	if len(names) == 0 {
 		return nil, errSkip{NoSidecars, noSidecars(ctrs, opts.Sidecars)}
+	}
+	// A pod wrapped by hand also has the volume and names tandem adds:
+	// say it is wrapped, not that a volume collides.
+	if err := checkWrapped(spec); err != nil {
+		return nil, err
 	}
 	if err := checkCollisions(spec); err != nil {
 		return nil, err
@@ -196,6 +203,20 @@ func containerNames(ctrs []*yaml.Node) []string {
 		have = append(have, yamlnode.ScalarAt(n, "name"))
 	}
 	return have
+}
+
+// checkWrapped refuses a pod one of whose containers already runs tandem.
+func checkWrapped(spec *yaml.Node) error {
+	for _, list := range []string{"initContainers", "containers"} {
+		for _, c := range contentOf(yamlnode.Lookup(spec, list)) {
+			command, _ := yamlnode.StringsOf(yamlnode.Lookup(c, "command"))
+			if len(command) > 0 && path.Base(command[0]) == cmdline.Program && yamlnode.ScalarAt(c, "name") != InstallContainer {
+				return fmt.Errorf("already wrapped: container %q runs tandem (%s): leave this pod's tandem command lines as they are (drop the sidecar annotation), or remove them to let inject write them",
+					yamlnode.ScalarAt(c, "name"), strings.Join(command, " "))
+			}
+		}
+	}
+	return nil
 }
 
 // checkCollisions refuses a pod that already uses the names tandem adds.
