@@ -115,9 +115,12 @@ func (f *File) Write(w io.Writer) error {
 		}
 		var err error
 		if f.Format == JSON {
-			err = f.style.encodeJSON(&out, d.Node)
+			var spliced bool
+			if spliced, err = f.style.spliceJSONList(&out, d); err == nil && !spliced {
+				err = f.style.encodeJSON(&out, d.Node)
+			}
 		} else {
-			err = f.style.encodeYAML(&out, d.Node)
+			err = f.style.encodeYAML(&out, d.Node, d.body)
 		}
 		if err != nil {
 			return fmt.Errorf("%s: encode: %w", f.Name, err)

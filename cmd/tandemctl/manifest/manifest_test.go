@@ -165,3 +165,34 @@ func TestBlankLinesOfChangedDocuments(t *testing.T) {
 		t.Errorf("the block scalar changed (%v): %q\n%s", err, doc.Spec.Script, got)
 	}
 }
+
+// A changed JSON List writes its untouched items as they were read, and
+// the changed one indented from where it stood.
+func TestChangedJSONListKeepsUntouchedItems(t *testing.T) {
+	in := "{\n  \"kind\": \"List\",\n  \"items\": [\n    {\"kind\": \"ConfigMap\", \"data\": {\"a\": \"1\"}},\n    {\"kind\": \"Pod\", \"spec\": {}}\n  ]\n}\n"
+	got := roundTrip(t, "l.json", in, func(n *yaml.Node) bool {
+		if field(n, "kind").Value != "Pod" {
+			return false
+		}
+		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "added"}, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
+		return true
+	})
+	want := "{\n  \"kind\": \"List\",\n  \"items\": [\n    {\"kind\": \"ConfigMap\", \"data\": {\"a\": \"1\"}},\n" +
+		"    {\n      \"kind\": \"Pod\",\n      \"spec\": {},\n      \"added\": true\n    }\n  ]\n}\n"
+	if got != want {
+		t.Errorf("wrote\n%s\nwant\n%s", got, want)
+	}
+}
+
+// A changed YAML document keeps the spacing before its line comments, so
+// comments aligned in a column stay aligned.
+func TestChangedYAMLKeepsCommentSpacing(t *testing.T) {
+	in := "kind: Job   # the job\nspec:\n  a: 1        # one\n  bb: 22      # two\n"
+	got := roundTrip(t, "f.yaml", in, func(n *yaml.Node) bool {
+		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "added"}, &yaml.Node{Kind: yaml.ScalarNode, Value: "yes"})
+		return true
+	})
+	if want := in + "added: yes\n"; got != want {
+		t.Errorf("wrote\n%q\nwant\n%q", got, want)
+	}
+}

@@ -183,7 +183,7 @@ func nextContentLine(lines []string) string {
 	return ""
 }
 
-func (s style) encodeYAML(out *bytes.Buffer, node *yaml.Node) error {
+func (s style) encodeYAML(out *bytes.Buffer, node *yaml.Node, original []byte) error {
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(s.indent)
@@ -196,6 +196,6 @@ func (s style) encodeYAML(out *bytes.Buffer, node *yaml.Node) error {
 	if err := enc.Close(); err != nil {
 		return err
 	}
-	out.Write(restoreBlankLines(buf.Bytes()))
+	out.Write(restoreCommentSpacing(restoreBlankLines(buf.Bytes()), original))
 	return nil
 }
