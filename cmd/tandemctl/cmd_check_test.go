@@ -30,14 +30,20 @@ func heldPod() corev1.Pod {
 	}
 }
 
-// kubeconfigFor plays an API server whose cluster holds pods and nothing
-// else, and writes a kubeconfig that reaches it.
+// kubeconfigFor plays an API server whose cluster holds pods and no other
+// object, and writes a kubeconfig that reaches it.
 func kubeconfigFor(t *testing.T, pods ...corev1.Pod) string {
 	t.Helper()
 	lists := map[string]any{
 		"/api/v1/pods":                 corev1.PodList{Items: pods},
 		"/api/v1/namespaces/jobs/pods": corev1.PodList{Items: pods},
 		"/api/v1/namespaces":           corev1.NamespaceList{},
+		"/apis/batch/v1/jobs": struct {
+			Items []any `json:"items"`
+		}{},
+		"/apis/batch/v1/namespaces/jobs/jobs": struct {
+			Items []any `json:"items"`
+		}{},
 		"/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations": struct {
 			Items []any `json:"items"`
 		}{},

@@ -19,6 +19,8 @@ const (
 	checkCertificate = "webhook-certificate"
 	checkReplicas    = "webhook-replicas"
 	checkNamespaces  = "webhook-namespaces"
+	// checkPodFailurePolicy: a Job's rule that a sidecar's teardown trips.
+	checkPodFailurePolicy = "pod-failure-policy"
 )
 
 // Finding is one thing wrong: what, where, and how to fix it. Its JSON is

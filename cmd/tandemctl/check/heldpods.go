@@ -1,12 +1,10 @@
 package check
 
 import (
-	"context"
-	"fmt"
-	"slices"
 	"strings"
 	"time"
 
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -27,9 +25,8 @@ type heldPod struct {
 type owner struct{ job, cronJob string }
 
 // heldPods finds the held pods among pods and says, for each, who owns it
-// and how to fix it. It lists Jobs only in the namespaces of held pods
-// owned by one, to name their CronJobs.
-func (c checker) heldPods(ctx context.Context, pods []corev1.Pod, namespaces []corev1.Namespace, stuckAfter time.Duration) ([]Finding, error) {
+// (the Job, and the CronJob of jobs that made it) and how to fix it.
+func (c checker) heldPods(pods []corev1.Pod, jobs []batchv1.Job, namespaces []corev1.Namespace, stuckAfter time.Duration) []Finding {
 	var held []heldPod
 	for i := range pods {
 		if h, ok := isHeld(&pods[i], c.now, stuckAfter); ok {
@@ -37,12 +34,9 @@ func (c checker) heldPods(ctx context.Context, pods []corev1.Pod, namespaces []c
 		}
 	}
 	if len(held) == 0 {
-		return nil, nil
+		return nil
 	}
-	cronJobs, err := c.cronJobsOfJobs(ctx, held)
-	if err != nil {
-		return nil, err
-	}
+	cronJobs := cronJobsOfJobs(jobs)
 	labelled := map[string]bool{}
 	for _, ns := range namespaces {
 		labelled[ns.Name] = ns.Labels[inject.InjectKey] == "enabled"
@@ -56,7 +50,7 @@ func (c checker) heldPods(ctx context.Context, pods []corev1.Pod, namespaces []c
 			Message: h.message(o), Fix: h.fix(o, labelled[h.pod.Namespace]),
 		})
 	}
-	return findings, nil
+	return findings
 }
 
 // isHeld says whether every main container of pod has ended, the last
@@ -112,28 +106,15 @@ func sidecarNames(pod *corev1.Pod) (map[string]bool, bool) {
 	return names, true
 }
 
-// cronJobsOfJobs maps "namespace/job" to the CronJob that made the Job,
-// for the Jobs that own held pods.
-func (c checker) cronJobsOfJobs(ctx context.Context, held []heldPod) (map[string]string, error) {
-	var namespaces []string
-	for _, h := range held {
-		if controllerOf(h.pod.OwnerReferences, "Job") != "" && !slices.Contains(namespaces, h.pod.Namespace) {
-			namespaces = append(namespaces, h.pod.Namespace)
-		}
-	}
+// cronJobsOfJobs maps "namespace/job" to the CronJob that made the Job.
+func cronJobsOfJobs(jobs []batchv1.Job) map[string]string {
 	cronJobs := map[string]string{}
-	for _, ns := range namespaces {
-		jobs, err := c.cluster.Jobs(ctx, ns)
-		if err != nil {
-			return nil, fmt.Errorf("list jobs in %s: %w", ns, err)
-		}
-		for _, job := range jobs {
-			if cj := controllerOf(job.OwnerReferences, "CronJob"); cj != "" {
-				cronJobs[ns+"/"+job.Name] = cj
-			}
+	for _, job := range jobs {
+		if cj := controllerOf(job.OwnerReferences, "CronJob"); cj != "" {
+			cronJobs[job.Namespace+"/"+job.Name] = cj
 		}
 	}
-	return cronJobs, nil
+	return cronJobs
 }
 
 // controllerOf names the owner of kind that controls an object, if any.

@@ -62,13 +62,15 @@ func (c checker) run(ctx context.Context, opts Options) (Report, error) {
 	if err != nil {
 		return Report{}, fmt.Errorf("list namespaces: %w", err)
 	}
-	held, err := c.heldPods(ctx, pods, namespaces, opts.StuckAfter)
+	jobs, err := c.cluster.Jobs(ctx, opts.Namespace)
 	if err != nil {
-		return Report{}, err
+		return Report{}, fmt.Errorf("list jobs: %w", err)
 	}
+	held := c.heldPods(pods, jobs, namespaces, opts.StuckAfter)
+	policies := podFailurePolicies(jobs)
 	install, webhooks, err := c.installation(ctx, namespaces)
 	if err != nil {
 		return Report{}, err
 	}
-	return Report{Findings: append(held, install...), Pods: len(pods), Webhooks: webhooks}, nil
+	return Report{Findings: append(append(held, policies...), install...), Pods: len(pods), Webhooks: webhooks}, nil
 }

@@ -101,7 +101,7 @@ func Resource(ctx context.Context, resource *yaml.Node, opts Options) Report {
 	// A container moved in front of another may now use an alias before
 	// its anchor.
 	yamlnode.ExpandForwardAliases(resource)
-	r.Status, r.Warnings = Injected, p.warnings
+	r.Status, r.Warnings = Injected, append(p.warnings, p.podFailureWarnings(resource)...)
 	for _, c := range p.mains {
 		r.Mains = append(r.Mains, c.name)
 	}
