@@ -13,7 +13,7 @@ import (
 func newApp() *cli.App {
 	cmds := commands()
 	for _, c := range cmds {
-		c.OnUsageError = usageError // every command's bad flag exits 2
+		c.OnUsageError = usageError // every command's bad flag or value exits 2
 	}
 	return &cli.App{
 		Name:  cmdline.Program,
