@@ -8,7 +8,6 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
-	"github.com/tandem-sh/tandem/internal/exitcode"
 	"github.com/tandem-sh/tandem/supervisor/peers"
 	"github.com/tandem-sh/tandem/supervisor/probe"
 	"github.com/tandem-sh/tandem/supervisor/signals"
@@ -27,8 +26,10 @@ func (m Mode) String() string {
 	return [...]string{cmdline.CmdRun, cmdline.CmdSidecar, cmdline.CmdMain}[m]
 }
 
-// Config is everything Run needs, parsed and typed by the CLI. Defaults
-// gives every default; Run checks it (validate) without changing it.
+// Config is everything Run needs, parsed and typed by the CLI, which
+// checks each value as it reads it (its range too), naming the text given.
+// Defaults gives every default; Run checks what the values say together
+// (validate) without changing it.
 type Config struct {
 	Mode    Mode
 	Command []string
@@ -102,44 +103,23 @@ const (
 	DefaultPeerTimeout  = 30 * time.Second
 )
 
-// validate rejects what cannot work, before anything starts. It names the
+// validate rejects what cannot work, before anything starts: settings
+// that contradict each other, or that no single value shows. It names the
 // flag, the value and what would be accepted.
 func (c *Config) validate() error {
 	if len(c.Command) == 0 {
 		return fmt.Errorf("missing CMD: expected `tandem %s [flags] -- CMD [ARG...]`", c.Mode)
 	}
-	if c.Grace < 0 {
-		return fmt.Errorf("--%s %s: expected a duration of 0 or more, e.g. 10s", cmdline.FlagGrace, c.Grace)
-	}
-	if c.StopSignal < 1 {
-		return fmt.Errorf("--%s %d: expected a signal such as TERM", cmdline.FlagStopSignal, c.StopSignal)
-	}
-	for _, code := range c.SuccessCodes {
-		if code < 0 || code > exitcode.Max {
-			return fmt.Errorf("--%s %d: expected an exit code from 0 to 255", cmdline.FlagSuccessCode, code)
-		}
-	}
 	switch c.Mode {
 	case ModeSidecar:
 		return c.Sidecar.validate()
 	case ModeMain:
-		return c.Main.validate()
+		return c.Main.validateNeeds()
 	}
 	return nil
 }
 
 func (s *SidecarConfig) validate() error {
-	for _, d := range []struct {
-		flag  string
-		value time.Duration
-	}{{cmdline.FlagOutliveMain, s.OutliveMain}, {cmdline.FlagStopDelay, s.StopDelay}, {cmdline.FlagMainStartTimeout, s.MainStartTimeout}} {
-		if d.value < 0 {
-			return fmt.Errorf("--%s %s: expected a duration of 0 (off) or more", d.flag, d.value)
-		}
-	}
-	if s.PollInterval <= 0 {
-		return fmt.Errorf("--%s %s: expected a duration above 0, e.g. 1s", cmdline.FlagPollInterval, s.PollInterval)
-	}
 	if len(s.ReadyWhen) > 0 && s.ReadyFile == "" {
 		return fmt.Errorf("--%s needs --%s PATH: the file that announces readiness", cmdline.FlagReadyWhen, cmdline.FlagReadyFile)
 	}
@@ -153,19 +133,6 @@ func (s *SidecarConfig) validate() error {
 	return nil
 }
 
-func (m *MainConfig) validate() error {
-	if m.WaitTimeout <= 0 {
-		return fmt.Errorf("--%s %s: expected a duration above 0, e.g. 5m", cmdline.FlagWaitTimeout, m.WaitTimeout)
-	}
-	if m.WaitInterval <= 0 {
-		return fmt.Errorf("--%s %s: expected a duration above 0, e.g. 250ms", cmdline.FlagWaitInterval, m.WaitInterval)
-	}
-	if m.Peers.Timeout <= 0 {
-		return fmt.Errorf("--%s %s: expected a duration above 0, e.g. 30s", cmdline.FlagPeerTimeout, m.Peers.Timeout)
-	}
-	return m.validateNeeds()
-}
-
 // StopWhen says which done files count (sidecar --stop-when).
 type StopWhen int
 
@@ -173,17 +140,6 @@ const (
 	StopWhenAny StopWhen = iota
 	StopWhenSuccess
 )
-
-// ParseStopWhen reads --stop-when.
-func ParseStopWhen(s string) (StopWhen, error) {
-	switch s {
-	case cmdline.StopWhenAny:
-		return StopWhenAny, nil
-	case cmdline.StopWhenSuccess:
-		return StopWhenSuccess, nil
-	}
-	return 0, fmt.Errorf("--%s %q: expected %s or %s", cmdline.FlagStopWhen, s, cmdline.StopWhenAny, cmdline.StopWhenSuccess)
-}
 
 // RestartPolicy is sidecar --restart.
 type RestartPolicy int
@@ -193,16 +149,3 @@ const (
 	RestartOnFailure
 	RestartAlways
 )
-
-// ParseRestart reads --restart.
-func ParseRestart(s string) (RestartPolicy, error) {
-	switch s {
-	case "never":
-		return RestartNever, nil
-	case "on-failure":
-		return RestartOnFailure, nil
-	case "always":
-		return RestartAlways, nil
-	}
-	return 0, fmt.Errorf("--%s %q: expected never, on-failure or always", cmdline.FlagRestart, s)
-}

@@ -30,15 +30,6 @@ func TestValidateRejectsAndNamesTheValue(t *testing.T) {
 	}{
 		{"missing CMD", ModeSidecar, func(c *Config) { c.Command = nil }, []string{"missing CMD", "tandem sidecar"}},
 		{"missing CMD run", ModeRun, func(c *Config) { c.Command = []string{} }, []string{"missing CMD", "tandem run"}},
-		{"negative grace", ModeRun, func(c *Config) { c.Grace = -time.Second }, []string{"--grace", "-1s"}},
-		{"no stop signal", ModeRun, func(c *Config) { c.StopSignal = 0 }, []string{"--stop-signal", "0"}},
-		{"success code too big", ModeRun, func(c *Config) { c.SuccessCodes = []int{0, 256} }, []string{"--success-code", "256"}},
-		{"success code negative", ModeMain, func(c *Config) { c.SuccessCodes = []int{-1} }, []string{"--success-code", "-1"}},
-		{"poll interval zero", ModeSidecar, func(c *Config) { c.Sidecar.PollInterval = 0 }, []string{"--poll-interval", "0s"}},
-		{"outlive negative", ModeSidecar, func(c *Config) { c.Sidecar.OutliveMain = -time.Minute }, []string{"--outlive-main", "-1m0s"}},
-		{"stop delay negative", ModeSidecar, func(c *Config) { c.Sidecar.StopDelay = -time.Second }, []string{"--stop-delay", "-1s"}},
-		{"main start timeout negative", ModeSidecar, func(c *Config) { c.Sidecar.MainStartTimeout = -time.Second },
-			[]string{"--main-start-timeout", "-1s"}},
 		{"ready-when without ready-file", ModeSidecar, func(c *Config) {
 			c.Sidecar.ReadyWhen = testkit.Parsed(t, probe.Parse, "file:/x")
 		}, []string{"--ready-when", "--ready-file"}},
@@ -50,9 +41,6 @@ func TestValidateRejectsAndNamesTheValue(t *testing.T) {
 		{"done signal is the termination signal", ModeSidecar, func(c *Config) {
 			c.Sidecar.TerminationSignal, c.Sidecar.DoneSignal = unix.SIGQUIT, unix.SIGQUIT
 		}, []string{"--done-signal", "SIGQUIT"}},
-		{"wait timeout zero", ModeMain, func(c *Config) { c.Main.WaitTimeout = 0 }, []string{"--wait-timeout", "0s"}},
-		{"wait interval negative", ModeMain, func(c *Config) { c.Main.WaitInterval = -time.Millisecond }, []string{"--wait-interval", "-1ms"}},
-		{"peer timeout zero", ModeMain, func(c *Config) { c.Main.Peers.Timeout = 0 }, []string{"--peer-timeout", "0s"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -89,12 +77,12 @@ func TestValidateAcceptsEdges(t *testing.T) {
 	// Settings of other modes are not checked: run ignores the sidecar's
 	// and the main's.
 	cfg := validConfig(ModeRun)
-	cfg.Sidecar.PollInterval, cfg.Main.WaitTimeout, cfg.Sidecar.DoneSignal = 0, 0, unix.SIGTERM
+	cfg.Sidecar.ReadyWhen, cfg.Main.Needs, cfg.Sidecar.DoneSignal = testkit.Parsed(t, probe.Parse, "file:/x"), []string{""}, unix.SIGTERM
 	if err := cfg.validate(); err != nil {
 		t.Errorf("run with sidecar and main settings broken: %v", err)
 	}
 	cfg = validConfig(ModeSidecar)
-	cfg.Main.WaitTimeout = 0
+	cfg.Main.Needs = []string{""}
 	if err := cfg.validate(); err != nil {
 		t.Errorf("sidecar with a main setting broken: %v", err)
 	}
@@ -120,9 +108,9 @@ func TestValidateIsPure(t *testing.T) {
 		}
 	}
 	// A zero config is not given defaults: it is refused as it is.
-	bare := Config{Mode: ModeRun, Command: []string{"/bin/true"}}
-	if err := bare.validate(); err == nil || !strings.Contains(err.Error(), "--stop-signal") {
-		t.Errorf("a config without a stop signal: %v, want an error naming --stop-signal", err)
+	bare := Config{Mode: ModeSidecar, Command: []string{"/bin/true"}}
+	if err := bare.validate(); err == nil || !strings.Contains(err.Error(), "--termination-signal") {
+		t.Errorf("a config without a termination signal: %v, want an error naming --termination-signal", err)
 	}
 	if bare.StopSignal != 0 || bare.Grace != 0 {
 		t.Errorf("Validate filled defaults into the config: stop %v grace %s", bare.StopSignal, bare.Grace)
@@ -155,27 +143,6 @@ func TestModeString(t *testing.T) {
 	for m, want := range map[Mode]string{ModeRun: "run", ModeSidecar: "sidecar", ModeMain: "main"} {
 		if m.String() != want {
 			t.Errorf("Mode(%d) = %q, want %q", m, m.String(), want)
-		}
-	}
-}
-
-func TestParseStopWhenAndRestart(t *testing.T) {
-	for in, want := range map[string]StopWhen{"any": StopWhenAny, "success": StopWhenSuccess} {
-		if got, err := ParseStopWhen(in); err != nil || got != want {
-			t.Errorf("ParseStopWhen(%q) = %v, %v; want %v", in, got, err, want)
-		}
-	}
-	for in, want := range map[string]RestartPolicy{"never": RestartNever, "on-failure": RestartOnFailure, "always": RestartAlways} {
-		if got, err := ParseRestart(in); err != nil || got != want {
-			t.Errorf("ParseRestart(%q) = %v, %v; want %v", in, got, err, want)
-		}
-	}
-	for _, bad := range []string{"", "Any", "failure"} {
-		if _, err := ParseStopWhen(bad); err == nil || !strings.Contains(err.Error(), "--stop-when") {
-			t.Errorf("ParseStopWhen(%q): %v, want an error naming --stop-when", bad, err)
-		}
-		if _, err := ParseRestart(bad); err == nil || !strings.Contains(err.Error(), "--restart") {
-			t.Errorf("ParseRestart(%q): %v, want an error naming --restart", bad, err)
 		}
 	}
 }

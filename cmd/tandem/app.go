@@ -13,7 +13,7 @@ import (
 func newApp() *cli.App {
 	cmds := commands()
 	for _, c := range cmds {
-		c.OnUsageError = usageError // every command's bad flag exits 2
+		c.OnUsageError = usageError // every command's bad flag or value exits 2
 	}
 	return &cli.App{
 		Name:  cmdline.Program,
@@ -22,7 +22,7 @@ func newApp() *cli.App {
 			"   tandem [run flags] -- CMD [ARG...]   (same as `tandem run`)",
 		Version:              version,
 		HideVersion:          true,
-		Flags:                cliFlags(appFlags(), nil),
+		Flags:                appFlags(),
 		Commands:             cmds,
 		Action:               bareRun,
 		OnUsageError:         usageError,
@@ -48,7 +48,7 @@ func commands() []*cli.Command {
 		{Name: cmdline.CmdMain, ArgsUsage: argsCMD, Flags: withGlobals(supervisionFlags(mainDefaults), peerFlags(), mainFlags()),
 			Action: handTo(mainConfig, &runSupervisor),
 			Usage:  "wait for conditions, run CMD, and when it ends for any reason tell the sidecars"},
-		{Name: cmdline.CmdDone, Flags: withAlias(withGlobals(peerFlags(), doneFlags()), cmdline.FlagDoneFile, cmdline.FlagFile),
+		{Name: cmdline.CmdDone, Flags: withGlobals(peerFlags(), doneFlags()),
 			Action: handTo(doneOptions, &announceDone),
 			Usage:  "announce that the main work is done: write a done file and/or signal sidecar peers"},
 		{Name: cmdline.CmdWait, Flags: withGlobals(waitFlags()),

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"time"
+
 	"github.com/urfave/cli/v2"
+	"golang.org/x/sys/unix"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor"
@@ -9,33 +12,33 @@ import (
 )
 
 // mainFlags are `tandem main`'s own, beside supervisionFlags and peerFlags.
-func mainFlags() []flagSpec {
-	return []flagSpec{
-		{cmdline.FlagWaitFor, list,
-			"condition that must hold before CMD starts: " + probe.Forms + " (repeatable)"},
-		{cmdline.FlagWaitTimeout, mainDefaults.Main.WaitTimeout,
-			"give up waiting after this long: CMD is not started, exit 1, done file still written"},
-		{cmdline.FlagWaitInterval, mainDefaults.Main.WaitInterval, "time between two rounds of probes"},
-		{cmdline.FlagDoneFile, "", "removed at start, written (one JSON line, atomically) when CMD ends for any reason"},
+func mainFlags() []cli.Flag {
+	return []cli.Flag{
+		newFlag(cmdline.FlagWaitFor, many(conditionKind),
+			"condition that must hold before CMD starts: "+probe.Forms+" (repeatable)"),
+		newFlag(cmdline.FlagWaitTimeout, one(intervalKind, mainDefaults.Main.WaitTimeout),
+			"give up waiting after this long: CMD is not started, exit 1, done file still written"),
+		newFlag(cmdline.FlagWaitInterval, one(intervalKind, mainDefaults.Main.WaitInterval), "time between two rounds of probes"),
+		newFlag(cmdline.FlagDoneFile, one(pathKind("/run/tandem/done", pathRules{}), ""),
+			"removed at start, written (one JSON line, atomically) when CMD ends for any reason"),
 		quitURLFlag("POST to this http:// URL when CMD ends, for sidecars that cannot be wrapped (repeatable)"),
-		{cmdline.FlagNeeds, list, "a sidecar's --ready-file: wait for it, and stop CMD if that sidecar's tandem ends first (repeatable)"},
+		// A main only reads a needed ready file: a directory there is the
+		// sidecar's problem, as for a watched done file.
+		newFlag(cmdline.FlagNeeds, many(pathKind("/run/tandem/db-proxy.ready", pathRules{watched: true})),
+			"a sidecar's --ready-file: wait for it, and stop CMD if that sidecar's tandem ends first (repeatable)"),
 	}
 }
 
 func mainConfig(cliCtx *cli.Context) (supervisor.Config, error) {
-	in := newInput(cliCtx)
-	cfg, err := supervisionConfig(in, supervisor.ModeMain)
-	if err != nil {
-		return cfg, err
-	}
+	cfg := supervisionConfig(cliCtx, supervisor.ModeMain)
 	m := &cfg.Main
-	m.WaitFor = in.conditions(cmdline.FlagWaitFor)
-	m.WaitTimeout = in.duration(cmdline.FlagWaitTimeout)
-	m.WaitInterval = in.duration(cmdline.FlagWaitInterval)
-	m.DoneFile = in.str(cmdline.FlagDoneFile)
-	m.Needs = in.strs(cmdline.FlagNeeds)
-	m.QuitURLs = in.urls(cmdline.FlagQuitURL)
-	m.Peers = peerOptions(in)
-	m.DoneSignal = in.signal(cmdline.FlagDoneSignal)
-	return cfg, in.err
+	m.WaitFor = get[[]probe.Condition](cliCtx, cmdline.FlagWaitFor)
+	m.WaitTimeout = get[time.Duration](cliCtx, cmdline.FlagWaitTimeout)
+	m.WaitInterval = get[time.Duration](cliCtx, cmdline.FlagWaitInterval)
+	m.DoneFile = get[string](cliCtx, cmdline.FlagDoneFile)
+	m.Needs = get[[]string](cliCtx, cmdline.FlagNeeds)
+	m.QuitURLs = get[[]probe.Target](cliCtx, cmdline.FlagQuitURL)
+	m.Peers = peerOptions(cliCtx)
+	m.DoneSignal = get[unix.Signal](cliCtx, cmdline.FlagDoneSignal)
+	return cfg, nil
 }

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"time"
+
 	"github.com/urfave/cli/v2"
+	"golang.org/x/sys/unix"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor"
@@ -9,64 +12,57 @@ import (
 )
 
 // sidecarFlags are `tandem sidecar`'s own, beside supervisionFlags.
-func sidecarFlags() []flagSpec {
-	return []flagSpec{
-		{cmdline.FlagDoneFile, list, "stop CMD once every listed file exists (repeatable)"},
+func sidecarFlags() []cli.Flag {
+	d := sidecarDefaults.Sidecar
+	type when = option[supervisor.StopWhen]
+	stopWhen := choice(when{cmdline.StopWhenAny, supervisor.StopWhenAny}, when{cmdline.StopWhenSuccess, supervisor.StopWhenSuccess})
+	type policy = option[supervisor.RestartPolicy]
+	restart := choice(policy{"never", supervisor.RestartNever}, policy{"on-failure", supervisor.RestartOnFailure},
+		policy{"always", supervisor.RestartAlways})
+	return []cli.Flag{
+		newFlag(cmdline.FlagDoneFile, many(pathKind("/run/tandem/done", pathRules{watched: true})),
+			"stop CMD once every listed file exists (repeatable)"),
 		doneSignalFlag(),
-		{cmdline.FlagStopWhen, cmdline.StopWhenAny,
-			"any, or success: ignore a done file that reports a failed main until it is replaced"},
+		newFlag(cmdline.FlagStopWhen, one(stopWhen, d.StopWhen),
+			"any, or success: ignore a done file that reports a failed main until it is replaced"),
 		quitURLFlag("on done, POST to this http:// URL before the stop signal (repeatable)"),
-		{cmdline.FlagTerminationSignal, signalFlagValue(sidecarDefaults.Sidecar.TerminationSignal),
-			"the signal the runtime sends this container on pod deletion (the image's STOPSIGNAL, or lifecycle.stopSignal)"},
-		{cmdline.FlagOutliveMain, noTime,
-			"hold the termination signal until the main is done or this long has passed (0 = off)"},
-		{cmdline.FlagReadyWhen, list,
-			"condition for readiness: " + probe.Forms + " (repeatable)"},
-		{cmdline.FlagReadyFile, "", "file written once CMD started and every --ready-when holds; removed when CMD stops"},
-		{cmdline.FlagRestart, "never", "never, on-failure or always: restart CMD when it exits before the main is done"},
-		{cmdline.FlagPollInterval, sidecarDefaults.Sidecar.PollInterval,
-			"safety-net stat of the done files beside the inotify watch"},
-		{cmdline.FlagStopDelay, noTime,
-			"after the main is done, wait this long before stopping CMD, so a shipper can drain (0 = off)"},
-		{cmdline.FlagStoppedFile, "",
-			"file written once CMD exited after a requested stop: another sidecar's --done-file, for shutdown order"},
-		{cmdline.FlagMainStartTimeout, noTime,
-			"stop as if done when no main attached and nothing was done within this long (0 = off)"},
+		newFlag(cmdline.FlagTerminationSignal, one(signalKind, d.TerminationSignal),
+			"the signal the runtime sends this container on pod deletion (the image's STOPSIGNAL, or lifecycle.stopSignal)"),
+		newFlag(cmdline.FlagOutliveMain, one(durationKind, d.OutliveMain),
+			"hold the termination signal until the main is done or this long has passed (0 = off)"),
+		newFlag(cmdline.FlagReadyWhen, many(conditionKind), "condition for readiness: "+probe.Forms+" (repeatable)"),
+		newFlag(cmdline.FlagReadyFile, one(pathKind("/run/tandem/proxy.ready", pathRules{}), ""),
+			"file written once CMD started and every --ready-when holds; removed when CMD stops"),
+		newFlag(cmdline.FlagRestart, one(restart, d.Restart),
+			"never, on-failure or always: restart CMD when it exits before the main is done"),
+		newFlag(cmdline.FlagPollInterval, one(intervalKind, d.PollInterval),
+			"safety-net stat of the done files beside the inotify watch"),
+		newFlag(cmdline.FlagStopDelay, one(durationKind, d.StopDelay),
+			"after the main is done, wait this long before stopping CMD, so a shipper can drain (0 = off)"),
+		newFlag(cmdline.FlagStoppedFile, one(pathKind("/run/tandem/proxy.stopped", pathRules{}), ""),
+			"file written once CMD exited after a requested stop: another sidecar's --done-file, for shutdown order"),
+		newFlag(cmdline.FlagMainStartTimeout, one(durationKind, d.MainStartTimeout),
+			"stop as if done when no main attached and nothing was done within this long (0 = off)"),
 	}
 }
 
 func sidecarConfig(cliCtx *cli.Context) (supervisor.Config, error) {
-	in := newInput(cliCtx)
-	cfg, err := supervisionConfig(in, supervisor.ModeSidecar)
-	if err != nil {
-		return cfg, err
-	}
+	cfg := supervisionConfig(cliCtx, supervisor.ModeSidecar)
 	sc := &cfg.Sidecar
-	sc.DoneFiles = in.strs(cmdline.FlagDoneFile)
-	sc.DoneSignal = in.signal(cmdline.FlagDoneSignal)
-	sc.TerminationSignal = in.signal(cmdline.FlagTerminationSignal)
-	if in.str(cmdline.FlagStopWhen) == cmdline.StopWhenSuccess {
-		sc.StopWhen = supervisor.StopWhenSuccess
-	}
-	sc.QuitURLs = in.urls(cmdline.FlagQuitURL)
-	sc.OutliveMain = in.duration(cmdline.FlagOutliveMain)
-	sc.ReadyWhen = in.conditions(cmdline.FlagReadyWhen)
-	sc.ReadyFile = in.str(cmdline.FlagReadyFile)
-	sc.Restart = restartPolicy(in.str(cmdline.FlagRestart))
-	sc.PollInterval = in.duration(cmdline.FlagPollInterval)
-	sc.StopDelay = in.duration(cmdline.FlagStopDelay)
-	sc.StoppedFile = in.str(cmdline.FlagStoppedFile)
-	sc.MainStartTimeout = in.duration(cmdline.FlagMainStartTimeout)
-	if in.err != nil {
-		return cfg, in.err
-	}
+	sc.DoneFiles = get[[]string](cliCtx, cmdline.FlagDoneFile)
+	sc.DoneSignal = get[unix.Signal](cliCtx, cmdline.FlagDoneSignal)
+	sc.StopWhen = get[supervisor.StopWhen](cliCtx, cmdline.FlagStopWhen)
+	sc.QuitURLs = get[[]probe.Target](cliCtx, cmdline.FlagQuitURL)
+	sc.TerminationSignal = get[unix.Signal](cliCtx, cmdline.FlagTerminationSignal)
+	sc.OutliveMain = get[time.Duration](cliCtx, cmdline.FlagOutliveMain)
+	sc.ReadyWhen = get[[]probe.Condition](cliCtx, cmdline.FlagReadyWhen)
+	sc.ReadyFile = get[string](cliCtx, cmdline.FlagReadyFile)
+	sc.Restart = get[supervisor.RestartPolicy](cliCtx, cmdline.FlagRestart)
+	sc.PollInterval = get[time.Duration](cliCtx, cmdline.FlagPollInterval)
+	sc.StopDelay = get[time.Duration](cliCtx, cmdline.FlagStopDelay)
+	sc.StoppedFile = get[string](cliCtx, cmdline.FlagStoppedFile)
+	sc.MainStartTimeout = get[time.Duration](cliCtx, cmdline.FlagMainStartTimeout)
 	return cfg, ownFilesApart(sc)
-}
-
-// restartPolicy is --restart's value, which its kind has checked.
-func restartPolicy(text string) supervisor.RestartPolicy {
-	p, _ := supervisor.ParseRestart(text)
-	return p
 }
 
 // ownFilesApart: a file the sidecar writes must not be one it waits for

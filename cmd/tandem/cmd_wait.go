@@ -1,6 +1,8 @@
 package main
 
 import (
+	"time"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
@@ -8,11 +10,11 @@ import (
 	"github.com/tandem-sh/tandem/supervisor/probe"
 )
 
-func waitFlags() []flagSpec {
-	return []flagSpec{
-		{cmdline.FlagFor, list, probe.Forms + " (repeatable)"},
-		{cmdline.FlagTimeout, noTime, "give up after this long, exit 1 (0 = wait forever)"},
-		{cmdline.FlagInterval, supervisor.DefaultWaitInterval, "time between two rounds of probes"},
+func waitFlags() []cli.Flag {
+	return []cli.Flag{
+		newFlag(cmdline.FlagFor, many(conditionKind), probe.Forms+" (repeatable)"),
+		newFlag(cmdline.FlagTimeout, one(durationKind, 0), "give up after this long, exit 1 (0 = wait forever)"),
+		newFlag(cmdline.FlagInterval, one(intervalKind, supervisor.DefaultWaitInterval), "time between two rounds of probes"),
 	}
 }
 
@@ -20,16 +22,10 @@ func waitOptions(cliCtx *cli.Context) (supervisor.WaitOptions, error) {
 	if err := noArgs(cliCtx, "give each condition with --"+cmdline.FlagFor); err != nil {
 		return supervisor.WaitOptions{}, err
 	}
-	in := newInput(cliCtx)
-	opts := supervisor.WaitOptions{
-		Conditions: in.conditions(cmdline.FlagFor),
-		Interval:   in.duration(cmdline.FlagInterval),
-		Timeout:    in.duration(cmdline.FlagTimeout),
-	}
-	if in.err != nil {
-		return opts, in.err
-	}
-	var err error
-	opts.Log, err = newLogger(in, cmdline.CmdWait)
-	return opts, err
+	return supervisor.WaitOptions{
+		Conditions: get[[]probe.Condition](cliCtx, cmdline.FlagFor),
+		Interval:   get[time.Duration](cliCtx, cmdline.FlagInterval),
+		Timeout:    get[time.Duration](cliCtx, cmdline.FlagTimeout),
+		Log:        newLogger(cliCtx, cmdline.CmdWait),
+	}, nil
 }

@@ -1,172 +1,162 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
 	"golang.org/x/sys/unix"
 
-	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/exitcode"
 	"github.com/tandem-sh/tandem/supervisor/probe"
 	"github.com/tandem-sh/tandem/supervisor/signals"
 )
 
-// kind is what a flag's value is: what is accepted, said with an example,
-// and how one text is read.
+// kind is what a flag's value is: what the tests know it by, what is
+// accepted (said with an example), and whether "" is a value of its own.
 type kind struct {
-	name     string // what the tests know it by
+	name     string
 	expected string // "a duration such as 10s or 500ms", after "expected"
-	emptyOK  bool   // "" is a value of its own (--termination-log "" disables)
-	// parse returns the value, or why text is not one: a phrase that says
-	// what is accepted, else kind.expected is added to it.
-	parse func(text string) (value any, problem string)
+	emptyOK  bool   // --termination-log "" disables
 }
 
-// flagKinds gives every flag its kind (commandKinds may say otherwise for
-// one command). A flag missing here panics on first use, and the bad-input
-// table test (built from the commands' flags and kindOf) fails until it has
-// one.
-var flagKinds = map[string]kind{
-	cmdline.FlagLogLevel:  choice("debug", "info", "warn", "error"),
-	cmdline.FlagLogFormat: choice("json", "console", "auto"),
-
-	cmdline.FlagGrace:          duration(0),
-	cmdline.FlagStopSignal:     signalKind,
-	cmdline.FlagRewrite:        rewriteKind,
-	cmdline.FlagChildOnly:      boolKind,
-	cmdline.FlagSuccessCode:    exitCodeKind,
-	cmdline.FlagTerminationLog: pathKind("/dev/termination-log", pathRules{emptyOK: true}),
-	cmdline.FlagName:           nameKind,
-
-	cmdline.FlagSignalPeers: boolKind,
-	cmdline.FlagPeer:        nameKind,
-	cmdline.FlagPeerTimeout: duration(time.Nanosecond),
-	cmdline.FlagDoneSignal:  signalKind,
-
-	cmdline.FlagWaitFor:      conditionKind,
-	cmdline.FlagWaitTimeout:  duration(time.Nanosecond),
-	cmdline.FlagWaitInterval: duration(time.Nanosecond),
-	cmdline.FlagDoneFile:     pathKind("/run/tandem/done", pathRules{}),
-	cmdline.FlagQuitURL:      urlKind,
-	// A main only reads a needed ready file: a directory there is the
-	// sidecar's problem, as for a watched done file.
-	cmdline.FlagNeeds: pathKind("/run/tandem/db-proxy.ready", pathRules{watched: true}),
-
-	cmdline.FlagStopWhen:          choice(cmdline.StopWhenAny, cmdline.StopWhenSuccess),
-	cmdline.FlagTerminationSignal: signalKind,
-	cmdline.FlagOutliveMain:       duration(0),
-	cmdline.FlagReadyWhen:         conditionKind,
-	cmdline.FlagReadyFile:         pathKind("/run/tandem/proxy.ready", pathRules{}),
-	cmdline.FlagRestart:           choice("never", "on-failure", "always"),
-	cmdline.FlagPollInterval:      duration(time.Nanosecond),
-	cmdline.FlagStopDelay:         duration(0),
-	cmdline.FlagStoppedFile:       pathKind("/run/tandem/proxy.stopped", pathRules{}),
-	cmdline.FlagMainStartTimeout:  duration(0),
-
-	cmdline.FlagExitCode: exitCodeKind,
-
-	cmdline.FlagFor:      conditionKind,
-	cmdline.FlagTimeout:  duration(0),
-	cmdline.FlagInterval: duration(time.Nanosecond),
+// parser is a kind and how one text of it is read. parse returns the value,
+// or why text is not one: a phrase that says what is accepted, else the
+// kind's expected is added to it. format is how the help shows a default
+// (fmt.Sprint when nil).
+type parser[T any] struct {
+	kind
+	parse  func(text string) (T, string)
+	format func(T) string
 }
 
-// commandKinds are the flags a command reads as another kind than
-// flagKinds says.
-var commandKinds = map[string]map[string]kind{
-	cmdline.CmdSidecar: {cmdline.FlagDoneFile: pathKind("/run/tandem/done", pathRules{watched: true})},
-}
-
-// kindOf is the kind of command's flag called name.
-func kindOf(command, name string) (kind, bool) {
-	if k, ok := commandKinds[command][name]; ok {
-		return k, true
+// read is text's value, or an error saying what is wrong with it and what
+// would be accepted.
+func (p parser[T]) read(text string) (T, error) {
+	var zero T
+	if text == "" {
+		if p.emptyOK {
+			return zero, nil
+		}
+		return zero, errors.New("expected " + p.expected)
 	}
-	k, ok := flagKinds[name]
-	return k, ok
+	v, problem := p.parse(text)
+	switch {
+	case problem == "":
+		return v, nil
+	case !strings.Contains(problem, "expected"):
+		problem += "; expected " + p.expected
+	}
+	return zero, errors.New(problem)
 }
 
-// duration is a time.Duration of at least least: 0 (where 0 means off or
-// forever) or a nanosecond (an interval, a timeout that must allow a try).
-func duration(least time.Duration) kind {
-	k := kind{name: "duration", expected: "a duration such as 10s or 500ms"}
+func (p parser[T]) show(v T) string {
+	if p.format != nil {
+		return p.format(v)
+	}
+	return fmt.Sprint(v)
+}
+
+// durationOf is a time.Duration of at least least: 0 (where 0 means off
+// or forever) or a nanosecond (an interval, a timeout that must allow a try).
+func durationOf(least time.Duration) parser[time.Duration] {
+	p := parser[time.Duration]{kind: kind{name: "duration", expected: "a duration such as 10s or 500ms"}}
 	tooSmall := "expected a duration of 0 or more, such as 10s or 500ms"
 	if least > 0 {
-		k.name, k.expected = "interval", "a duration above 0, such as 10s or 500ms"
-		tooSmall = "expected " + k.expected
+		p.name, p.expected = "interval", "a duration above 0, such as 10s or 500ms"
+		tooSmall = "expected " + p.expected
 	}
-	k.parse = func(text string) (any, string) {
+	p.parse = func(text string) (time.Duration, string) {
 		d, err := time.ParseDuration(text)
 		switch {
 		case err != nil:
-			return nil, "expected " + k.expected
+			return 0, "expected " + p.expected
 		case d < least:
-			return nil, tooSmall
+			return 0, tooSmall
 		}
 		return d, ""
 	}
-	return k
+	return p
 }
 
-var exitCodeKind = kind{name: "exit code", expected: "an exit code from 0 to 255, such as 0 or 3",
-	parse: func(text string) (any, string) {
+var (
+	durationKind = durationOf(0)
+	intervalKind = durationOf(time.Nanosecond)
+)
+
+var exitCodeKind = parser[int]{kind: kind{name: "exit code", expected: "an exit code from 0 to 255, such as 0 or 3"},
+	parse: func(text string) (int, string) {
 		n, err := strconv.Atoi(text)
 		if err != nil || n < 0 || n > exitcode.Max {
-			return nil, "expected an exit code from 0 to 255, such as 0 or 3"
+			return 0, "expected an exit code from 0 to 255, such as 0 or 3"
 		}
 		return n, ""
 	}}
 
-var boolKind = kind{name: "bool", expected: "true or false",
-	parse: func(text string) (any, string) {
+var boolKind = parser[bool]{kind: kind{name: "bool", expected: "true or false"},
+	parse: func(text string) (bool, string) {
 		b, err := strconv.ParseBool(text)
 		if err != nil {
-			return nil, "expected true or false"
+			return false, "expected true or false"
 		}
 		return b, ""
 	}}
 
-var signalKind = kind{name: "signal", expected: "a signal name such as TERM or USR2, or a number from 1 to 64 (not 32 or 33)",
-	parse: func(text string) (any, string) {
+var signalKind = parser[unix.Signal]{
+	kind: kind{name: "signal", expected: "a signal name such as TERM or USR2, or a number from 1 to 64 (not 32 or 33)"},
+	parse: func(text string) (unix.Signal, string) {
 		sig, err := signals.Parse(text)
 		if err != nil {
-			return nil, "expected a signal name such as TERM or USR2, or a number from 1 to 64 (not 32 or 33)"
+			return 0, "expected a signal name such as TERM or USR2, or a number from 1 to 64 (not 32 or 33)"
 		}
 		return sig, ""
-	}}
+	},
+	// TERM, USR2: as it is given.
+	format: func(sig unix.Signal) string { return strings.TrimPrefix(signals.Name(sig), "SIG") },
+}
 
 // rewrite is FROM:TO, a pair of signals.
 type rewrite struct{ from, to unix.Signal }
 
-var rewriteKind = kind{name: "rewrite", expected: "FROM:TO with signals such as TERM:QUIT, or FROM:0 to drop FROM",
-	parse: func(text string) (any, string) {
+var rewriteKind = parser[rewrite]{kind: kind{name: "rewrite", expected: "FROM:TO with signals such as TERM:QUIT, or FROM:0 to drop FROM"},
+	parse: func(text string) (rewrite, string) {
 		from, to, err := signals.ParseRewrite(text)
 		if err != nil {
-			return nil, problemOf(err, text)
+			return rewrite{}, problemOf(err, text)
 		}
 		return rewrite{from, to}, ""
 	}}
 
-var conditionKind = kind{name: "condition", expected: probe.Forms + ", such as tcp:127.0.0.1:5432",
-	parse: func(text string) (any, string) {
+// rewrites are --rewrite's pairs as the map the engine takes.
+func rewrites(pairs []rewrite) map[unix.Signal]unix.Signal {
+	m := map[unix.Signal]unix.Signal{}
+	for _, r := range pairs {
+		m[r.from] = r.to
+	}
+	return m
+}
+
+var conditionKind = parser[probe.Condition]{kind: kind{name: "condition", expected: probe.Forms + ", such as tcp:127.0.0.1:5432"},
+	parse: func(text string) (probe.Condition, string) {
 		c, err := probe.Parse(text)
 		if err != nil {
-			return nil, problemOf(err, text)
+			return c, problemOf(err, text)
 		}
 		return c, ""
 	}}
 
-var urlKind = kind{name: "url", expected: "an http:// URL such as http://127.0.0.1:15020/quitquitquit",
-	parse: func(text string) (any, string) {
+var urlKind = parser[probe.Target]{kind: kind{name: "url", expected: "an http:// URL such as http://127.0.0.1:15020/quitquitquit"},
+	parse: func(text string) (probe.Target, string) {
 		t, err := probe.ParseURL(text)
 		switch {
 		case strings.HasPrefix(strings.ToLower(text), "https://"):
 			// Not the condition's advice (exec: with a client): a quit
 			// URL is called, not probed.
-			return nil, "https is not supported (tandem stays small and has no TLS)"
+			return t, "https is not supported (tandem stays small and has no TLS)"
 		case err != nil:
-			return nil, problemOf(err, text)
+			return t, problemOf(err, text)
 		}
 		return t, ""
 	}}
@@ -191,25 +181,56 @@ func isName(text string) bool {
 	return true
 }
 
-var nameKind = kind{name: "name", expected: "a name such as db-proxy (letters, digits, '-', '_' and '.')",
-	parse: func(text string) (any, string) {
+var nameKind = parser[string]{kind: kind{name: "name", expected: "a name such as db-proxy (letters, digits, '-', '_' and '.')"},
+	parse: func(text string) (string, string) {
 		if !isName(text) {
-			return nil, "expected a name such as db-proxy (letters, digits, '-', '_' and '.', at most 253)"
+			return "", "expected a name such as db-proxy (letters, digits, '-', '_' and '.', at most 253)"
 		}
 		return text, ""
 	}}
 
-func choice(choices ...string) kind {
-	k := kind{name: "choice", expected: strings.Join(choices[:len(choices)-1], ", ") + " or " + choices[len(choices)-1]}
-	k.parse = func(text string) (any, string) {
-		for _, c := range choices {
-			if text == c {
-				return text, ""
+// option is a word that a choice accepts, and what it means.
+type option[T comparable] struct {
+	word  string
+	value T
+}
+
+// words are options that mean themselves.
+func words(ws ...string) []option[string] {
+	options := make([]option[string], len(ws))
+	for i, w := range ws {
+		options[i] = option[string]{w, w}
+	}
+	return options
+}
+
+// choice is one of options' words; a default that is none of them shows
+// as nothing.
+func choice[T comparable](options ...option[T]) parser[T] {
+	last := len(options) - 1
+	first := make([]string, last)
+	for i, o := range options[:last] {
+		first[i] = o.word
+	}
+	p := parser[T]{kind: kind{name: "choice", expected: strings.Join(first, ", ") + " or " + options[last].word}}
+	p.parse = func(text string) (T, string) {
+		for _, o := range options {
+			if text == o.word {
+				return o.value, ""
 			}
 		}
-		return nil, "expected " + k.expected
+		var zero T
+		return zero, "expected " + p.expected
 	}
-	return k
+	p.format = func(v T) string {
+		for _, o := range options {
+			if v == o.value {
+				return o.word
+			}
+		}
+		return ""
+	}
+	return p
 }
 
 // problemOf is an engine parser's error without the value it starts with

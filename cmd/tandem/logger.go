@@ -5,15 +5,23 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+	"github.com/urfave/cli/v2"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/logstamp"
 )
 
-func globalFlags() []flagSpec {
-	return []flagSpec{
-		{cmdline.FlagLogLevel, "", "debug, info, warn or error (default: warn for run, as quiet as tini when all goes well; info for the others)"},
-		{cmdline.FlagLogFormat, "auto", "json, console, or auto (console when stderr is a terminal)"},
+// globalFlags are every command's but version's.
+func globalFlags() []cli.Flag {
+	type level = option[zerolog.Level]
+	levels := choice(level{"debug", zerolog.DebugLevel}, level{"info", zerolog.InfoLevel},
+		level{"warn", zerolog.WarnLevel}, level{"error", zerolog.ErrorLevel})
+	return []cli.Flag{
+		// Not given, NoLevel: the mode's level (defaultLevel).
+		newFlag(cmdline.FlagLogLevel, one(levels, zerolog.NoLevel),
+			"debug, info, warn or error (default: warn for run, as quiet as tini when all goes well; info for the others)"),
+		newFlag(cmdline.FlagLogFormat, one(choice(words("json", "console", "auto")...), "auto"),
+			"json, console, or auto (console when stderr is a terminal)"),
 	}
 }
 
@@ -29,16 +37,13 @@ func defaultLevel(mode string) zerolog.Level {
 // newLogger builds the one logger, writing to stderr only: CMD owns stdout.
 // Every line carries the mode and, when given, --name (before or after the
 // command name).
-func newLogger(in *input, mode string) (zerolog.Logger, error) {
-	level := defaultLevel(mode)
-	if text := in.str(cmdline.FlagLogLevel); text != "" {
-		level, _ = zerolog.ParseLevel(text)
+func newLogger(cliCtx *cli.Context, mode string) zerolog.Logger {
+	level := get[zerolog.Level](cliCtx, cmdline.FlagLogLevel)
+	if level == zerolog.NoLevel {
+		level = defaultLevel(mode)
 	}
-	format := in.str(cmdline.FlagLogFormat)
-	name := in.str(cmdline.FlagName)
-	if in.err != nil {
-		return zerolog.Nop(), in.err
-	}
+	format := get[string](cliCtx, cmdline.FlagLogFormat)
+	name := get[string](cliCtx, cmdline.FlagName)
 	var logger zerolog.Logger
 	switch {
 	case format == "console", format == "auto" && isTerminal(os.Stderr):
@@ -53,7 +58,7 @@ func newLogger(in *input, mode string) (zerolog.Logger, error) {
 	if name != "" {
 		ctx = ctx.Str("name", name)
 	}
-	return ctx.Logger(), nil
+	return ctx.Logger()
 }
 
 func consoleWriter() zerolog.ConsoleWriter {

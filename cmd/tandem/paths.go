@@ -31,18 +31,18 @@ type pathRules struct {
 // template's empty variable must not become the working directory), a path
 // that ends in /, a directory where tandem writes, a name too long for the
 // suffixes tandem adds.
-func pathKind(example string, rules pathRules) kind {
-	k := kind{name: "path", expected: "a file path such as " + example, emptyOK: rules.emptyOK}
+func pathKind(example string, rules pathRules) parser[string] {
+	p := parser[string]{kind: kind{name: "path", expected: "a file path such as " + example, emptyOK: rules.emptyOK}}
 	if rules.watched {
-		k.name = "watched path"
+		p.name = "watched path"
 	}
-	k.parse = func(text string) (any, string) {
+	p.parse = func(text string) (string, string) {
 		if problem := pathProblem(text, rules.watched); problem != "" {
-			return nil, problem + "; expected " + k.expected
+			return "", problem + "; expected " + p.expected
 		}
 		return text, ""
 	}
-	return k
+	return p
 }
 
 func pathProblem(path string, watched bool) string {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -10,33 +11,33 @@ import (
 	"github.com/tandem-sh/tandem/internal/exitcode"
 )
 
-// usageError is every command's OnUsageError: exit 2, and the flag parser's
-// own words (`flag provided but not defined: -bogus`) said as tandem says
-// them, with two dashes and what is accepted.
+// usageError is every command's OnUsageError: exit 2, and the parsers' own
+// words (`flag provided but not defined: -bogus`, `invalid value "10" for
+// flag -grace: ...`) said as tandem says them, with two dashes and what is
+// accepted.
 func usageError(cliCtx *cli.Context, err error, _ bool) error {
 	return &exitcode.Error{Code: exitcode.Usage, Err: rephrase(cliCtx, err)}
 }
 
+// refused is a bad value as tandem says it: where it came from (--FLAG or
+// its variable), the text, and problem: what is wrong and what would be
+// accepted.
+func refused(origin, text string, problem error) error {
+	return fmt.Errorf("%s %q: %v", origin, text, problem)
+}
+
 func rephrase(cliCtx *cli.Context, err error) error {
 	msg := err.Error()
+	if origin, text, problem, ok := refusal(msg); ok {
+		return refused(origin, text, problem)
+	}
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
-		name = strings.TrimLeft(name, "-")
-		if slices.Contains(commandNames(), name) { // --version
-			return fmt.Errorf("unknown flag --%s: did you mean the command `tandem %s`?", name, name)
-		}
-		if near := closest(name, flagNames(cliCtx)); editDistance(name, near) <= max(2, len(name)/3) {
-			return fmt.Errorf("unknown flag --%s: did you mean --%s?", name, near)
-		}
-		help := "tandem"
-		if c := cliCtx.Command.Name; c != "" && c != help {
-			help += " " + c
-		}
-		return fmt.Errorf("unknown flag --%s: see `%s --help`", name, help)
+		return unknownFlag(cliCtx, strings.TrimLeft(name, "-"))
 	}
 	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
 		name = strings.TrimLeft(name, "-")
-		if k, known := flagKinds[name]; known {
-			return fmt.Errorf("--%s needs a value: expected %s", name, k.expected)
+		if f := flagNamed(cliCtx, name); f != nil {
+			return fmt.Errorf("--%s needs a value: expected %s", name, f.value().kindOf().expected)
 		}
 		return fmt.Errorf("--%s needs a value", name)
 	}
@@ -46,13 +47,80 @@ func rephrase(cliCtx *cli.Context, err error) error {
 	return err
 }
 
-func flagNames(cliCtx *cli.Context) []string {
-	flags := cliCtx.App.Flags
-	if c := cliCtx.Command; c != nil {
-		flags = c.Flags
+// refusal reads how the parsers report a text that a value's Set refused:
+// Go's flag package for the command line, urfave/cli for a variable. The
+// problem is the Set's own error text.
+func refusal(msg string) (origin, text string, problem error, ok bool) {
+	for _, form := range []struct{ prefix, from string }{
+		{"invalid value ", " for flag -"},
+		{"invalid boolean value ", " for -"},
+		{"could not parse ", " from environment variable "},
+	} {
+		rest, found := strings.CutPrefix(msg, form.prefix)
+		if !found {
+			continue
+		}
+		if text, rest, found = unquote(rest); !found {
+			return "", "", nil, false
+		}
+		if rest, found = strings.CutPrefix(rest, form.from); !found {
+			return "", "", nil, false
+		}
+		origin, rest, _ = strings.Cut(rest, ": ")
+		if env, _, isEnv := unquote(origin); isEnv {
+			origin = env // `"TANDEM_GRACE" as value for flag grace`
+		} else {
+			origin = "--" + origin
+		}
+		return origin, text, fmt.Errorf("%s", rest), true
 	}
+	return "", "", nil, false
+}
+
+// unquote reads the Go-quoted string s starts with, and what follows it.
+func unquote(s string) (text, rest string, ok bool) {
+	quoted, err := strconv.QuotedPrefix(s)
+	if err != nil {
+		return "", s, false
+	}
+	text, err = strconv.Unquote(quoted)
+	return text, s[len(quoted):], err == nil
+}
+
+func unknownFlag(cliCtx *cli.Context, name string) error {
+	if slices.Contains(commandNames(), name) { // --version
+		return fmt.Errorf("unknown flag --%s: did you mean the command `tandem %s`?", name, name)
+	}
+	if near := closest(name, flagNames(cliCtx)); editDistance(name, near) <= max(2, len(name)/3) {
+		return fmt.Errorf("unknown flag --%s: did you mean --%s?", name, near)
+	}
+	help := "tandem"
+	if c := cliCtx.Command.Name; c != "" && c != help {
+		help += " " + c
+	}
+	return fmt.Errorf("unknown flag --%s: see `%s --help`", name, help)
+}
+
+// contextFlags are the flags cliCtx parsed: its command's, or the app's.
+func contextFlags(cliCtx *cli.Context) []cli.Flag {
+	if c := cliCtx.Command; c != nil {
+		return c.Flags
+	}
+	return cliCtx.App.Flags
+}
+
+func flagNamed(cliCtx *cli.Context, name string) *valueFlag {
+	for _, f := range contextFlags(cliCtx) {
+		if vf, ok := f.(*valueFlag); ok && slices.Contains(vf.Names(), name) {
+			return vf
+		}
+	}
+	return nil
+}
+
+func flagNames(cliCtx *cli.Context) []string {
 	var names []string
-	for _, f := range flags {
+	for _, f := range contextFlags(cliCtx) {
 		names = append(names, f.Names()...)
 	}
 	return append(names, "help")

@@ -89,7 +89,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 // TestEveryFlagHasItsVariable: each flag of each command reads TANDEM_<FLAG>,
-// at the app level for the flags the app defines too (see cliFlags).
+// at the app level for the flags the app defines too (see withGlobals).
 func TestEveryFlagHasItsVariable(t *testing.T) {
 	app := newApp()
 	appEnv := map[string][]string{}

@@ -1,14 +1,10 @@
-// Package catch registers every signal tandem forwards, from the first
-// moment a Go program can.
+// Package catch registers every signal tandem forwards.
 //
 // os/signal makes a round trip to the runtime's signal thread for each
 // signal it registers: 58 of them take 1-3 ms, more under load, most of it
-// waiting for threads to wake. So the registration begins in this package's
-// init, which runs as soon as os/signal can take it, while the rest of the
-// program initialises and the command line is parsed; Caught waits for it
-// to be over before CMD starts. Only a command line that supervises a CMD
-// begins it: any other must keep the default actions (a SIGINT ends
-// `tandem wait`).
+// waiting for threads to wake. So main calls Begin first thing, and the
+// registration runs while the command line is parsed; Caught waits for it
+// to be over before CMD starts.
 package catch
 
 import (
@@ -20,7 +16,6 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor/signals"
 )
 
@@ -31,29 +26,10 @@ var registration struct {
 	taken atomic.Bool
 }
 
-func init() {
-	if supervises(os.Args) {
-		begin()
-	}
-}
-
-// supervises: the command line surely runs a command that supervises a CMD
-// (`tandem run|sidecar|main ...` or `tandem -- CMD`). Global flags before the
-// command are not looked through: such a command line registers its signals
-// when it runs, as late as any other.
-func supervises(args []string) bool {
-	if len(args) < 2 {
-		return false
-	}
-	switch args[1] {
-	case cmdline.CmdRun, cmdline.CmdSidecar, cmdline.CmdMain, "--":
-		return true
-	}
-	return false
-}
-
-// begin starts registering every forwarded signal, once; Caught finishes it.
-func begin() {
+// Begin starts registering every forwarded signal, once, and returns at
+// once; Caught finishes it. Before Begin, every signal keeps its default
+// action.
+func Begin() {
 	registration.once.Do(func() {
 		// Signal storms: the runtime coalesces pending signals of one kind,
 		// and a deep buffer keeps distinct ones from being dropped.
@@ -70,11 +46,11 @@ func begin() {
 }
 
 // Caught is the channel of every forwarded signal, once registered. The
-// channel begin made goes to the first caller; another (tests that run
+// channel Begin made goes to the first caller; another (tests that run
 // tandem more than once in one process) gets its own, so it never reads
 // what came for an earlier one.
 func Caught() <-chan os.Signal {
-	begin()
+	Begin()
 	<-registration.done
 	if registration.taken.Swap(true) {
 		sigs := make(chan os.Signal, 1024)
