@@ -118,6 +118,7 @@ func (w *Watcher) Check() (Event, bool) {
 }
 
 // Run sends one Event to out when the done condition holds, then returns.
+// It goes on from the first Check, which set up what it waits on.
 func (w *Watcher) Run(ctx context.Context, out chan<- Event) {
 	defer w.closeWatch()
 	var poll <-chan time.Time
