@@ -94,7 +94,7 @@ func (b *bench) fileRows(ts *doneTargets) {
 		overUnder(tExit.median-floor.median), fastShare(ts.tandem.exited)))
 	b.attachedExitedRow(secExited, ts.attached, tExit, floor)
 	add(secExited, ts.floor.name, floor, ts.floor.failed, tExit,
-		"the exit waits for the kernel's inotify teardown, which tandem's does not (it removes its watches when done); "+fastShare(ts.floor.exited))
+		"the exit waits for the kernel's inotify teardown, as tandem's does when no main is attached (it holds its watch until done); "+fastShare(ts.floor.exited))
 	add(secExited, ts.floorKill.name, summarize(ts.floorKill.exited), ts.floorKill.failed, tExit,
 		"kills CMD, removes its watch, reaps CMD, exits; "+fastShare(ts.floorKill.exited))
 	for _, t := range []*doneTarget{ts.shellFast, ts.shell2} {

@@ -7,8 +7,9 @@
 //     (process.StartReaper) registers SIGCHLD, then every forwardable
 //     signal is registered, before anything is started.
 //  2. main: remove a stale done file, wait for --wait-for (main_mode.go).
-//     sidecar: build the done sources; if the main is already done, exit 0
-//     without starting CMD (sidecar_mode.go).
+//     sidecar: build the done watcher (package donewatch, on fsnotify and
+//     the mains' lifelines), which only sends the engine its one event; if
+//     the main is already done, exit 0 without starting CMD (sidecar_mode.go).
 //  3. Start CMD in its own process group from the reaper's locked thread.
 //  4. One goroutine owns CMD (supervise.go) and selects on: signals, whose
 //     meaning one table in policy.go gives (forward, done, hold, absorb,
@@ -23,6 +24,6 @@
 // The engine reaches the world only through the interfaces of world.go, so
 // the lifecycle is tested with fakes (run_test.go). Sub-packages: process
 // (start, reap, signal, terminal), signals (names), probe (conditions, HTTP),
-// statusfile (the JSON line), lifeline (the FIFO a main holds), peers (/proc,
-// pidfds), install.
+// statusfile (the JSON line), lifeline (the FIFO a main holds), donewatch (the
+// sidecar's done watcher), peers (/proc, pidfds), install.
 package supervisor

@@ -7,6 +7,7 @@ import (
 	"github.com/rs/zerolog"
 	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/supervisor/donewatch"
 	"github.com/tandem-sh/tandem/supervisor/peers"
 	"github.com/tandem-sh/tandem/supervisor/probe"
 	"github.com/tandem-sh/tandem/supervisor/process"
@@ -62,6 +63,6 @@ type world struct {
 	files  statusWriter
 	prober probe.Prober
 	peers  peers.Finder
-	mains  mainFinder      // a sidecar's `tandem main` peer, in a shared PID namespace
-	reaped <-chan struct{} // a batch of children was reaped (leftovers)
+	mains  donewatch.MainFinder // a sidecar's `tandem main` peer, in a shared PID namespace
+	reaped <-chan struct{}      // a batch of children was reaped (leftovers)
 }

@@ -96,24 +96,3 @@ var statusFileSeeds = []string{
 	`{"version":0,"event":"done"}`, `{"version":1}`, "", "\n", "garbage", `{"version":1,"event":"done","time":"2026-11-30T06:22:52+14:00"}`,
 	`{"version":1e0,"event":"done"}`, `{"version":1,"event":"done","exitCode":-5}`, "{\"version\":1,\"event\":\"d\\n\"}",
 }
-
-// FuzzParseFastAgrees: whatever parseFast accepts, encoding/json decodes to
-// the same status; Parse may take the fast path only because of that.
-func FuzzParseFastAgrees(f *testing.F) {
-	for _, seed := range append(statusFileSeeds, fastParseSeeds...) {
-		f.Add([]byte(seed))
-	}
-	f.Fuzz(func(t *testing.T, line []byte) {
-		fast, ok := parseFast(line)
-		if !ok {
-			return
-		}
-		var want File
-		if err := json.Unmarshal(line, &want); err != nil {
-			t.Fatalf("parseFast(%q) accepted %+v; encoding/json: %v", line, fast, err)
-		}
-		if !reflect.DeepEqual(fast, want) {
-			t.Fatalf("parseFast(%q) = %+v; encoding/json: %+v", line, fast, want)
-		}
-	})
-}

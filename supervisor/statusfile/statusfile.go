@@ -126,8 +126,8 @@ func mkdirAllReadable(dir string) error {
 // ParseStatusFile returns the status in data, or nil when data is not one.
 func Parse(data []byte) *File {
 	line, _, _ := bytes.Cut(data, []byte("\n"))
-	f, ok := parseFast(line)
-	if !ok && json.Unmarshal(line, &f) != nil || f.Version < 1 || f.Event == "" {
+	var f File
+	if json.Unmarshal(line, &f) != nil || f.Version < 1 || f.Event == "" {
 		return nil
 	}
 	return &f

@@ -1,6 +1,9 @@
-package supervisor
+package donewatch
 
 import "github.com/rs/zerolog"
+
+// event names a log line with one of the cmdline.Event names.
+func event(e *zerolog.Event, name string) *zerolog.Event { return e.Str("event", name) }
 
 // onceWarner logs one warning per problem, not one per look at the files.
 type onceWarner struct {

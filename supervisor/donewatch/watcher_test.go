@@ -1,4 +1,4 @@
-package supervisor
+package donewatch
 
 import (
 	"context"
@@ -26,6 +26,15 @@ type manualClock struct {
 	timers []timer
 	asked  chan struct{} // a timer was asked for
 }
+
+type timer struct {
+	d  time.Duration
+	ch chan time.Time
+}
+
+// waitBound bounds every wait on the watcher: a test that fails hangs no
+// longer than this.
+const waitBound = 10 * time.Second
 
 func newManualClock() *manualClock {
 	return &manualClock{now: time.Now(), asked: make(chan struct{}, 1)}
@@ -113,42 +122,43 @@ func (m *fakeMains) waitLook(t *testing.T) {
 	}
 }
 
-func watchFor(t *testing.T, cfg doneWatchConfig) (*doneWatcher, chan doneEvent) {
+func watchFor(t *testing.T, cfg Config) (*Watcher, chan Event) {
 	t.Helper()
 	w, _, out := watchWith(t, cfg, nil)
 	return w, out
 }
 
 // watchWith builds a watcher on a manual clock and mains as its peer finder.
-func watchWith(t *testing.T, cfg doneWatchConfig, mains mainFinder) (*doneWatcher, *manualClock, chan doneEvent) {
+func watchWith(t *testing.T, cfg Config, mains MainFinder) (*Watcher, *manualClock, chan Event) {
 	t.Helper()
-	if cfg.poll == 0 {
-		cfg.poll = time.Hour // inotify alone must see it (the clock never fires it anyway)
+	if cfg.Poll == 0 {
+		cfg.Poll = time.Hour // inotify alone must see it (the clock never fires it anyway)
 	}
 	clk := newManualClock()
-	w, err := newDoneWatcher(cfg, clk, mains, zerolog.Nop())
+	cfg.Clock, cfg.Mains, cfg.Log = clk, mains, zerolog.Nop()
+	w, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Close inotify, and so end its reader, when the test is over (after
-	// runWatcher's cleanup, which waits for run).
-	t.Cleanup(w.notify.stop)
-	return w, clk, make(chan doneEvent, 1)
+	// Close inotify when the test is over (after runWatcher's cleanup,
+	// which waits for Run).
+	t.Cleanup(w.closeWatch)
+	return w, clk, make(chan Event, 1)
 }
 
-// runWatcher starts run; check must not be called after (run owns w). The
+// runWatcher starts Run; Check must not be called after (Run owns w). The
 // test's end stops run and waits for it.
-func runWatcher(t *testing.T, w *doneWatcher, out chan doneEvent) {
+func runWatcher(t *testing.T, w *Watcher, out chan Event) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ended := make(chan struct{})
 	t.Cleanup(func() { cancel(); <-ended })
 	go func() {
 		defer close(ended)
-		w.run(ctx, out)
+		w.Run(ctx, out)
 	}()
 }
 
-func waitDone(t *testing.T, out chan doneEvent) doneEvent {
+func waitDone(t *testing.T, out chan Event) Event {
 	t.Helper()
 	select {
 	case ev := <-out:
@@ -156,7 +166,7 @@ func waitDone(t *testing.T, out chan doneEvent) doneEvent {
 	case <-time.After(waitBound):
 		t.Fatal("done condition not seen")
 	}
-	return doneEvent{}
+	return Event{}
 }
 
 func writeDone(t *testing.T, path string, f statusfile.File) {
@@ -170,15 +180,15 @@ func writeDone(t *testing.T, path string, f statusfile.File) {
 func TestDoneWatcherEveryFile(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.done"), filepath.Join(dir, "later", "b.done")
-	w, out := watchFor(t, doneWatchConfig{paths: []string{a, b}, host: "pod-1"})
+	w, out := watchFor(t, Config{Paths: []string{a, b}, Host: "pod-1"})
 	writeDone(t, a, statusfile.File{Event: "done", Host: "pod-1"})
-	if _, done := w.check(); done {
+	if _, done := w.Check(); done {
 		t.Fatal("done with one file of two")
 	}
 	runWatcher(t, w, out)
 	writeDone(t, b, statusfile.File{Event: "done", Name: "b", ExitCode: 2, Host: "pod-1"})
 	ev := waitDone(t, out)
-	if ev.Source != sourceDoneFile || ev.Path != b || ev.Status == nil || ev.Status.ExitCode != 2 {
+	if ev.Source != SourceDoneFile || ev.Path != b || ev.Status == nil || ev.Status.ExitCode != 2 {
 		t.Fatalf("event %+v", ev)
 	}
 }
@@ -187,9 +197,9 @@ func TestDoneWatcherEveryFile(t *testing.T) {
 func TestDoneWatcherHost(t *testing.T) {
 	dir := t.TempDir()
 	done := filepath.Join(dir, "done")
-	w, out := watchFor(t, doneWatchConfig{paths: []string{done}, host: "pod-1"})
+	w, out := watchFor(t, Config{Paths: []string{done}, Host: "pod-1"})
 	writeDone(t, done, statusfile.File{Event: "done", Host: "pod-2"})
-	if _, ok := w.check(); ok {
+	if _, ok := w.Check(); ok {
 		t.Fatal("another pod's done file counted")
 	}
 	runWatcher(t, w, out)
@@ -205,8 +215,8 @@ func TestDoneWatcherHost(t *testing.T) {
 func TestDoneWatcherStopWhenSuccess(t *testing.T) {
 	done := filepath.Join(t.TempDir(), "done")
 	writeDone(t, done, statusfile.File{Event: "done", ExitCode: 1})
-	w, out := watchFor(t, doneWatchConfig{paths: []string{done}, stopWhen: StopWhenSuccess})
-	if _, ok := w.check(); ok {
+	w, out := watchFor(t, Config{Paths: []string{done}, SuccessOnly: true})
+	if _, ok := w.Check(); ok {
 		t.Fatal("a failed main counted")
 	}
 	runWatcher(t, w, out)
@@ -219,9 +229,8 @@ func TestDoneWatcherStopWhenSuccess(t *testing.T) {
 // Where inotify sees nothing, the poll still finds the file.
 func TestDoneWatcherPolls(t *testing.T) {
 	done := filepath.Join(t.TempDir(), "done")
-	w, clk, out := watchWith(t, doneWatchConfig{paths: []string{done}, poll: 10 * time.Millisecond}, nil)
-	w.notify.stop()
-	w.notify.off = true // as when inotify is unavailable
+	w, clk, out := watchWith(t, Config{Paths: []string{done}, Poll: 10 * time.Millisecond}, nil)
+	w.off = true // as when inotify is unavailable
 	runWatcher(t, w, out)
 	writeDone(t, done, statusfile.File{Event: "done"})
 	clk.fire(t, 10*time.Millisecond)
@@ -230,10 +239,10 @@ func TestDoneWatcherPolls(t *testing.T) {
 
 // --main-start-timeout: nothing done, no main attached: stop as if done.
 func TestDoneWatcherMainStartTimeout(t *testing.T) {
-	w, clk, out := watchWith(t, doneWatchConfig{mainStartTimeout: 20 * time.Millisecond}, nil)
+	w, clk, out := watchWith(t, Config{MainStartTimeout: 20 * time.Millisecond}, nil)
 	runWatcher(t, w, out)
 	clk.fire(t, 20*time.Millisecond)
-	if ev := waitDone(t, out); ev.Source != sourceNoMain {
+	if ev := waitDone(t, out); ev.Source != SourceNoMain {
 		t.Fatalf("event %+v, want no-main", ev)
 	}
 }
@@ -246,14 +255,14 @@ func TestDoneWatcherLifelineNormalEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, out := watchFor(t, doneWatchConfig{paths: []string{done}})
-	if _, ok := w.check(); ok || w.notify.watching() {
-		t.Fatalf("attached main: done %v, inotify %v; want not done, no watch", ok, w.notify.watching())
+	w, out := watchFor(t, Config{Paths: []string{done}})
+	if _, ok := w.Check(); ok || w.fsw != nil {
+		t.Fatalf("attached main: done %v, inotify %v; want not done, no watch", ok, w.fsw != nil)
 	}
 	runWatcher(t, w, out)
 	writeDone(t, done, statusfile.File{Event: "done", ExitCode: 0})
 	h.Release()
-	if ev := waitDone(t, out); ev.Source != sourceDoneFile || ev.Status == nil {
+	if ev := waitDone(t, out); ev.Source != SourceDoneFile || ev.Status == nil {
 		t.Fatalf("event %+v, want the done file", ev)
 	}
 }
@@ -285,17 +294,17 @@ func TestDoneWatcherLost(t *testing.T) {
 		if late {
 			kill()
 		}
-		w, out := watchFor(t, doneWatchConfig{paths: []string{done}})
-		ev, ok := w.check()
+		w, out := watchFor(t, Config{Paths: []string{done}})
+		ev, ok := w.Check()
 		if late {
-			if !ok || ev.Source != sourceLost {
+			if !ok || ev.Source != SourceLost {
 				t.Fatalf("late sidecar: %+v %v, want lost at once", ev, ok)
 			}
 			continue
 		}
 		runWatcher(t, w, out)
 		kill()
-		if ev := waitDone(t, out); ev.Source != sourceLost || ev.Path != done {
+		if ev := waitDone(t, out); ev.Source != SourceLost || ev.Path != done {
 			t.Fatalf("event %+v, want lost", ev)
 		}
 	}
@@ -306,8 +315,8 @@ func TestDoneWatcherLost(t *testing.T) {
 func TestDoneWatcherLostThenRetried(t *testing.T) {
 	done := filepath.Join(t.TempDir(), "done")
 	killableHolder(t, lifeline.Of(done))()
-	w, out := watchFor(t, doneWatchConfig{paths: []string{done}, stopWhen: StopWhenSuccess})
-	if _, ok := w.check(); ok {
+	w, out := watchFor(t, Config{Paths: []string{done}, SuccessOnly: true})
+	if _, ok := w.Check(); ok {
 		t.Fatal("a lost main counted under --stop-when success")
 	}
 	runWatcher(t, w, out)
@@ -317,7 +326,7 @@ func TestDoneWatcherLostThenRetried(t *testing.T) {
 	}
 	writeDone(t, done, statusfile.File{Event: "done", ExitCode: 0})
 	second.Release()
-	if ev := waitDone(t, out); ev.Source != sourceDoneFile || ev.Status == nil || ev.Status.ExitCode != 0 {
+	if ev := waitDone(t, out); ev.Source != SourceDoneFile || ev.Status == nil || ev.Status.ExitCode != 0 {
 		t.Fatalf("event %+v, want the retried main's success", ev)
 	}
 }
@@ -328,13 +337,13 @@ func TestDoneWatcherLifelineUnusable(t *testing.T) {
 	if err := os.Mkdir(lifeline.Of(done), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	w, out := watchFor(t, doneWatchConfig{paths: []string{done}})
-	if _, ok := w.check(); ok || !w.notify.watching() {
+	w, out := watchFor(t, Config{Paths: []string{done}})
+	if _, ok := w.Check(); ok || w.fsw == nil {
 		t.Fatal("want not done, and the done file watched")
 	}
 	runWatcher(t, w, out)
 	writeDone(t, done, statusfile.File{Event: "done"})
-	if ev := waitDone(t, out); ev.Source != sourceDoneFile {
+	if ev := waitDone(t, out); ev.Source != SourceDoneFile {
 		t.Fatalf("event %+v", ev)
 	}
 }
@@ -347,9 +356,9 @@ func TestDoneWatcherForeignLifeline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, out := watchFor(t, doneWatchConfig{paths: []string{done}, host: "this-pod"})
-	if _, ok := w.check(); ok || w.attach.attached || !w.notify.watching() {
-		t.Fatalf("attached %v, watching %v: want not attached, the done file watched", w.attach.attached, w.notify.watching())
+	w, out := watchFor(t, Config{Paths: []string{done}, Host: "this-pod"})
+	if _, ok := w.Check(); ok || w.attached || w.fsw == nil {
+		t.Fatalf("attached %v, watching %v: want not attached, the done file watched", w.attached, w.fsw != nil)
 	}
 	runWatcher(t, w, out)
 	other.Release()
@@ -359,7 +368,7 @@ func TestDoneWatcherForeignLifeline(t *testing.T) {
 	}
 	writeDone(t, done, statusfile.File{Event: "done", Host: "this-pod"})
 	own.Release()
-	if ev := waitDone(t, out); ev.Source != sourceDoneFile || ev.Status == nil || ev.Status.Host != "this-pod" {
+	if ev := waitDone(t, out); ev.Source != SourceDoneFile || ev.Status == nil || ev.Status.Host != "this-pod" {
 		t.Fatalf("event %+v, want this pod's done file", ev)
 	}
 }
@@ -371,7 +380,7 @@ func TestDoneWatcherForeignLifeline(t *testing.T) {
 func TestDoneWatcherPeerMainLost(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		mains := newFakeMains()
-		w, clk, out := watchWith(t, doneWatchConfig{name: "proxy"}, mains)
+		w, clk, out := watchWith(t, Config{Name: "proxy"}, mains)
 		runWatcher(t, w, out)
 		mains.waitLook(t) // not there yet
 		end := mains.offer(42)
@@ -386,7 +395,7 @@ func TestDoneWatcherPeerMainLost(t *testing.T) {
 		default:
 		}
 		clk.fire(t, peerLossSettle)
-		if ev := waitDone(t, out); ev.Source != sourceLost || ev.Path != "" || ev.Status != nil {
+		if ev := waitDone(t, out); ev.Source != SourceLost || ev.Path != "" || ev.Status != nil {
 			t.Fatalf("event %+v, want lost", ev)
 		}
 	})
@@ -398,7 +407,7 @@ func TestDoneWatcherPeerMainLost(t *testing.T) {
 func TestDoneWatcherPeerMainLostUnderSuccess(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		mains := newFakeMains()
-		cfg := doneWatchConfig{name: "proxy", stopWhen: StopWhenSuccess, mainStartTimeout: time.Minute}
+		cfg := Config{Name: "proxy", SuccessOnly: true, MainStartTimeout: time.Minute}
 		w, clk, out := watchWith(t, cfg, mains)
 		end := mains.offer(42)
 		runWatcher(t, w, out)
@@ -431,7 +440,7 @@ func TestDoneWatcherPeerMainLostUnderSuccess(t *testing.T) {
 func TestDoneWatcherPeerMainNeverFound(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		mains := newFakeMains()
-		w, clk, out := watchWith(t, doneWatchConfig{name: "proxy", mainStartTimeout: time.Minute}, mains)
+		w, clk, out := watchWith(t, Config{Name: "proxy", MainStartTimeout: time.Minute}, mains)
 		runWatcher(t, w, out)
 		mains.waitLook(t)
 		synctest.Wait()
@@ -439,35 +448,8 @@ func TestDoneWatcherPeerMainNeverFound(t *testing.T) {
 		mains.waitLook(t)
 		synctest.Wait()
 		clk.fire(t, time.Minute)
-		if ev := waitDone(t, out); ev.Source != sourceNoMain {
+		if ev := waitDone(t, out); ev.Source != SourceNoMain {
 			t.Fatalf("event %+v, want no-main", ev)
 		}
 	})
-}
-
-// The engine builds its done watcher on the world's clock, and on the
-// world's peer finder when there are no done files to watch.
-func TestEngineDoneWatcherUsesTheWorld(t *testing.T) {
-	f := newFakes(t)
-	mains := newFakeMains()
-	w := f.world()
-	w.mains = mains
-	cfg := testConfig(ModeSidecar)
-	dw, err := newEngine(cfg, w, nil).newDoneWatcher()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if dw.clock != clock(f) || dw.attach.mains != mainFinder(mains) {
-		t.Errorf("without done files: clock %T, peer finder %T; want the world's", dw.clock, dw.attach.mains)
-	}
-	cfg.Sidecar.DoneFiles = []string{filepath.Join(t.TempDir(), "done")}
-	dw, err = newEngine(cfg, w, nil).newDoneWatcher()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer dw.notify.stop()
-	if dw.clock != clock(f) || dw.attach.mains != nil || len(dw.files) != 1 {
-		t.Errorf("with a done file: clock %T, peer finder %v, %d files; want the world's clock, no peer, the file",
-			dw.clock, dw.attach.mains, len(dw.files))
-	}
 }
