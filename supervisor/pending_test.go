@@ -222,6 +222,8 @@ func TestPendingDoneWinsOverTerminationSignal(t *testing.T) {
 		r.signal(unix.SIGTERM)
 		r.done()
 		release()
+		synctest.Wait()         // both taken
+		r.noneSent()            // the pod's SIGTERM was not forwarded ahead of the drain
 		r.fire(5 * time.Second) // the drain was not cut short
 		r.wantSent(c.Pid, unix.SIGTERM)
 		c.exited <- killedBy(unix.SIGTERM)
