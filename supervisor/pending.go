@@ -67,7 +67,9 @@ type eventChans struct {
 }
 
 // ranking holds the one event select took while another that ranks before
-// it was ready too: it is given out after that one.
+// it was ready too: it is given out after that one. Held for a channel no
+// loop listens to any more (a run that is over), it is dropped when the
+// next is held.
 type ranking struct{ held *loopEvent }
 
 // next waits for an event on ch and returns the ready one that ranks first.

@@ -57,13 +57,13 @@ func TestRankTakesTheFirstReady(t *testing.T) {
 		for _, second := range rank[i+1:] {
 			var rk ranking
 			ch := readyChans(first, second)
-			if got, want := kinds(rk.next(ch), rk.next(ch)), kinds2(first, second); got != want {
+			if got, want := taken(rk.next(ch), rk.next(ch)), pair(first, second); got != want {
 				t.Errorf("both ready: took %v, want %v", got, want)
 			}
 
 			ch = readyChans(first, second)
 			byselect, _ := ch.poll(second)
-			if got, want := kinds(rk.outranked(ch, byselect), rk.next(ch)), kinds2(first, second); got != want {
+			if got, want := taken(rk.outranked(ch, byselect), rk.next(ch)), pair(first, second); got != want {
 				t.Errorf("select took %d: took %v, want %v", second, got, want)
 			}
 			if ev, ok := rk.take(ch); ok {
@@ -105,7 +105,7 @@ func TestRankHeldEventKeepsItsChannel(t *testing.T) {
 	}
 	backoff := readyChans(evWaitOver)
 	backoff.signals = run.signals
-	if got, want := kinds(rk.next(backoff), rk.next(backoff)), kinds2(evSignal, evWaitOver); got != want {
+	if got, want := taken(rk.next(backoff), rk.next(backoff)), pair(evSignal, evWaitOver); got != want {
 		t.Errorf("took %v, want %v", got, want)
 	}
 
@@ -119,8 +119,8 @@ func TestRankHeldEventKeepsItsChannel(t *testing.T) {
 	}
 }
 
-func kinds(a, b loopEvent) [2]eventKind  { return [2]eventKind{a.kind, b.kind} }
-func kinds2(a, b eventKind) [2]eventKind { return [2]eventKind{a, b} }
+func taken(a, b loopEvent) [2]eventKind { return [2]eventKind{a.kind, b.kind} }
+func pair(a, b eventKind) [2]eventKind  { return [2]eventKind{a, b} }
 
 // Two events of one run pending at once. The rig lines them up while the
 // loop is held inside a forwarded signal (fakes.onSignal), and synctest.Wait
@@ -160,9 +160,9 @@ func heldLoop(t *testing.T, r *rig) (c *fakeChild, release func()) {
 	}
 }
 
-// The cause of issue 24: the ready file of a run fails while CMD exits. The
-// exit wins: CMD is restarted (the failure belonged to a run that is over),
-// instead of tandem ending 125.
+// The ready file of a run fails while CMD exits. The exit wins: CMD is
+// restarted (the failure belonged to a run that is over), instead of
+// tandem ending 125.
 func TestPendingExitWinsOverReadinessFailure(t *testing.T) {
 	inRounds(t, func(t *testing.T) {
 		cfg := sidecarConfig(func(s *SidecarConfig) {
