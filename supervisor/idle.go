@@ -15,44 +15,24 @@ type idleEnd struct {
 }
 
 // idle waits while no CMD runs (main's --wait-for, a sidecar's restart
-// backoff, main's announcement) until ready delivers. Signals mean what
-// signalTable says for phaseIdle; ok is false when the wait ended early.
-//
-// Pending at once, the done condition comes first (the main is done: no
-// restart), then signals (a pod going away starts no CMD), then a needed
-// sidecar lost (a CMD without it must not start), then ready.
-func idle[T any](e *engine, during string, ready <-chan T) (value T, end idleEnd, ok bool) {
+// backoff, main's announcement) until one of until delivers (its waitOver
+// or its timer). Signals mean what signalTable says for phaseIdle. It
+// returns false, and why, when the wait ended early.
+func (e *engine) idle(during string, until eventChans) (idleEnd, bool) {
+	until.done, until.signals, until.lost = e.doneChan(), e.signals, e.lostChan()
 	for {
-		select {
-		case ev := <-e.doneChan():
-			return value, idleEnd{done: &ev}, false
-		default:
-		}
-		select {
-		case received := <-e.signals:
-			if end, ended := e.idleSignal(received.(unix.Signal), during); ended {
-				return value, end, false
+		ev := e.next(until)
+		switch ev.kind {
+		case evDone:
+			return idleEnd{done: &ev.done}, false
+		case evSignal:
+			if end, ended := e.idleSignal(ev.signal, during); ended {
+				return end, false
 			}
-			continue
-		default:
-		}
-		if loss, ok := e.lossPending(); ok {
-			return value, idleEnd{lost: &loss}, false
-		}
-		select {
-		case value = <-ready:
-			return value, idleEnd{}, true
-		case loss := <-e.lostChan():
-			if end, ended := e.idleSignalsFirst(during); ended {
-				return value, end, false
-			}
-			return value, idleEnd{lost: &loss}, false
-		case ev := <-e.doneChan():
-			return value, idleEnd{done: &ev}, false
-		case received := <-e.signals:
-			if end, ended := e.idleSignal(received.(unix.Signal), during); ended {
-				return value, end, false
-			}
+		case evLoss:
+			return idleEnd{lost: &ev.loss}, false
+		default: // evTimer, evWaitOver: what the wait was for
+			return idleEnd{}, true
 		}
 	}
 }

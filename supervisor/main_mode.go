@@ -56,19 +56,20 @@ func (e *engine) waitBeforeStart(ctx context.Context) (out outcome, ended bool) 
 	defer cancel()
 	event(e.log.Info(), cmdline.EventWaiting).Str("conditions", probe.Names(m.WaitFor)).Strs("needs", m.Needs).Dur("timeout_ms", m.WaitTimeout).
 		Msg("waiting before starting CMD")
-	results := make(chan waitResult, 1)
-	go func() { results <- e.waitAll(ctx) }()
-	r, stop, ok := idle(e, "wait-for", results)
+	var r waitResult
+	over := make(chan struct{})
+	go func() {
+		defer close(over)
+		r = e.waitAll(ctx)
+	}()
+	stop, ok := e.idle("wait-for", eventChans{waitOver: over})
 	if !ok {
 		cancel()
-		<-results
+		<-over
 		if stop.lost != nil {
 			return e.lostWaiting(*stop.lost), true
 		}
 		return interrupted(stop.signal), true
-	}
-	if loss, lost := e.lossPending(); lost { // came with the end of the wait: it outranks it
-		return e.lostWaiting(loss), true
 	}
 	if r.err == nil {
 		return outcome{}, false
@@ -121,7 +122,7 @@ func (e *engine) tellSidecars(ctx context.Context, out outcome) outcome {
 	}()
 	// Looking for peers can take --peer-timeout; a pod being deleted meanwhile
 	// must not wait for it.
-	if _, _, ok := idle(e, "announce", announced); !ok {
+	if _, ok := e.idle("announce", eventChans{waitOver: announced}); !ok {
 		select {
 		case <-announced: // it had finished as the signal came: nothing was cut short
 		default:

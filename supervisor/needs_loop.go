@@ -3,19 +3,13 @@ package supervisor
 import (
 	"context"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/logstamp"
 	"github.com/tandem-sh/tandem/supervisor/probe"
 )
 
-// A needed sidecar lost is one more event of the two loops: idle (the
-// main's wait) and supervise (CMD runs). Pending at once with others, it
-// ranks last: CMD's exit first (the main was done first: its own end
-// stands), then signals (a main already stopping on its termination signal
-// keeps its reason; one interrupted during the wait ends as interrupted),
-// then the loss.
+// A needed sidecar lost is one more event of the two loops, idle (the
+// main's wait) and supervise (CMD runs); its rank is evLoss's.
 
 // lostChan is the needed sidecars' losses while the main is not done, else
 // nil (never ready).
@@ -24,16 +18,6 @@ func (e *engine) lostChan() <-chan sidecarLoss {
 		return nil
 	}
 	return e.lost
-}
-
-// lossPending is a loss if one is already there.
-func (e *engine) lossPending() (sidecarLoss, bool) {
-	select {
-	case loss := <-e.lostChan():
-		return loss, true
-	default:
-		return sidecarLoss{}, false
-	}
 }
 
 // waitAll waits, within one --wait-timeout, for --wait-for's conditions and
@@ -68,45 +52,12 @@ func stillMissing(r waitResult) []probe.Pending {
 	return pending
 }
 
-// idleSignalsFirst takes the signals pending with a loss during the wait:
-// one that ends tandem outranks the loss.
-func (e *engine) idleSignalsFirst(during string) (idleEnd, bool) {
-	for {
-		select {
-		case received := <-e.signals:
-			if end, ended := e.idleSignal(received.(unix.Signal), during); ended {
-				return end, true
-			}
-		default:
-			return idleEnd{}, false
-		}
-	}
-}
-
 // lostWaiting: a needed sidecar was lost before CMD started: CMD never
 // starts, the main ends at once (exit 1).
 func (e *engine) lostWaiting(loss sidecarLoss) outcome {
 	event(e.log.Error(), cmdline.EventSidecarLost).Str("sidecar", loss.sidecar).Str("ready_file", loss.ready).
 		Msg("a needed sidecar was lost before CMD started; CMD not started")
 	return sidecarLost(loss, outcome{})
-}
-
-// takeLoss stops CMD for a needed sidecar lost, unless CMD's exit is
-// already there; signals pending with the loss are taken first.
-func (e *engine) takeLoss(ctx context.Context, r *cmdRun, ready readiness, loss sidecarLoss) (ending, bool) {
-	if st, gone := exitPending(r.child); gone {
-		return e.ended(r, ready, st), true
-	}
-	for pending := true; pending; {
-		select {
-		case received := <-e.signals:
-			e.onSignal(ctx, r, received.(unix.Signal))
-		default:
-			pending = false
-		}
-	}
-	e.onSidecarLost(r, loss)
-	return ending{}, false
 }
 
 // onSidecarLost stops CMD (stop signal, --grace, SIGKILL) and makes the

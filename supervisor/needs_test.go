@@ -155,6 +155,13 @@ func TestNeedsStaleSidecarWaits(t *testing.T) {
 		if err := unix.Mkfifo(lifeline.Of(ready), 0o666); err != nil {
 			t.Fatal(err)
 		}
+		// This pod's, not another's: an mtime whose nanoseconds are a
+		// multiple of 1000 reads as another pod's tag (lifeline.Watch),
+		// which mkfifo(2) gives about one time in a thousand.
+		at := time.Unix(time.Now().Unix(), 1)
+		if err := os.Chtimes(lifeline.Of(ready), at, at); err != nil {
+			t.Fatal(err)
+		}
 		writeReady(t, ready)
 		return ready
 	}

@@ -1,12 +1,126 @@
 package supervisor
 
 import (
+	"errors"
+	"os"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"golang.org/x/sys/unix"
 )
+
+// The rank, first to last: of two events ready at once, the loops take the
+// one listed first.
+var rank = []eventKind{evExit, evDone, evSignal, evReadyFailed, evTimer, evQuitAnswered, evOutlivePassed, evJobStop, evLoss, evWaitOver}
+
+// readyChans is a loop's channels with one event of each of kinds ready.
+func readyChans(kinds ...eventKind) eventChans {
+	var ch eventChans
+	for _, k := range kinds {
+		switch k {
+		case evExit:
+			ch.exited = readyWith(exitedWith(3))
+		case evDone:
+			ch.done = readyWith(doneEvent{Source: sourceDoneFile})
+		case evSignal:
+			ch.signals = readyWith[os.Signal](unix.SIGTERM)
+		case evReadyFailed:
+			ch.readyFailed = readyWith(errors.New("no space left"))
+		case evTimer:
+			ch.timer = readyWith(time.Now())
+		case evQuitAnswered:
+			ch.quitDone = readyWith(struct{}{})
+		case evOutlivePassed:
+			ch.outliveEnd = readyWith(time.Now())
+		case evJobStop:
+			ch.stopped = readyWith(unix.SIGTSTP)
+		case evLoss:
+			ch.lost = readyWith(testLoss)
+		case evWaitOver:
+			ch.waitOver = readyWith(struct{}{})
+		}
+	}
+	return ch
+}
+
+func readyWith[T any](v T) <-chan T {
+	c := make(chan T, 1)
+	c <- v
+	return c
+}
+
+// Two events ready at once, whichever way they came: ready before the loop
+// looked, or one taken by select while the other was ready too.
+func TestRankTakesTheFirstReady(t *testing.T) {
+	for i, first := range rank {
+		for _, second := range rank[i+1:] {
+			var rk ranking
+			ch := readyChans(first, second)
+			if got, want := taken(rk.next(ch), rk.next(ch)), pair(first, second); got != want {
+				t.Errorf("both ready: took %v, want %v", got, want)
+			}
+
+			ch = readyChans(first, second)
+			byselect, _ := ch.poll(second)
+			if got, want := taken(rk.outranked(ch, byselect), rk.next(ch)), pair(first, second); got != want {
+				t.Errorf("select took %d: took %v, want %v", second, got, want)
+			}
+			if ev, ok := rk.take(ch); ok {
+				t.Errorf("took %d again", ev.kind)
+			}
+		}
+	}
+}
+
+// What an event carries comes out with it.
+func TestRankEventValues(t *testing.T) {
+	var rk ranking
+	ch := readyChans(evExit, evSignal, evJobStop, evLoss)
+	if ev := rk.next(ch); ev.status != exitedWith(3) {
+		t.Errorf("exit %+v", ev.status)
+	}
+	if ev := rk.next(ch); ev.signal != unix.SIGTERM {
+		t.Errorf("signal %v", ev.signal)
+	}
+	if ev := rk.next(ch); ev.signal != unix.SIGTSTP {
+		t.Errorf("job stop %v", ev.signal)
+	}
+	if ev := rk.next(ch); ev.loss != testLoss {
+		t.Errorf("loss %+v", ev.loss)
+	}
+}
+
+// An event held for later is given out only on the channel it came on: a
+// signal that came with CMD's exit waits for the next loop that listens to
+// signals; a ready file's failure of a run that is over never reaches the
+// next run.
+func TestRankHeldEventKeepsItsChannel(t *testing.T) {
+	var rk ranking
+	run := readyChans(evExit, evSignal)
+	sig, _ := run.poll(evSignal)
+	rk.outranked(run, sig)
+	if ev, ok := rk.take(eventChans{done: make(chan doneEvent)}); ok {
+		t.Fatalf("took %d from a loop that does not listen to signals", ev.kind)
+	}
+	backoff := readyChans(evWaitOver)
+	backoff.signals = run.signals
+	if got, want := taken(rk.next(backoff), rk.next(backoff)), pair(evSignal, evWaitOver); got != want {
+		t.Errorf("took %v, want %v", got, want)
+	}
+
+	run = readyChans(evExit, evReadyFailed)
+	failed, _ := run.poll(evReadyFailed)
+	rk.outranked(run, failed)
+	nextRun := readyChans(evWaitOver)
+	nextRun.readyFailed = make(chan error, 1)
+	if ev := rk.next(nextRun); ev.kind != evWaitOver {
+		t.Errorf("took %d, want the wait's end, not the last run's failure", ev.kind)
+	}
+}
+
+func taken(a, b loopEvent) [2]eventKind { return [2]eventKind{a.kind, b.kind} }
+func pair(a, b eventKind) [2]eventKind  { return [2]eventKind{a, b} }
 
 // Two events of one run pending at once. The rig lines them up while the
 // loop is held inside a forwarded signal (fakes.onSignal), and synctest.Wait
@@ -46,9 +160,9 @@ func heldLoop(t *testing.T, r *rig) (c *fakeChild, release func()) {
 	}
 }
 
-// The cause of issue 24: the ready file of a run fails while CMD exits. The
-// exit wins: CMD is restarted (the failure belonged to a run that is over),
-// instead of tandem ending 125.
+// The ready file of a run fails while CMD exits. The exit wins: CMD is
+// restarted (the failure belonged to a run that is over), instead of
+// tandem ending 125.
 func TestPendingExitWinsOverReadinessFailure(t *testing.T) {
 	inRounds(t, func(t *testing.T) {
 		cfg := sidecarConfig(func(s *SidecarConfig) {
@@ -108,6 +222,8 @@ func TestPendingDoneWinsOverTerminationSignal(t *testing.T) {
 		r.signal(unix.SIGTERM)
 		r.done()
 		release()
+		synctest.Wait()         // both taken
+		r.noneSent()            // the pod's SIGTERM was not forwarded ahead of the drain
 		r.fire(5 * time.Second) // the drain was not cut short
 		r.wantSent(c.Pid, unix.SIGTERM)
 		c.exited <- killedBy(unix.SIGTERM)

@@ -51,7 +51,7 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 		delay := delays.next(e.w.Now().Sub(c.Started))
 		event(e.log.Warn(), cmdline.EventRestarting).Int("exit_code", end.status.ExitCode()).Dur("delay_ms", delay).
 			Msg("CMD exited before the main was done; restarting")
-		if _, stop, ok := idle(e, "restart-backoff", e.w.After(delay)); !ok {
+		if stop, ok := e.idle("restart-backoff", eventChans{timer: e.w.After(delay)}); !ok {
 			if stop.done != nil && stop.done.Err != nil {
 				return e.pathFailed(stop.done.Err)
 			}

@@ -42,16 +42,8 @@ type cmdRun struct {
 
 // supervise owns CMD's life until it exits: only this goroutine signals CMD.
 // Signals, the done condition, timers of the stop sequence and readiness
-// failures are events in this one select.
-//
-// Two events of one run can be pending at once, and Go's select picks among
-// ready cases at random, so the loop fixes the order: CMD's exit first (what
-// CMD did is never lost to an event that came for a run already over), then
-// the done condition (a termination signal pending with it is the same stop:
-// absorbed, and --stop-delay still lets a shipper drain), then the rest;
-// a needed sidecar lost (main --needs) yields even to signals (needs_loop.go).
-// After the select has taken an event, what outranks it is looked for again:
-// it may have been delivered first.
+// failures are events of this one loop; next decides which of those pending
+// at once comes first.
 func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -59,94 +51,50 @@ func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 	ready := e.startReadiness(ctx)
 	defer ready.stop()
 	for {
-		if st, gone := exitPending(c); gone {
-			return e.ended(r, ready, st)
-		}
-		if ev, ok := e.donePending(); ok {
-			if end, over := e.takeDone(ctx, r, ready, ev); over {
-				return end
-			}
-			continue
-		}
-		select {
-		case st := <-c.Exited:
-			return e.ended(r, ready, st)
-		case ev := <-e.doneChan():
-			if end, over := e.takeDone(ctx, r, ready, ev); over {
-				return end
-			}
-		case received := <-e.signals:
-			if ev, ok := e.donePending(); ok {
-				if end, over := e.takeDone(ctx, r, ready, ev); over {
-					return end
-				}
-			}
-			e.onSignal(ctx, r, received.(unix.Signal)) // os/signal delivers syscall.Signal, which unix.Signal is
-		case <-r.stop.timer:
+		ev := e.next(e.whileRunning(r, ready))
+		switch ev.kind {
+		case evExit:
+			return e.ended(r, ready, ev.status)
+		case evDone:
+			e.doneWhileRunning(ctx, r, ev.done)
+		case evSignal:
+			e.onSignal(ctx, r, ev.signal)
+		case evReadyFailed:
+			e.failWhileRunning(ctx, r, ev.err)
+		case evTimer:
 			e.stopTimerFired(ctx, r)
-		case <-r.stop.quitDone:
+		case evQuitAnswered:
 			e.quitFinished(r)
-		case <-r.outliveEnd:
+		case evOutlivePassed:
 			e.releaseHeld(r)
-		case err := <-ready.failed:
-			if st, gone := exitPending(c); gone {
-				staleReadiness(e, err)
-				return e.ended(r, ready, st)
-			}
-			e.failWhileRunning(ctx, r, err)
-		case sig := <-c.Stopped:
-			e.onJobStop(r, sig)
-		case loss := <-e.lostChan():
-			if end, over := e.takeLoss(ctx, r, ready, loss); over {
-				return end
-			}
+		case evJobStop:
+			e.onJobStop(r, ev.signal)
+		case evLoss:
+			e.onSidecarLost(r, ev.loss)
 		}
 	}
 }
 
-// takeDone begins the requested stop, or, when CMD's exit is already there,
-// ends the run as that stop without signalling a CMD that is gone.
-func (e *engine) takeDone(ctx context.Context, r *cmdRun, ready readiness, ev doneEvent) (ending, bool) {
+// whileRunning is what the loop listens to while r runs.
+func (e *engine) whileRunning(r *cmdRun, ready readiness) eventChans {
+	return eventChans{exited: r.child.Exited, done: e.doneChan(), signals: e.signals, readyFailed: ready.failed,
+		timer: r.stop.timer, quitDone: r.stop.quitDone, outliveEnd: r.outliveEnd, stopped: r.child.Stopped, lost: e.lostChan()}
+}
+
+// doneWhileRunning begins the requested stop; a done condition that cannot
+// be known fails tandem.
+func (e *engine) doneWhileRunning(ctx context.Context, r *cmdRun, ev doneEvent) {
 	if ev.Err != nil {
 		e.failWhileRunning(ctx, r, ev.Err)
-		return ending{}, false
+		return
 	}
 	if r.requested {
 		// A second source of the same news (the main peer's end after its
 		// done signal): the stop under way goes on.
 		event(e.log.Debug(), cmdline.EventDoneSeen).Str("source", ev.Source).Msg("main is done (again): the stop goes on")
-		return ending{}, false
-	}
-	if st, gone := exitPending(r.child); gone {
-		e.logDone(ev, time.Time{})
-		r.requested = true
-		return e.ended(r, ready, st), true
+		return
 	}
 	e.onDone(ctx, r, ev)
-	return ending{}, false
-}
-
-// donePending is the done condition if it is already there (sidecar mode).
-func (e *engine) donePending() (doneEvent, bool) {
-	select {
-	case ev := <-e.doneChan():
-		return ev, true
-	default:
-		return doneEvent{}, false
-	}
-}
-
-// exitPending is CMD's exit if it is already there. Checked again after
-// the select took another event: the exit was maybe delivered before that
-// event (the select does not take the first), and what was delivered first
-// must not lose to what came after.
-func exitPending(c *process.Child) (process.Status, bool) {
-	select {
-	case st := <-c.Exited:
-		return st, true
-	default:
-		return process.Status{}, false
-	}
 }
 
 // failWhileRunning: tandem failed while CMD runs (the ready file cannot be
@@ -186,18 +134,16 @@ func (e *engine) ended(r *cmdRun, ready readiness, st process.Status) ending {
 	e.logExit(r.child, st)
 	e.stopLeftovers(r.child.Pid)
 	if !r.requested && r.failure == nil {
-		if ev, ok := e.donePending(); ok && ev.Err != nil {
-			e.logFailure(ev.Err, "tandem failed as CMD exited")
-			r.failure = ev.Err
+		if ev, ok := e.take(eventChans{done: e.doneChan()}); ok && ev.done.Err != nil {
+			e.logFailure(ev.done.Err, "tandem failed as CMD exited")
+			r.failure = ev.done.Err
 		} else if ok {
-			e.logDone(ev, time.Time{})
+			e.logDone(ev.done, time.Time{})
 			r.requested = true
 		}
 	}
-	select {
-	case err := <-ready.failed:
-		staleReadiness(e, err)
-	default:
+	if ev, ok := e.take(eventChans{readyFailed: ready.failed}); ok {
+		staleReadiness(e, ev.err)
 	}
 	return ending{status: st, requested: r.requested && r.failure == nil, err: r.failure, terminating: r.terminating, lost: r.lost}
 }
