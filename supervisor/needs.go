@@ -217,7 +217,7 @@ func (m *MainConfig) validateNeeds() error {
 		switch {
 		case r == "" || strings.HasSuffix(r, "/"):
 			return fmt.Errorf("--%s %q: expected the path of a sidecar's ready file, e.g. /run/tandem/db-proxy.ready", cmdline.FlagNeeds, r)
-		case r == m.DoneFile:
+		case m.DoneFile != "" && SamePath(r, m.DoneFile):
 			return fmt.Errorf("--%s %q: this is the main's own --%s; expected a sidecar's ready file", cmdline.FlagNeeds, r, cmdline.FlagDoneFile)
 		}
 	}

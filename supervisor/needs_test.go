@@ -257,6 +257,8 @@ func TestNeedsSidecarStopsAfterMainDone(t *testing.T) {
 	}
 }
 
+// A --needs that is the main's own done file, however spelled, is refused
+// (a relative one is compared once absolute: TestSamePath).
 func TestNeedsValidation(t *testing.T) {
 	for _, tt := range []struct {
 		needs []string
@@ -265,6 +267,8 @@ func TestNeedsValidation(t *testing.T) {
 		{[]string{""}, `--needs "": expected the path of a sidecar's ready file`},
 		{[]string{"/run/tandem/"}, `--needs "/run/tandem/"`},
 		{[]string{"/run/tandem/job.done"}, "the main's own --done-file"},
+		{[]string{"/run/tandem//job.done"}, "the main's own --done-file"},
+		{[]string{"/run/./tandem/job.done"}, "the main's own --done-file"},
 	} {
 		cfg := testConfig(ModeMain)
 		cfg.Main.DoneFile, cfg.Main.Needs = "/run/tandem/job.done", tt.needs

@@ -132,3 +132,11 @@ func (e *engine) logFailure(err error, msg string) {
 	}
 	event(e.log.Error(), cmdline.EventFailed).Err(err).Msg(msg)
 }
+
+// SamePath: a and b name the same file, once absolute and cleaned (a path
+// flag has no ".." component, so the text's and the kernel's agree).
+func SamePath(a, b string) bool {
+	absA, errA := filepath.Abs(a)
+	absB, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && absA == absB
+}

@@ -80,3 +80,25 @@ func TestSidecarDoneUnknowableWhileRunning(t *testing.T) {
 	c.exited <- killedBy(unix.SIGTERM)
 	r.wantOutcome(125, "error")
 }
+
+// Two spellings of one file are the same path; a relative one is taken
+// from the working directory.
+func TestSamePath(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		a, b string
+		same bool
+	}{
+		{"pf/d", "./pf/d", true},
+		{"pf/d", wd + "//pf/d", true},
+		{"/run/tandem/a", "/run/tandem/b", false},
+		{"pf/d", "pf/d/", true},
+	} {
+		if got := SamePath(tt.a, tt.b); got != tt.same {
+			t.Errorf("SamePath(%q, %q) = %v; want %v", tt.a, tt.b, got, tt.same)
+		}
+	}
+}

@@ -30,7 +30,10 @@ func mainFlags() []cli.Flag {
 }
 
 func mainConfig(cliCtx *cli.Context) (supervisor.Config, error) {
-	cfg := supervisionConfig(cliCtx, supervisor.ModeMain)
+	cfg, err := supervisionConfig(cliCtx, supervisor.ModeMain)
+	if err != nil {
+		return cfg, err
+	}
 	m := &cfg.Main
 	m.WaitFor = get[[]probe.Condition](cliCtx, cmdline.FlagWaitFor)
 	m.WaitTimeout = get[time.Duration](cliCtx, cmdline.FlagWaitTimeout)

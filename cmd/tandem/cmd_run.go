@@ -10,5 +10,5 @@ import (
 var runAction = handTo(runConfig, &runSupervisor)
 
 func runConfig(cliCtx *cli.Context) (supervisor.Config, error) {
-	return supervisionConfig(cliCtx, supervisor.ModeRun), nil
+	return supervisionConfig(cliCtx, supervisor.ModeRun)
 }

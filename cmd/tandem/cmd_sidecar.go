@@ -47,7 +47,10 @@ func sidecarFlags() []cli.Flag {
 }
 
 func sidecarConfig(cliCtx *cli.Context) (supervisor.Config, error) {
-	cfg := supervisionConfig(cliCtx, supervisor.ModeSidecar)
+	cfg, err := supervisionConfig(cliCtx, supervisor.ModeSidecar)
+	if err != nil {
+		return cfg, err
+	}
 	sc := &cfg.Sidecar
 	sc.DoneFiles = get[[]string](cliCtx, cmdline.FlagDoneFile)
 	sc.DoneSignal = get[unix.Signal](cliCtx, cmdline.FlagDoneSignal)
@@ -73,13 +76,13 @@ func ownFilesApart(sc *supervisor.SidecarConfig) error {
 		{cmdline.FlagStoppedFile, sc.StoppedFile, "/run/tandem/proxy.stopped"},
 	} {
 		for _, done := range sc.DoneFiles {
-			if own.path != "" && samePath(own.path, done) {
+			if own.path != "" && supervisor.SamePath(own.path, done) {
 				return usagef("--%s %q is also a --%s: the sidecar would wait for its own file; expected another path such as %s",
 					own.flag, own.path, cmdline.FlagDoneFile, own.example)
 			}
 		}
 	}
-	if sc.ReadyFile != "" && sc.StoppedFile != "" && samePath(sc.ReadyFile, sc.StoppedFile) {
+	if sc.ReadyFile != "" && sc.StoppedFile != "" && supervisor.SamePath(sc.ReadyFile, sc.StoppedFile) {
 		return usagef("--%s %q is also the --%s; expected two paths such as /run/tandem/proxy.ready and /run/tandem/proxy.stopped",
 			cmdline.FlagStoppedFile, sc.StoppedFile, cmdline.FlagReadyFile)
 	}

@@ -30,19 +30,22 @@ func supervisionFlags(d supervisor.Config) []cli.Flag {
 
 // supervisionConfig starts from the mode's defaults and reads the flags of
 // supervisionFlags over them.
-func supervisionConfig(cliCtx *cli.Context, mode supervisor.Mode) supervisor.Config {
+func supervisionConfig(cliCtx *cli.Context, mode supervisor.Mode) (supervisor.Config, error) {
 	cfg := supervisor.Defaults(mode)
+	var err error
+	if cfg.Rewrite, err = rewrites(get[[]rewrite](cliCtx, cmdline.FlagRewrite)); err != nil {
+		return cfg, err
+	}
 	cfg.Command = cliCtx.Args().Slice()
 	cfg.Name = get[string](cliCtx, cmdline.FlagName)
 	cfg.Grace = get[time.Duration](cliCtx, cmdline.FlagGrace)
 	cfg.StopSignal = get[unix.Signal](cliCtx, cmdline.FlagStopSignal)
-	cfg.Rewrite = rewrites(get[[]rewrite](cliCtx, cmdline.FlagRewrite))
 	cfg.ChildOnly = get[bool](cliCtx, cmdline.FlagChildOnly)
 	cfg.SuccessCodes = get[[]int](cliCtx, cmdline.FlagSuccessCode)
 	cfg.Log = newLogger(cliCtx, mode.String())
 	if given(cliCtx, cmdline.FlagTerminationLog) {
 		cfg.TerminationLog = get[string](cliCtx, cmdline.FlagTerminationLog)
-		return cfg
+		return cfg, nil
 	}
 	if cfg.TerminationLog = defaultTerminationLog(); cfg.TerminationLog == "" {
 		// Say why no termination log will be written: outside Kubernetes,
@@ -51,7 +54,7 @@ func supervisionConfig(cliCtx *cli.Context, mode supervisor.Mode) supervisor.Con
 		cfg.Log.Debug().Str("path", supervisor.DefaultTerminationLogPath).
 			Msg("termination log skipped: the default path is missing or not writable")
 	}
-	return cfg
+	return cfg, nil
 }
 
 // defaultTerminationLog is a seam for the table tests: the real default

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/exitcode"
 	"github.com/tandem-sh/tandem/supervisor/probe"
 	"github.com/tandem-sh/tandem/supervisor/signals"
@@ -129,13 +130,25 @@ var rewriteKind = parser[rewrite]{kind: kind{name: "rewrite", expected: "FROM:TO
 		return rewrite{from, to}, ""
 	}}
 
-// rewrites are --rewrite's pairs as the map the engine takes.
-func rewrites(pairs []rewrite) map[unix.Signal]unix.Signal {
+// rewrites are --rewrite's pairs as the map the engine takes. Two pairs
+// that rewrite one signal to two others contradict each other: which one
+// was meant cannot be known.
+func rewrites(pairs []rewrite) (map[unix.Signal]unix.Signal, error) {
 	m := map[unix.Signal]unix.Signal{}
+	name := func(sig unix.Signal) string {
+		if sig == 0 {
+			return "0"
+		}
+		return signalKind.format(sig)
+	}
 	for _, r := range pairs {
+		if to, ok := m[r.from]; ok && to != r.to {
+			return nil, usagef("--%s %s:%s and --%s %s:%s contradict each other: expected one rewrite of %s",
+				cmdline.FlagRewrite, name(r.from), name(to), cmdline.FlagRewrite, name(r.from), name(r.to), name(r.from))
+		}
 		m[r.from] = r.to
 	}
-	return m
+	return m, nil
 }
 
 var conditionKind = parser[probe.Condition]{kind: kind{name: "condition", expected: probe.Forms + ", such as tcp:127.0.0.1:5432"},

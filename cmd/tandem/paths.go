@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -40,7 +41,8 @@ func pathKind(example string, rules pathRules) parser[string] {
 		if problem := pathProblem(text, rules.watched); problem != "" {
 			return "", problem + "; expected " + p.expected
 		}
-		return text, ""
+		// Cleaned once, here: every part of tandem then uses the same text.
+		return filepath.Clean(text), ""
 	}
 	return p
 }
@@ -48,6 +50,11 @@ func pathKind(example string, rules pathRules) parser[string] {
 func pathProblem(path string, watched bool) string {
 	if strings.HasSuffix(path, "/") {
 		return "ends in /, which names a directory"
+	}
+	if slices.Contains(strings.Split(path, "/"), "..") {
+		// Through a symlinked directory the kernel's .. and the text's
+		// lead to different places: a main and its sidecar would not meet.
+		return "has a .. component, which may name another file through a symlinked directory"
 	}
 	if info, err := os.Stat(path); err == nil && info.IsDir() && !watched {
 		return "is a directory, and tandem never removes one"
@@ -67,11 +74,4 @@ func pathProblem(path string, watched bool) string {
 			len(abs), addedToName, pathMax-1)
 	}
 	return ""
-}
-
-// samePath: a and b name the same file, once absolute and cleaned.
-func samePath(a, b string) bool {
-	absA, errA := filepath.Abs(a)
-	absB, errB := filepath.Abs(b)
-	return errA == nil && errB == nil && absA == absB
 }

@@ -10,8 +10,9 @@ import (
 )
 
 // TestPathFaults: a file flag that names a directory (existing, or by a
-// trailing /), or a ready or stopped file that is one of the sidecar's own
-// done files, is a usage error before anything runs, and nothing is removed.
+// trailing /) or has a .. component, a ready or stopped file that is one
+// of the sidecar's own done files, however spelled, is a usage error
+// before anything runs, and nothing is removed.
 func TestPathFaults(t *testing.T) {
 	dir := t.TempDir()
 	existing := filepath.Join(dir, "existing")
@@ -30,8 +31,11 @@ func TestPathFaults(t *testing.T) {
 		{"ready file is a directory", []string{"sidecar", "--ready-file", existing, "--", "x"}, "is a directory"},
 		{"termination log is a directory", []string{"run", "--termination-log", existing, "--", "x"}, "is a directory"},
 		{"trailing slash", []string{"main", "--done-file", done + "/", "--", "x"}, "ends in /"},
-		{"stopped file is a done file", []string{"sidecar", "--done-file", done, "--stopped-file", "./sub/../done", "--", "x"},
-			`--stopped-file "./sub/../done" is also a --done-file`},
+		{"stopped file is a done file", []string{"sidecar", "--done-file", done, "--stopped-file", ".//done", "--", "x"},
+			`--stopped-file "done" is also a --done-file`},
+		{"a .. component", []string{"main", "--done-file", "v/missing/../done", "--", "x"},
+			`--done-file "v/missing/../done": has a .. component`},
+		{"a .. component in a variable", []string{"done", "--done-file", "../done"}, "has a .. component"},
 		{"ready file is a done file", []string{"sidecar", "--done-file", "/elsewhere", "--done-file", "done",
 			"--ready-file", done, "--", "x"}, "is also a --done-file"},
 		{"ready file is the stopped file", []string{"sidecar", "--ready-file", "r", "--stopped-file", dir + "/r", "--", "x"},
