@@ -4,6 +4,7 @@ import (
 	"os"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/tandem-sh/tandem/integration/kit"
 )
@@ -223,6 +224,10 @@ func TestLifelineFaults(t *testing.T) {
 		if err := syscall.Mkfifo(done+".lifeline", 0o600); err != nil {
 			t.Fatal(err)
 		}
+		// This pod's, not another's: mkfifo(2) gives about one time in a
+		// thousand an mtime whose nanoseconds read as another pod's tag.
+		at := time.Unix(time.Now().Unix(), 1)
+		mustDo(t, os.Chtimes(done+".lifeline", at, at))
 		holder := startTandem(t, procOptions{}, "run", "--", "sh", "-c", "exec 3<>"+done+".lifeline; exec sleep 300")
 		holder.waitEvent("cmd-started")
 		sidecar := startTandem(t, b.asNobody(t), cmdArgs([]string{"sidecar", "--done-file", done}, b.helperArgv("sleep"))...)
