@@ -48,7 +48,7 @@ func (e *engine) newDoneWatcher() (doneSource, error) {
 func (e *engine) doneWatchConfig() donewatch.Config {
 	sc := e.cfg.Sidecar
 	cfg := donewatch.Config{Paths: sc.DoneFiles, SuccessOnly: sc.StopWhen != StopWhenAny, Poll: sc.PollInterval,
-		MainStartTimeout: sc.MainStartTimeout, Host: statusfile.Hostname(), Name: e.cfg.Name,
+		MainStartTimeout: sc.MainStartTimeout, StallAfter: e.cfg.Grace, Host: statusfile.Hostname(), Name: e.cfg.Name,
 		Clock: e.w.clock, Unsearchable: unsearchable, Log: e.log}
 	if len(sc.DoneFiles) == 0 {
 		cfg.Mains = e.w.mains

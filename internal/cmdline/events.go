@@ -23,24 +23,26 @@ const (
 	EventSignalForwarded = "signal-forwarded"
 	EventNotStarted      = "not-started" // sidecar: the main was done before CMD started
 	EventMainFailed      = "main-failed" // --stop-when success: a failed main is not done
-	EventDoneUnreadable  = "done-file-unreadable"
-	EventDoneFileForeign = "done-file-foreign" // written in another pod: ignored
-	EventLifelineForeign = "lifeline-foreign"  // held in another pod: not attached to
-	EventQuitFailed      = "quit-failed"
-	EventPeersFailed     = "peers-failed"
-	EventSubreaperFailed = "subreaper-failed"
-	EventReadyWritten    = "ready-written"
-	EventDoneWritten     = "done-written"
-	EventStoppedWritten  = "stopped-written"
-	EventRestarting      = "restarting"
-	EventWaiting         = "waiting"
-	EventInterrupted     = "interrupted"
-	EventFailed          = "failed"
-	EventExiting         = "exiting"
-	EventMainAttached    = "main-attached"
-	EventMainLost        = "main-lost" // the main's tandem ended without the done signal
-	EventLifelineMissing = "lifeline-unavailable"
-	EventDeprecated      = "deprecated" // an older flag or variable was used
+	// Some done files are there and others are not, for longer than --grace.
+	EventDoneFilesAwaited = "done-files-awaited"
+	EventDoneUnreadable   = "done-file-unreadable"
+	EventDoneFileForeign  = "done-file-foreign" // written in another pod: ignored
+	EventLifelineForeign  = "lifeline-foreign"  // held in another pod: not attached to
+	EventQuitFailed       = "quit-failed"
+	EventPeersFailed      = "peers-failed"
+	EventSubreaperFailed  = "subreaper-failed"
+	EventReadyWritten     = "ready-written"
+	EventDoneWritten      = "done-written"
+	EventStoppedWritten   = "stopped-written"
+	EventRestarting       = "restarting"
+	EventWaiting          = "waiting"
+	EventInterrupted      = "interrupted"
+	EventFailed           = "failed"
+	EventExiting          = "exiting"
+	EventMainAttached     = "main-attached"
+	EventMainLost         = "main-lost" // the main's tandem ended without the done signal
+	EventLifelineMissing  = "lifeline-unavailable"
+	EventDeprecated       = "deprecated" // an older flag or variable was used
 
 	// main --needs: the sidecars it cannot work without.
 	EventSidecarAttached      = "sidecar-attached"       // held through its ready file's lifeline

@@ -56,6 +56,9 @@ func (w *Watcher) look() (Event, bool) {
 	}
 	ev, done := w.condition(seen)
 	ev.SeenAt = w.cfg.Clock.Now()
+	if !done {
+		w.noteStall(seen)
+	}
 	return ev, done
 }
 

@@ -50,10 +50,13 @@ type Config struct {
 	SuccessOnly      bool          // --stop-when success: neither a failed main nor a lost one is done
 	Poll             time.Duration // --poll-interval
 	MainStartTimeout time.Duration // 0: off
-	Host             string        // this pod's hostname: a done file from another pod is ignored
-	Name             string        // this sidecar's --name, which its `tandem main` peer signals
-	Clock            Clock
-	Mains            MainFinder // without done files: the `tandem main` peer to hold
+	// StallAfter: once some done files are there and others are not for
+	// this long (the sidecar's --grace), say which are awaited; 0: never.
+	StallAfter time.Duration
+	Host       string // this pod's hostname: a done file from another pod is ignored
+	Name       string // this sidecar's --name, which its `tandem main` peer signals
+	Clock      Clock
+	Mains      MainFinder // without done files: the `tandem main` peer to hold
 	// Unsearchable says why a done file cannot even be looked for
 	// (permission denied on its way), else nil; nil means never.
 	Unsearchable func(path string) error
@@ -74,6 +77,7 @@ type Watcher struct {
 	released chan *doneFile    // a lifeline's holder let go
 	held     <-chan struct{}   // the held peer main's end; nil while none is held
 	attached bool              // some main attached once (--main-start-timeout)
+	stall    stallWatch
 	started  time.Time
 	// beforeWatch, in tests, runs before each watch is added.
 	beforeWatch func(dir string)
@@ -157,6 +161,9 @@ func (w *Watcher) Run(ctx context.Context, out chan<- Event) {
 			ev, done = w.mainLost()
 		case <-noMain:
 			ev, done = w.startExpired()
+		case <-w.stall.timer:
+			w.stall.timer, w.stall.due = nil, true
+			ev, done = w.Check()
 		}
 		if done {
 			out <- ev
