@@ -57,11 +57,15 @@ type Sidecar struct {
 	OutliveMain       time.Duration
 	TerminationSignal string
 	DoneSignal        string
+	Restart           string // RestartAlways, or "" for tandem's default
+	StoppedFile       string
+	MainStartTimeout  time.Duration
 }
 
 // Argv is BINARY sidecar [--name NAME] [--done-file PATH]... [--ready-file
 // PATH] [--ready-when COND]... [--stop-when WHEN] [--outlive-main DURATION]
-// [--termination-signal SIG] [--done-signal SIG] --.
+// [--termination-signal SIG] [--done-signal SIG] [--restart POLICY]
+// [--stopped-file PATH] [--main-start-timeout DURATION] --.
 func (s Sidecar) Argv() []string {
 	a := start(s.Binary, CmdSidecar)
 	a.value(FlagName, s.Name)
@@ -72,6 +76,9 @@ func (s Sidecar) Argv() []string {
 	a.duration(FlagOutliveMain, s.OutliveMain)
 	a.value(FlagTerminationSignal, s.TerminationSignal)
 	a.value(FlagDoneSignal, s.DoneSignal)
+	a.value(FlagRestart, s.Restart)
+	a.value(FlagStoppedFile, s.StoppedFile)
+	a.duration(FlagMainStartTimeout, s.MainStartTimeout)
 	return append(a, "--")
 }
 

@@ -73,6 +73,10 @@ const (
 	StopWhenSuccess = "success"
 )
 
+// The value of sidecar --restart that injection writes: a sidecar is
+// started again whatever its code, as a native sidecar is.
+const RestartAlways = "always"
+
 // EnvVar is the variable a flag also reads: TANDEM_<FLAG>, upper case, '-'
 // becomes '_'. Flag names are ASCII; one pass and one allocation, as every
 // parse asks for every flag's.

@@ -1,6 +1,7 @@
 package inject
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -57,9 +58,20 @@ func (p *plan) applyClassic() {
 			grace = n
 		}
 	}
-	for _, c := range p.sidecars {
+	for i, c := range p.sidecars {
+		// A native sidecar is started again whatever its code, stops in
+		// reverse order of declaration (each after the one declared after
+		// it: its stopped file is among this one's done files), and a pod
+		// whose main never starts does not keep it for ever.
 		sidecar := cmdline.Sidecar{Binary: binary, Name: c.name, DoneFiles: doneFiles,
-			OutliveMain: time.Duration(grace) * time.Second, TerminationSignal: c.terminationSignal}
+			OutliveMain: time.Duration(grace) * time.Second, TerminationSignal: c.terminationSignal,
+			Restart: cmdline.RestartAlways, MainStartTimeout: mainStartTimeout}
+		if i+1 < len(p.sidecars) {
+			sidecar.DoneFiles = append(slices.Clone(doneFiles), stoppedFile(p.sidecars[i+1].name))
+		}
+		if i > 0 {
+			sidecar.StoppedFile = stoppedFile(c.name)
+		}
 		sidecar.ReadyFile, sidecar.ReadyWhen = p.readiness(c)
 		if yamlnode.ScalarAt(p.spec, "restartPolicy") == "OnFailure" {
 			// The kubelet retries the main in the same pod: keep the proxy.
@@ -73,6 +85,16 @@ func (p *plan) applyClassic() {
 	// The kubelet starts containers in order, each after the postStart
 	// hook of the one before it returned: sidecars first.
 	p.setContainers(append(append([]*container{}, p.sidecars...), p.mains...))
+}
+
+// mainStartTimeout is how long a classic sidecar waits for a main to
+// start (an image pulled, a command found) before it stops as if done.
+const mainStartTimeout = 10 * time.Minute
+
+// stoppedFile is where sidecar writes that it stopped, for the sidecar
+// declared before it, which stops after it.
+func stoppedFile(sidecar string) string {
+	return MountPath + "/" + sidecar + ".stopped"
 }
 
 func (p *plan) setContainers(ctrs []*container) {

@@ -30,6 +30,10 @@ const classicJobInjected = exportJobHead + exportInjectedAnnotations +
             - /run/tandem/export.done
             - --outlive-main
             - 45s
+            - --restart
+            - always
+            - --main-start-timeout
+            - 600s
             - --
 ` + dbProxyInjectedArgs + dbProxyPortsAndProbe + tandemVolumeMount +
 	dbProxyStartHook + exportMainHead + `          command:

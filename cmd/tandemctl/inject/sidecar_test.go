@@ -83,6 +83,10 @@ var sidecarCommandCases = []struct {
 		[]string{"--done-file", "/run/tandem/main.done", "--done-file", "/run/tandem/second.done", "--outlive-main", "30s"}},
 }
 
+// classicPromises end a lone classic sidecar's flags: restarted whatever
+// its code, and stopped if no main ever starts.
+var classicPromises = []string{"--restart", "always", "--main-start-timeout", "600s"}
+
 func TestSidecarCommandLine(t *testing.T) {
 	for _, tt := range sidecarCommandCases {
 		t.Run(tt.name, func(t *testing.T) {
@@ -90,7 +94,7 @@ func TestSidecarCommandLine(t *testing.T) {
 			if r.Status != Injected {
 				t.Fatalf("%s", r)
 			}
-			want := append(append([]string{binary, "sidecar", "--name", "side"}, tt.want...), "--")
+			want := append(append(append([]string{binary, "sidecar", "--name", "side"}, tt.want...), classicPromises...), "--")
 			if got := listOf(t, out, "side", "command"); !slices.Equal(got, want) {
 				t.Errorf("sidecar command %q; want %q", got, want)
 			}
