@@ -139,6 +139,10 @@ type StopWhen int
 const (
 	StopWhenAny StopWhen = iota
 	StopWhenSuccess
+	// StopWhenDeletion: the done condition counts only once the pod is being
+	// deleted (the termination signal held by --outlive-main); before that
+	// the main's end is a restart to come (restartPolicy: Always).
+	StopWhenDeletion
 )
 
 // RestartPolicy is sidecar --restart.

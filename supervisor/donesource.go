@@ -32,13 +32,45 @@ var _ doneSource = watcherSource{}
 func (s watcherSource) check() (doneEvent, bool)                      { return s.Check() }
 func (s watcherSource) run(ctx context.Context, out chan<- doneEvent) { s.Run(ctx, out) }
 
-// newDoneWatcher builds the sidecar's done watcher.
+// newDoneWatcher builds the sidecar's done watcher; under --stop-when
+// deletion it looks only once the pod is being deleted.
 func (e *engine) newDoneWatcher() (doneSource, error) {
 	w, err := donewatch.New(e.doneWatchConfig())
 	if err != nil {
 		return nil, err
 	}
+	if e.cfg.Sidecar.StopWhen == StopWhenDeletion {
+		return deletionGate{inner: watcherSource{w}, deleting: e.deleting}, nil
+	}
 	return watcherSource{w}, nil
+}
+
+// deletionGate is the done condition under --stop-when deletion: nothing
+// holds until the pod is being deleted (deleting is closed when the
+// termination signal is held); from then on, the inner source's. A done
+// file, stale or new, found before then is the end of a main that the
+// kubelet will start again.
+type deletionGate struct {
+	inner    doneSource
+	deleting <-chan struct{}
+}
+
+func (g deletionGate) check() (doneEvent, bool) { return doneEvent{}, false }
+
+func (g deletionGate) run(ctx context.Context, out chan<- doneEvent) {
+	select {
+	case <-ctx.Done():
+		return
+	case <-g.deleting:
+	}
+	if ev, done := g.inner.check(); done {
+		select {
+		case out <- ev:
+		case <-ctx.Done():
+		}
+		return
+	}
+	g.inner.run(ctx, out)
 }
 
 // doneWatchConfig is the watcher's part of the sidecar's config, on the
@@ -47,7 +79,7 @@ func (e *engine) newDoneWatcher() (doneSource, error) {
 // world's peer finder.
 func (e *engine) doneWatchConfig() donewatch.Config {
 	sc := e.cfg.Sidecar
-	cfg := donewatch.Config{Paths: sc.DoneFiles, SuccessOnly: sc.StopWhen != StopWhenAny, Poll: sc.PollInterval,
+	cfg := donewatch.Config{Paths: sc.DoneFiles, SuccessOnly: sc.StopWhen == StopWhenSuccess, Poll: sc.PollInterval,
 		MainStartTimeout: sc.MainStartTimeout, StallAfter: e.cfg.Grace, Host: statusfile.Hostname(), Name: e.cfg.Name,
 		Clock: e.w.clock, Unsearchable: unsearchable, Log: e.log}
 	if len(sc.DoneFiles) == 0 {

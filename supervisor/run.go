@@ -3,6 +3,7 @@ package supervisor
 import (
 	"context"
 	"os"
+	"sync"
 
 	"github.com/rs/zerolog"
 
@@ -26,7 +27,11 @@ type engine struct {
 	// files, lifelines); nil in other modes.
 	done      chan doneEvent
 	newSource func() (doneSource, error) // sidecar: builds the done sources
-	lifeline  *lifeline.Holder           // main's done file's, or a sidecar's stopped file's
+	// deleting is closed once the pod is being deleted: the termination
+	// signal held (--stop-when deletion waits for it).
+	deleting     chan struct{}
+	deletingOnce sync.Once
+	lifeline     *lifeline.Holder // main's done file's, or a sidecar's stopped file's
 	// main --needs: the needed sidecars, their losses, and whether the main
 	// is done (a loss after that is none).
 	needs    *needs
@@ -63,7 +68,7 @@ func Run(ctx context.Context, cfg Config) error {
 }
 
 func newEngine(cfg Config, w world, sigs <-chan os.Signal) *engine {
-	return &engine{cfg: cfg, log: cfg.Log, w: w, signals: sigs, done: make(chan doneEvent, 1),
+	return &engine{cfg: cfg, log: cfg.Log, w: w, signals: sigs, done: make(chan doneEvent, 1), deleting: make(chan struct{}),
 		lost: make(chan sidecarLoss, len(cfg.Main.Needs)+1)}
 }
 

@@ -168,6 +168,7 @@ func (e *engine) onSignal(ctx context.Context, r *cmdRun, sig unix.Signal) {
 		e.onDone(ctx, r, doneEvent{Source: sourceDoneSignal, SeenAt: e.w.Now()})
 	case sigHold:
 		r.held = true
+		e.deletingOnce.Do(func() { close(e.deleting) })
 		r.outliveEnd = e.w.After(e.cfg.Sidecar.OutliveMain)
 		event(e.log.Info(), cmdline.EventSignalHeld).Str("signal", signals.Name(sig)).Dur("outlive_main_ms", e.cfg.Sidecar.OutliveMain).
 			Msg("termination signal held: CMD keeps running until the main is done or outlive-main passes")

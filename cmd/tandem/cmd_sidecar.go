@@ -15,7 +15,8 @@ import (
 func sidecarFlags() []cli.Flag {
 	d := sidecarDefaults.Sidecar
 	type when = option[supervisor.StopWhen]
-	stopWhen := choice(when{cmdline.StopWhenAny, supervisor.StopWhenAny}, when{cmdline.StopWhenSuccess, supervisor.StopWhenSuccess})
+	stopWhen := choice(when{cmdline.StopWhenAny, supervisor.StopWhenAny}, when{cmdline.StopWhenSuccess, supervisor.StopWhenSuccess},
+		when{cmdline.StopWhenDeletion, supervisor.StopWhenDeletion})
 	type policy = option[supervisor.RestartPolicy]
 	restart := choice(policy{"never", supervisor.RestartNever}, policy{"on-failure", supervisor.RestartOnFailure},
 		policy{"always", supervisor.RestartAlways})
@@ -24,7 +25,7 @@ func sidecarFlags() []cli.Flag {
 			"stop CMD once every listed file exists (repeatable)"),
 		doneSignalFlag(),
 		newFlag(cmdline.FlagStopWhen, one(stopWhen, d.StopWhen),
-			"any, or success: ignore a done file that reports a failed main until it is replaced"),
+			"any; success: ignore a done file that reports a failed main until it is replaced; deletion: only once the pod is being deleted (restartPolicy: Always)"),
 		quitURLFlag("on done, POST to this http:// URL before the stop signal (repeatable)"),
 		newFlag(cmdline.FlagTerminationSignal, one(signalKind, d.TerminationSignal),
 			"the signal the runtime sends this container on pod deletion (the image's STOPSIGNAL, or lifecycle.stopSignal)"),

@@ -69,8 +69,9 @@ const (
 
 // The values of sidecar --stop-when: injection writes one of them.
 const (
-	StopWhenAny     = "any"
-	StopWhenSuccess = "success"
+	StopWhenAny      = "any"
+	StopWhenSuccess  = "success"
+	StopWhenDeletion = "deletion"
 )
 
 // The value of sidecar --restart that injection writes: a sidecar is

@@ -73,9 +73,14 @@ func (p *plan) applyClassic() {
 			sidecar.StoppedFile = stoppedFile(c.name)
 		}
 		sidecar.ReadyFile, sidecar.ReadyWhen = p.readiness(c)
-		if yamlnode.ScalarAt(p.spec, "restartPolicy") == "OnFailure" {
-			// The kubelet retries the main in the same pod: keep the proxy.
+		switch yamlnode.ScalarAt(p.spec, "restartPolicy") {
+		case "OnFailure":
+			// The kubelet retries a failed main in the same pod: keep the proxy.
 			sidecar.StopWhen = cmdline.StopWhenSuccess
+		case "Always", "":
+			// The kubelet restarts the main whatever its end: only the pod's
+			// deletion stops the sidecar, as it stops a native one.
+			sidecar.StopWhen = cmdline.StopWhenDeletion
 		}
 		c.wrap(sidecar.Argv())
 		if w := c.addStartHook(); w != "" {

@@ -90,7 +90,7 @@ const needsNativeJobInjected = exportJobHead + exportNeedsAnnotation + exportInj
 
 // threeContainers is a pod with a main and two sidecars, s1 with a tcp
 // readiness probe, s2 with none.
-const threeContainers = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations:\n    tandem.sh/sidecars: s1,s2\n    tandem.sh/needs: %s\nspec:\n  containers:\n" +
+const threeContainers = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations:\n    tandem.sh/sidecars: s1,s2\n    tandem.sh/needs: %s\nspec:\n  restartPolicy: Never\n  containers:\n" +
 	"    - {name: m, image: app:1, command: [/m]}\n" +
 	"    - {name: s1, image: app:1, command: [/s1], readinessProbe: {tcpSocket: {port: 5432}}}\n" +
 	"    - {name: s2, image: app:1, command: [/s2]}\n"

@@ -61,6 +61,9 @@ partial=$tar.partial
 # (LLVM and z3 are 130 MB of 360; without its provider postgres runs with JIT
 # off). The package scripts' default cluster is removed: each test makes its
 # own with initdb.
+# A download can fail for a moment on a fresh machine (a mirror's hiccup):
+# one more try, then the failure stands.
+build() {
 timeout "$bound" mmdebstrap --quiet --mode=root --variant=essential --format=tar \
   --include="$(IFS=,; echo "${packages[*]}")" \
   --dpkgopt='path-exclude=/usr/share/man/*' \
@@ -77,6 +80,12 @@ timeout "$bound" mmdebstrap --quiet --mode=root --variant=essential --format=tar
   --dpkgopt='path-exclude=/usr/lib/postgresql/*/lib/bitcode/*' \
   --customize-hook='rm -rf "$1"/var/lib/postgresql/15/main "$1"/etc/postgresql/15/main' \
   "$suite" "$partial" "${mirrors[@]}"
+}
+if ! build; then
+  echo "rootfs.sh: mmdebstrap failed; trying once more" >&2
+  rm -f "$partial"
+  build
+fi
 mv "$partial" "$tar"
 # Older builds of this script are of no further use.
 find "$cache" -maxdepth 1 -name 'rootfs-*.tar' ! -name "rootfs-$hash.tar" -delete
