@@ -257,3 +257,45 @@ func scWatches(pid int, ino string) bool {
 
 // scHTTPAddr is host:port of a listener, for URLs.
 func scHTTPAddr(l net.Listener) string { return l.Addr().String() }
+
+// runningMain holds done's lifeline as a running `tandem main` does: the
+// sidecar has a main to outlive. finish ends it as a main ends, the done
+// file first, then the lifeline; the test's end lets go in any case.
+type runningMain struct {
+	t    *testing.T
+	done string
+	fd   int
+}
+
+func holdLifeline(t *testing.T, done string) *runningMain {
+	t.Helper()
+	path := done + ".lifeline"
+	tmp := path + ".tmp"
+	mustDo(t, unix.Mkfifo(tmp, 0o666))
+	// This pod's, not another's: mkfifo(2) gives about one time in a
+	// thousand an mtime whose nanoseconds read as another pod's tag.
+	at := time.Unix(time.Now().Unix(), 1)
+	mustDo(t, os.Chtimes(tmp, at, at))
+	fd, err := unix.Open(tmp, unix.O_RDWR|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustDo(t, os.Rename(tmp, path))
+	m := &runningMain{t: t, done: done, fd: fd}
+	t.Cleanup(m.release)
+	return m
+}
+
+// finish writes the done file, then lets go of the lifeline.
+func (m *runningMain) finish() {
+	m.t.Helper()
+	scWriteFile(m.t, m.done, "")
+	m.release()
+}
+
+func (m *runningMain) release() {
+	if m.fd >= 0 {
+		unix.Close(m.fd)
+		m.fd = -1
+	}
+}

@@ -13,6 +13,7 @@ const scHeldMessage = "signal-held"
 func TestSidecarOutliveMainHoldsSIGTERMUntilDone(t *testing.T) {
 	t.Parallel()
 	rec := newRecorder(t)
+	main := holdLifeline(t, rec.done)
 	p := rec.start("sidecar", "--outlive-main", "1h", "--poll-interval", "1h", "--done-file", rec.done)
 	p.signal(syscall.SIGTERM)
 	p.waitEvent(scHeldMessage)
@@ -26,7 +27,7 @@ func TestSidecarOutliveMainHoldsSIGTERMUntilDone(t *testing.T) {
 	p.signal(syscall.SIGHUP)
 	waitLines(t, rec.signals, 2)
 
-	scWriteFile(t, rec.done, "")
+	main.finish()
 	p.scWantExit(0, "stopped")
 	p.scWantOrder(scHeldMessage, "done-seen", "stop-sent", "cmd-exited")
 	rec.wantReceived("SIGHUP then the one SIGTERM of the stop", "1", "15")
@@ -37,6 +38,7 @@ func TestSidecarOutliveMainHoldsSIGTERMUntilDone(t *testing.T) {
 func TestSidecarOutliveMainExpires(t *testing.T) {
 	t.Parallel()
 	done := inDir(tempDir(t), "done")
+	holdLifeline(t, done)
 	p := startTandem(t, procOptions{}, cmdArgs(
 		[]string{"sidecar", "--outlive-main", "200ms", "--done-file", done}, helper("sleep"))...)
 	p.childPID()
@@ -62,5 +64,21 @@ func TestSidecarOutliveMainOffForwardsSIGTERM(t *testing.T) {
 	p.scWantExit(143, "signaled")
 	if p.hasEvent(scHeldMessage) {
 		t.Fatal("SIGTERM held without --outlive-main")
+	}
+}
+
+// A main that never started (a bad image, a wrong command) holds no
+// lifeline: there is nothing to outlive, and the termination signal is
+// forwarded at once, so deleting the pod takes seconds, not its grace.
+func TestSidecarOutliveMainWithoutMainForwardsAtOnce(t *testing.T) {
+	t.Parallel()
+	done := inDir(tempDir(t), "done")
+	p := startTandem(t, procOptions{}, cmdArgs(
+		[]string{"sidecar", "--outlive-main", "1h", "--done-file", done}, helper("sleep"))...)
+	p.childPID()
+	p.signal(syscall.SIGTERM)
+	p.scWantExit(143, "signaled")
+	if p.hasEvent(scHeldMessage) {
+		t.Fatal("the termination signal was held with no main to outlive")
 	}
 }

@@ -13,7 +13,8 @@ import (
 func TestSidecarStopWhenDeletion(t *testing.T) {
 	t.Parallel()
 	rec := newRecorder(t)
-	scWriteFile(t, rec.done, "")
+	scWriteFile(t, rec.done, "") // the main's last run ended
+	holdLifeline(t, rec.done)    // and the kubelet started it again
 	// With --stop-when any the stale file would end the sidecar at once
 	// (not-started); here CMD starts, and takes signals as ever.
 	p := rec.start("sidecar", "--stop-when", "deletion", "--outlive-main", "1h", "--poll-interval", "1h", "--done-file", rec.done)

@@ -16,6 +16,7 @@ func TestSidecarTerminationSignalHeld(t *testing.T) {
 	t.Parallel()
 	for _, withFlag := range []bool{true, false} {
 		rec := newRecorder(t)
+		main := holdLifeline(t, rec.done)
 		args := []string{"sidecar", "--outlive-main", "1h", "--done-file", rec.done}
 		if withFlag {
 			args = append(args, "--termination-signal", "QUIT")
@@ -27,14 +28,14 @@ func TestSidecarTerminationSignalHeld(t *testing.T) {
 			if p.hasEvent(scHeldMessage) {
 				t.Fatal("SIGQUIT held without --termination-signal QUIT")
 			}
-			scWriteFile(t, rec.done, "")
+			main.finish()
 			p.scWantExit(0, "stopped")
 			continue
 		}
 		if held := p.waitEvent(scHeldMessage); held.Field("signal") != "SIGQUIT" {
 			t.Fatalf("held %v, want SIGQUIT", held)
 		}
-		scWriteFile(t, rec.done, "")
+		main.finish()
 		p.scWantExit(0, "stopped")
 		rec.wantReceived("only the stop signal (SIGTERM): the held SIGQUIT never reached it", "15")
 	}

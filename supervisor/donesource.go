@@ -49,7 +49,9 @@ func (e *engine) newDoneWatcher() (doneSource, error) {
 // holds until the pod is being deleted (deleting is closed when the
 // termination signal is held); from then on, the inner source's. A done
 // file, stale or new, found before then is the end of a main that the
-// kubelet will start again.
+// kubelet will start again. The inner source runs meanwhile until its
+// condition first holds, so that what it sets up and warns about is as
+// under the other --stop-when.
 type deletionGate struct {
 	inner    doneSource
 	deleting <-chan struct{}
@@ -58,6 +60,21 @@ type deletionGate struct {
 func (g deletionGate) check() (doneEvent, bool) { return doneEvent{}, false }
 
 func (g deletionGate) run(ctx context.Context, out chan<- doneEvent) {
+	if _, done := g.inner.check(); !done {
+		innerCtx, cancel := context.WithCancel(ctx)
+		early, ended := make(chan doneEvent, 1), make(chan struct{})
+		go func() {
+			defer close(ended)
+			g.inner.run(innerCtx, early)
+		}()
+		select {
+		case <-g.deleting:
+		case <-early: // a main's end before the deletion: a restart to come
+		case <-ctx.Done():
+		}
+		cancel()
+		<-ended
+	}
 	select {
 	case <-ctx.Done():
 		return

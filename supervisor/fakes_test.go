@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -58,6 +59,7 @@ type fakes struct {
 	writeErr func(path string) error
 	quits    chan []probe.Target
 	jobs     bool
+	noMain   atomic.Bool // no main holds a lifeline: nothing to outlive
 	terminal chan string // "take", "give", "stop-self"
 	reaped   chan struct{}
 	// onSignal, when set, runs inside Signal before it is recorded: a test
@@ -127,7 +129,8 @@ func (f *fakes) Write(path string, file statusfile.File) error {
 
 func (f *fakes) world() world {
 	return world{starter: f, signaller: f, clock: f, terminal: f, quitter: f, files: f,
-		prober: &probe.Real{}, peers: &fakeFinder{}, reaped: f.reaped}
+		prober: &probe.Real{}, peers: &fakeFinder{}, reaped: f.reaped,
+		mainHolds: func(string) bool { return !f.noMain.Load() }}
 }
 
 // fakeSource is a sidecar's done sources: the test decides when it holds.

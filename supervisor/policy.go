@@ -97,8 +97,26 @@ func (e *engine) runPhase(r *cmdRun) phase {
 	switch {
 	case r.stop.active() && r.requested:
 		return phaseStopping
-	case e.cfg.Mode == ModeSidecar && e.cfg.Sidecar.OutliveMain > 0 && !r.held && !r.stop.active():
+	case e.cfg.Mode == ModeSidecar && e.cfg.Sidecar.OutliveMain > 0 && !r.held && !r.stop.active() && e.mainToOutlive():
 		return phaseHoldable
 	}
 	return phaseRunning
+}
+
+// mainToOutlive: a main holds a lifeline of the done files now, so the
+// termination signal is worth holding for it. A main that never started (a
+// bad image, a wrong command), or that is gone, leaves nothing to outlive:
+// the pod's deletion then takes seconds, not its grace period. Without done
+// files (a shared PID namespace) the main cannot be told this way: the
+// signal is held as ever.
+func (e *engine) mainToOutlive() bool {
+	if len(e.cfg.Sidecar.DoneFiles) == 0 {
+		return true
+	}
+	for _, done := range e.cfg.Sidecar.DoneFiles {
+		if e.w.mainHolds(done) {
+			return true
+		}
+	}
+	return false
 }

@@ -162,6 +162,31 @@ func TestSidecarOutliveMain(t *testing.T) {
 		c.exited <- exitedWith(0)
 		r.wantOutcome(0, "stopped")
 	})
+	t.Run("no main holds a lifeline: nothing to outlive, forwarded at once", func(t *testing.T) {
+		cfg := outlive(unix.SIGTERM)
+		cfg.Sidecar.DoneFiles = []string{"/shared/done"}
+		r := newRig(t, cfg)
+		r.f.noMain.Store(true)
+		r.run()
+		c := r.child()
+		r.signal(unix.SIGTERM)
+		r.wantSent(c.Pid, unix.SIGTERM)
+		c.exited <- killedBy(unix.SIGTERM)
+		r.wantOutcome(143, "signaled")
+	})
+	t.Run("a main holds a lifeline: held", func(t *testing.T) {
+		cfg := outlive(unix.SIGTERM)
+		cfg.Sidecar.DoneFiles = []string{"/shared/done"}
+		r := newRig(t, cfg).run()
+		c := r.child()
+		r.signal(unix.SIGTERM)
+		r.timer(30 * time.Second)
+		r.noneSent()
+		r.done()
+		r.wantSent(c.Pid, unix.SIGTERM)
+		c.exited <- killedBy(unix.SIGTERM)
+		r.wantOutcome(0, "stopped")
+	})
 	t.Run("deadline during stop-delay", func(t *testing.T) {
 		cfg := outlive(unix.SIGTERM)
 		cfg.Sidecar.StopDelay = 5 * time.Second

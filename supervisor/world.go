@@ -64,5 +64,8 @@ type world struct {
 	prober probe.Prober
 	peers  peers.Finder
 	mains  donewatch.MainFinder // a sidecar's `tandem main` peer, in a shared PID namespace
-	reaped <-chan struct{}      // a batch of children was reaped (leftovers)
+	// mainHolds says whether a live main holds the lifeline of the done
+	// file (or whether that cannot be told: then it counts as held).
+	mainHolds func(done string) bool
+	reaped    <-chan struct{} // a batch of children was reaped (leftovers)
 }

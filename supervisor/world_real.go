@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
+	"github.com/tandem-sh/tandem/supervisor/lifeline"
 	"github.com/tandem-sh/tandem/supervisor/peers"
 	"github.com/tandem-sh/tandem/supervisor/probe"
 	"github.com/tandem-sh/tandem/supervisor/process"
@@ -91,6 +93,19 @@ func realWorld() world {
 		prober:    &probe.Real{},
 		peers:     finder,
 		mains:     finder,
+		mainHolds: mainHoldsLifeline,
 		reaped:    process.StartReaper().Reaped(),
 	}
+}
+
+// mainHoldsLifeline: a live tandem main of this pod holds done's lifeline.
+// A lifeline that cannot be read (permission, no FIFOs on the volume)
+// cannot tell: it counts as held.
+func mainHoldsLifeline(done string) bool {
+	line, err := lifeline.Watch(lifeline.Of(done), statusfile.Hostname())
+	if line != nil {
+		line.Close()
+	}
+	var unusable *lifeline.UnusableError
+	return err == nil || errors.As(err, &unusable)
 }
