@@ -58,6 +58,8 @@ type SidecarConfig struct {
 	ReadyWhen         []probe.Condition
 	ReadyFile         string
 	Restart           RestartPolicy
+	MaxRestarts       int           // 0: no limit
+	RestartWindow     time.Duration // the time --max-restarts counts within
 	PollInterval      time.Duration
 	StopDelay         time.Duration
 	StoppedFile       string
@@ -87,6 +89,7 @@ func Defaults(mode Mode) Config {
 			DoneSignal:        unix.SIGUSR2,
 			TerminationSignal: unix.SIGTERM,
 			PollInterval:      time.Second,
+			RestartWindow:     10 * time.Minute,
 		},
 		Main: MainConfig{
 			DoneSignal:   unix.SIGUSR2,

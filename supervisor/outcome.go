@@ -56,6 +56,14 @@ func cmdEnded(st process.Status, successCodes []int) outcome {
 	return outcome{code: reportedCode(st.ExitCode(), successCodes), reason: reasonOf(st), signal: st.SignalName()}
 }
 
+// restartLimited: a sidecar gave up on a CMD that crashed too often: CMD's
+// last code, or 128+N, with the reason that says why.
+func restartLimited(st process.Status, successCodes []int) outcome {
+	out := cmdEnded(st, successCodes)
+	out.reason = statusfile.ReasonRestartLimit
+	return out
+}
+
 // sidecarLost: main --needs, a needed sidecar was lost: CMD's outcome (the
 // zero one when CMD never started) with its code, or 1 when that is 0: an
 // interrupted main never counts as a success. The error names the sidecar

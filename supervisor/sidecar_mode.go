@@ -39,6 +39,7 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 	// would only delay the exit.
 	go source.run(ctx, e.done)
 	var delays restartBackoff
+	var budget restartBudget
 	for {
 		c, err := e.start()
 		if err != nil {
@@ -47,6 +48,9 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 		end := e.supervise(ctx, c)
 		if end.err != nil || end.requested || end.terminating || !e.shouldRestart(end.status) {
 			return e.sidecarOutcome(end)
+		}
+		if spent := budget.crashed(e.w.Now(), e.cfg.Sidecar.MaxRestarts, e.cfg.Sidecar.RestartWindow); spent {
+			return e.restartLimit(end.status)
 		}
 		delay := delays.next(e.w.Now().Sub(c.Started))
 		event(e.log.Warn(), cmdline.EventRestarting).Int("exit_code", end.status.ExitCode()).Dur("delay_ms", delay).
@@ -113,4 +117,31 @@ func (b *restartBackoff) next(ran time.Duration) time.Duration {
 		b.last = min(2*b.last, maxRestartDelay)
 	}
 	return b.last
+}
+
+// restartBudget counts the crashes (exits before the main was done that
+// --restart would restart) within --restart-window.
+type restartBudget struct{ crashes []time.Time }
+
+// crashed records a crash at now; it says whether the budget is spent:
+// more than max crashes within window (max 0: never).
+func (b *restartBudget) crashed(now time.Time, max int, window time.Duration) bool {
+	b.crashes = append(b.crashes, now)
+	for len(b.crashes) > 0 && now.Sub(b.crashes[0]) > window {
+		b.crashes = b.crashes[1:]
+	}
+	return max > 0 && len(b.crashes) > max
+}
+
+// restartLimit gives up on a CMD that crashed more than --max-restarts
+// times within --restart-window, rather than crash-loop for ever: tandem
+// ends with CMD's last code, which fails the pod with a reason, and the
+// mains that need this sidecar see it lost.
+func (e *engine) restartLimit(st process.Status) outcome {
+	sc := e.cfg.Sidecar
+	event(e.log.Error(), cmdline.EventRestartLimit).Int("crashes", sc.MaxRestarts+1).Dur("restart_window_ms", sc.RestartWindow).
+		Int("exit_code", st.ExitCode()).
+		Msgf("CMD exited %d times within %s (--%s %d): giving up", sc.MaxRestarts+1, sc.RestartWindow, cmdline.FlagMaxRestarts, sc.MaxRestarts)
+	e.lifeline.Release()
+	return restartLimited(st, e.cfg.SuccessCodes)
 }

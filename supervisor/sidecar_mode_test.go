@@ -383,3 +383,67 @@ func TestSidecarDoneTwice(t *testing.T) {
 		t.Fatalf("done-seen lines %v, want one, from the done signal", seen)
 	}
 }
+
+// --max-restarts N within --restart-window: the N+1-th crash ends tandem
+// with CMD's last code, reason restart-limit; a sidecar that recovers
+// inside the budget goes on; the done condition during a backoff still
+// ends it as a requested stop.
+func TestSidecarRestartBudget(t *testing.T) {
+	budget := func(max int) Config {
+		return sidecarConfig(func(s *SidecarConfig) {
+			s.Restart, s.MaxRestarts, s.RestartWindow = RestartAlways, max, 10*time.Minute
+		})
+	}
+	t.Run("spent: the third crash of two allowed", func(t *testing.T) {
+		r := newRig(t, budget(2)).run()
+		r.child().exited <- exitedWith(1)
+		r.fire(time.Second)
+		r.child().exited <- exitedWith(1)
+		r.fire(2 * time.Second)
+		r.child().exited <- killedBy(unix.SIGSEGV)
+		r.wantOutcome(128+int(unix.SIGSEGV), "restart-limit")
+	})
+	t.Run("recovered inside the budget", func(t *testing.T) {
+		r := newRig(t, budget(2)).run()
+		r.child().exited <- exitedWith(1)
+		r.fire(time.Second)
+		c := r.child()
+		r.done()
+		r.wantSent(c.Pid, unix.SIGTERM)
+		c.exited <- killedBy(unix.SIGTERM)
+		r.wantOutcome(0, "stopped")
+	})
+	t.Run("done during the backoff", func(t *testing.T) {
+		r := newRig(t, budget(1)).run()
+		r.child().exited <- exitedWith(1)
+		r.timer(time.Second)
+		r.done()
+		r.wantOutcome(0, "stopped")
+	})
+}
+
+// The budget counts the crashes within the window only: spread wider, no
+// limit is hit.
+func TestRestartBudgetWindow(t *testing.T) {
+	start := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		name    string
+		crashes []time.Duration // after start
+		max     int
+		spent   bool
+	}{
+		{"three within the window, two allowed", []time.Duration{0, time.Minute, 2 * time.Minute}, 2, true},
+		{"three spread wider than the window", []time.Duration{0, 6 * time.Minute, 12 * time.Minute}, 2, false},
+		{"the oldest fell out of the window", []time.Duration{0, 9 * time.Minute, 11 * time.Minute}, 2, false},
+		{"no limit", []time.Duration{0, time.Second, 2 * time.Second, 3 * time.Second}, 0, false},
+	} {
+		var b restartBudget
+		spent := false
+		for _, at := range tt.crashes {
+			spent = b.crashed(start.Add(at), tt.max, 10*time.Minute)
+		}
+		if spent != tt.spent {
+			t.Errorf("%s: spent %v; want %v", tt.name, spent, tt.spent)
+		}
+	}
+}

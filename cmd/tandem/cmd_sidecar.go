@@ -36,6 +36,9 @@ func sidecarFlags() []cli.Flag {
 			"file written once CMD started and every --ready-when holds; removed when CMD stops"),
 		newFlag(cmdline.FlagRestart, one(restart, d.Restart),
 			"never, on-failure or always: restart CMD when it exits before the main is done"),
+		newFlag(cmdline.FlagMaxRestarts, one(countKind, d.MaxRestarts),
+			"give up after this many restarts within --restart-window: exit with CMD's code, reason restart-limit (0 = no limit)"),
+		newFlag(cmdline.FlagRestartWindow, one(intervalKind, d.RestartWindow), "the time within which --max-restarts counts"),
 		newFlag(cmdline.FlagPollInterval, one(intervalKind, d.PollInterval),
 			"safety-net stat of the done files beside the inotify watch"),
 		newFlag(cmdline.FlagStopDelay, one(durationKind, d.StopDelay),
@@ -62,6 +65,11 @@ func sidecarConfig(cliCtx *cli.Context) (supervisor.Config, error) {
 	sc.ReadyWhen = get[[]probe.Condition](cliCtx, cmdline.FlagReadyWhen)
 	sc.ReadyFile = get[string](cliCtx, cmdline.FlagReadyFile)
 	sc.Restart = get[supervisor.RestartPolicy](cliCtx, cmdline.FlagRestart)
+	sc.MaxRestarts = get[int](cliCtx, cmdline.FlagMaxRestarts)
+	sc.RestartWindow = get[time.Duration](cliCtx, cmdline.FlagRestartWindow)
+	if sc.MaxRestarts > 0 && sc.Restart == supervisor.RestartNever {
+		return cfg, usagef("--%s %d: has no effect without --%s on-failure or always", cmdline.FlagMaxRestarts, sc.MaxRestarts, cmdline.FlagRestart)
+	}
 	sc.PollInterval = get[time.Duration](cliCtx, cmdline.FlagPollInterval)
 	sc.StopDelay = get[time.Duration](cliCtx, cmdline.FlagStopDelay)
 	sc.StoppedFile = get[string](cliCtx, cmdline.FlagStoppedFile)

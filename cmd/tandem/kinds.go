@@ -96,6 +96,15 @@ var exitCodeKind = parser[int]{kind: kind{name: "exit code", expected: "an exit 
 		return n, ""
 	}}
 
+var countKind = parser[int]{kind: kind{name: "count", expected: "a whole number from 0, such as 5"},
+	parse: func(text string) (int, string) {
+		n, err := strconv.Atoi(text)
+		if err != nil || n < 0 {
+			return 0, "expected a whole number from 0, such as 5"
+		}
+		return n, ""
+	}}
+
 var boolKind = parser[bool]{kind: kind{name: "bool", expected: "true or false"},
 	parse: func(text string) (bool, string) {
 		b, err := strconv.ParseBool(text)

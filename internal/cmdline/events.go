@@ -21,8 +21,9 @@ const (
 	EventLeftoversKilled = "leftovers-killed"
 	EventStopForced      = "stop-forced" // CMD needed SIGKILL after a requested stop
 	EventSignalForwarded = "signal-forwarded"
-	EventNotStarted      = "not-started" // sidecar: the main was done before CMD started
-	EventMainFailed      = "main-failed" // --stop-when success: a failed main is not done
+	EventNotStarted      = "not-started"   // sidecar: the main was done before CMD started
+	EventMainFailed      = "main-failed"   // --stop-when success: a failed main is not done
+	EventRestartLimit    = "restart-limit" // --max-restarts crashes within --restart-window: giving up
 	// Some done files are there and others are not, for longer than --grace.
 	EventDoneFilesAwaited = "done-files-awaited"
 	EventDoneUnreadable   = "done-file-unreadable"

@@ -52,6 +52,8 @@ const (
 	FlagReadyWhen         = "ready-when"
 	FlagReadyFile         = "ready-file"
 	FlagRestart           = "restart"
+	FlagMaxRestarts       = "max-restarts"
+	FlagRestartWindow     = "restart-window"
 	FlagPollInterval      = "poll-interval"
 	FlagStopDelay         = "stop-delay"
 	FlagStoppedFile       = "stopped-file"

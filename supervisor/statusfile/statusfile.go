@@ -31,6 +31,10 @@ const (
 	maxStatusFileRead = 64 << 10
 )
 
+// ReasonRestartLimit: a sidecar's CMD crashed more than --max-restarts
+// times within --restart-window, and tandem gave up.
+const ReasonRestartLimit = "restart-limit"
+
 // ReasonSidecarLost: main --needs, a needed sidecar's tandem ended before the
 // main was done.
 const ReasonSidecarLost = "sidecar-lost"
