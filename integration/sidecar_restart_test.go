@@ -99,9 +99,10 @@ func TestSidecarRestartSIGTERMDuringBackoff(t *testing.T) {
 	}
 }
 
-// A pod deletion's SIGTERM ends the sidecar: CMD is not restarted after it,
-// whether the SIGTERM was forwarded (CMD dies of it: 143, a "failure") or
-// held by --outlive-main while CMD crashed.
+// A pod deletion's SIGTERM forwarded to CMD ends the sidecar: CMD is not
+// restarted after it (CMD dies of it: 143, a "failure"). Held by
+// --outlive-main while the main still drains, a crash is restarted
+// instead: the main still needs its sidecar.
 func TestSidecarRestartNotAfterSIGTERM(t *testing.T) {
 	t.Parallel()
 
@@ -118,20 +119,23 @@ func TestSidecarRestartNotAfterSIGTERM(t *testing.T) {
 		}
 	})
 
-	t.Run("held, then CMD crashes", func(t *testing.T) {
+	t.Run("held, then CMD crashes: restarted while the main drains", func(t *testing.T) {
 		t.Parallel()
 		dir := tempDir(t)
 		done, out := inDir(dir, "done"), inDir(dir, "signals")
+		main := holdLifeline(t, done)
 		p := startTandem(t, procOptions{}, cmdArgs(
-			[]string{"sidecar", "--restart", "on-failure", "--outlive-main", "1h", "--done-file", done},
+			[]string{"sidecar", "--restart", "on-failure", "--outlive-main", "1h", "--poll-interval", "1h", "--done-file", done},
 			helper("record-signals", out, strconv.Itoa(int(syscall.SIGUSR1)), "3"))...)
 		waitReadyPID(t, out)
 		p.signal(syscall.SIGTERM)
 		p.waitEvent(scHeldMessage)
 		p.signal(syscall.SIGUSR1) // forwarded; CMD exits 3
-		p.scWantExit(3, "exited")
-		if p.hasEvent("restarting") {
-			t.Fatal("CMD restarted after the pod's SIGTERM, which was held")
+		if restarting := p.waitEvent("restarting"); restarting.Num("exit_code") != 3 {
+			t.Fatalf("restart line %v; want CMD's exit 3", restarting)
 		}
+		p.waitNth("cmd-started", 2)
+		main.finish()
+		p.scWantExit(0, "stopped")
 	})
 }

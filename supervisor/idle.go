@@ -12,6 +12,9 @@ type idleEnd struct {
 	signal unix.Signal  // a signal that ends tandem
 	done   *doneEvent   // sidecar: the main was done
 	lost   *sidecarLoss // main: a needed sidecar was lost
+	// outlivePassed: sidecar, a restart backoff during the hold: the held
+	// termination signal's deadline passed.
+	outlivePassed bool
 }
 
 // idle waits while no CMD runs (main's --wait-for, a sidecar's restart
@@ -31,6 +34,8 @@ func (e *engine) idle(during string, until eventChans) (idleEnd, bool) {
 			}
 		case evLoss:
 			return idleEnd{lost: &ev.loss}, false
+		case evOutlivePassed:
+			return idleEnd{outlivePassed: true}, false
 		default: // evTimer, evWaitOver: what the wait was for
 			return idleEnd{}, true
 		}

@@ -40,7 +40,7 @@ func (e *engine) runMain(ctx context.Context) outcome {
 	if err != nil {
 		return e.announce(ctx, startFailed(err))
 	}
-	return e.announce(ctx, e.endingOutcome(e.supervise(ctx, c)))
+	return e.announce(ctx, e.endingOutcome(e.supervise(ctx, c, nil)))
 }
 
 type waitResult struct {

@@ -83,7 +83,7 @@ func (e *engine) run(ctx context.Context) outcome {
 	if err != nil {
 		return startFailed(err)
 	}
-	return e.endingOutcome(e.supervise(ctx, c))
+	return e.endingOutcome(e.supervise(ctx, c, nil))
 }
 
 // holdLifeline holds the lifeline of the file this tandem will write. Where

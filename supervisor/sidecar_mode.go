@@ -6,6 +6,7 @@ import (
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor/process"
+	"github.com/tandem-sh/tandem/supervisor/signals"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
 
@@ -40,13 +41,19 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 	go source.run(ctx, e.done)
 	var delays restartBackoff
 	var budget restartBudget
+	var heldUntil <-chan time.Time
 	for {
 		c, err := e.start()
 		if err != nil {
 			return startFailed(err)
 		}
-		end := e.supervise(ctx, c)
-		if end.err != nil || end.requested || end.terminating || !e.shouldRestart(end.status) {
+		end := e.supervise(ctx, c, heldUntil)
+		// While the termination signal is held the main still drains and
+		// still needs its sidecar: a crash then is restarted too, within
+		// the hold's deadline. After the pod's signal came otherwise, not:
+		// a proxy that came back would run until the kubelet's SIGKILL.
+		heldUntil = end.heldUntil
+		if end.err != nil || end.requested || (end.terminating && heldUntil == nil) || !e.shouldRestart(end.status) {
 			return e.sidecarOutcome(end)
 		}
 		if spent := budget.crashed(e.w.Now(), e.cfg.Sidecar.MaxRestarts, e.cfg.Sidecar.RestartWindow); spent {
@@ -55,7 +62,12 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 		delay := delays.next(e.w.Now().Sub(c.Started))
 		event(e.log.Warn(), cmdline.EventRestarting).Int("exit_code", end.status.ExitCode()).Dur("delay_ms", delay).
 			Msg("CMD exited before the main was done; restarting")
-		if stop, ok := e.idle("restart-backoff", eventChans{timer: e.w.After(delay)}); !ok {
+		if stop, ok := e.idle("restart-backoff", eventChans{timer: e.w.After(delay), outliveEnd: heldUntil}); !ok {
+			if stop.outlivePassed {
+				event(e.log.Info(), cmdline.EventSignalReleased).Str("signal", signals.Name(e.cfg.Sidecar.TerminationSignal)).
+					Dur("outlive_main_ms", e.cfg.Sidecar.OutliveMain).Msg("outlive-main passed during a restart backoff; not restarting")
+				return interrupted(e.cfg.Sidecar.TerminationSignal)
+			}
 			if stop.done != nil && stop.done.Err != nil {
 				return e.pathFailed(stop.done.Err)
 			}

@@ -447,3 +447,54 @@ func TestRestartBudgetWindow(t *testing.T) {
 		}
 	}
 }
+
+// While the termination signal is held (the pod is being deleted, the main
+// still drains), a CMD that exits is restarted as --restart says, within
+// the hold's deadline; then the main's end or the deadline stops tandem as
+// before.
+func TestSidecarRestartWhileMainDrains(t *testing.T) {
+	draining := func() Config {
+		return sidecarConfig(func(s *SidecarConfig) {
+			s.Restart, s.OutliveMain = RestartAlways, 30*time.Second
+		})
+	}
+	crashWhileHeld := func(t *testing.T) (*rig, timer) {
+		r := newRig(t, draining()).run()
+		c := r.child()
+		r.signal(unix.SIGTERM)
+		deadline := r.timer(30 * time.Second)
+		c.exited <- exitedWith(1)
+		return r, deadline
+	}
+	t.Run("crash, then the main is done", func(t *testing.T) {
+		r, _ := crashWhileHeld(t)
+		r.fire(time.Second) // the backoff
+		c := r.child()      // started again, still under the hold
+		r.noneSent()
+		r.done()
+		r.wantSent(c.Pid, unix.SIGTERM)
+		c.exited <- killedBy(unix.SIGTERM)
+		r.wantOutcome(0, "stopped")
+	})
+	t.Run("the main done during the backoff", func(t *testing.T) {
+		r, _ := crashWhileHeld(t)
+		r.timer(time.Second)
+		r.done()
+		r.wantOutcome(0, "stopped")
+	})
+	t.Run("the deadline during the backoff", func(t *testing.T) {
+		r, deadline := crashWhileHeld(t)
+		r.timer(time.Second)
+		deadline.ch <- time.Now()
+		r.wantOutcome(143, "interrupted")
+	})
+	t.Run("the deadline after the restart", func(t *testing.T) {
+		r, deadline := crashWhileHeld(t)
+		r.fire(time.Second)
+		c := r.child()
+		deadline.ch <- time.Now()
+		r.wantSent(c.Pid, unix.SIGTERM) // released to the restarted CMD
+		c.exited <- killedBy(unix.SIGTERM)
+		r.wantOutcome(143, "signaled")
+	})
+}

@@ -25,6 +25,10 @@ type ending struct {
 	// and dump requests, after which a crash still deserves a restart.
 	terminating bool
 	lost        *sidecarLoss // main --needs: CMD was stopped because a needed sidecar was lost
+	// heldUntil: CMD exited while the termination signal was held
+	// (--outlive-main: the pod is being deleted and the main still runs);
+	// the hold's deadline, which a restart carries on. nil otherwise.
+	heldUntil <-chan time.Time
 }
 
 // cmdRun is what the loop knows about one run of CMD.
@@ -43,11 +47,13 @@ type cmdRun struct {
 // supervise owns CMD's life until it exits: only this goroutine signals CMD.
 // Signals, the done condition, timers of the stop sequence and readiness
 // failures are events of this one loop; next decides which of those pending
-// at once comes first.
-func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
+// at once comes first. heldUntil, when not nil, is the deadline of a
+// termination signal held before this run began (a restart while the main
+// drains).
+func (e *engine) supervise(ctx context.Context, c *process.Child, heldUntil <-chan time.Time) ending {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r := &cmdRun{child: c}
+	r := &cmdRun{child: c, held: heldUntil != nil, outliveEnd: heldUntil, terminating: heldUntil != nil}
 	ready := e.startReadiness(ctx)
 	defer ready.stop()
 	for {
@@ -145,7 +151,11 @@ func (e *engine) ended(r *cmdRun, ready readiness, st process.Status) ending {
 	if ev, ok := e.take(eventChans{readyFailed: ready.failed}); ok {
 		staleReadiness(e, ev.err)
 	}
-	return ending{status: st, requested: r.requested && r.failure == nil, err: r.failure, terminating: r.terminating, lost: r.lost}
+	end := ending{status: st, requested: r.requested && r.failure == nil, err: r.failure, terminating: r.terminating, lost: r.lost}
+	if r.held && r.outliveEnd != nil {
+		end.heldUntil = r.outliveEnd
+	}
+	return end
 }
 
 // doneChan is the done condition's channel in sidecar mode, else nil (never

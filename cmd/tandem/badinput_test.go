@@ -22,6 +22,7 @@ var badValues = map[string][]string{
 	"duration":     {"10", "soon", "-1s"},
 	"interval":     {"often", "0s", "-1s"},
 	"exit code":    {"abc", "256", "-1"},
+	"count":        {"many", "-1", "1.5"},
 	"bool":         {"maybe"},
 	"signal":       {"FOO", "65", "0", "-1"},
 	"rewrite":      {"TERM", "TERM:99", "KILL:TERM", "TERM:BOGUS"},

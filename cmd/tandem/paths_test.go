@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -80,5 +81,21 @@ func TestNameLengthLimit(t *testing.T) {
 	_, _, err = runApp(t, nil, "main", "--done-file", filepath.Join(dir, strings.Repeat("d", nameMax+1), "done"), "--", "x")
 	if exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), "NAME_MAX") {
 		t.Errorf("a directory name too long: %v; want exit 2 naming NAME_MAX", err)
+	}
+}
+
+// On the command line each --done-file is one path, commas and all; the
+// variable's value is a comma-separated list.
+func TestRepeatableFlagCommas(t *testing.T) {
+	got := mustRunApp(t, nil, "sidecar", "--done-file", "/run/a,b/done", "--ready-when", "exec:check a,b", "--", "x")
+	if files := got.cfg.Sidecar.DoneFiles; !slices.Equal(files, []string{"/run/a,b/done"}) {
+		t.Errorf("--done-file /run/a,b/done: %q; want the one path", files)
+	}
+	if n := len(got.cfg.Sidecar.ReadyWhen); n != 1 {
+		t.Errorf("--ready-when with a comma: %d conditions; want 1", n)
+	}
+	got = mustRunApp(t, map[string]string{"TANDEM_DONE_FILE": "/run/a.done,/run/b.done"}, "sidecar", "--", "x")
+	if files := got.cfg.Sidecar.DoneFiles; !slices.Equal(files, []string{"/run/a.done", "/run/b.done"}) {
+		t.Errorf("TANDEM_DONE_FILE with two paths: %q", files)
 	}
 }

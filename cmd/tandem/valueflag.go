@@ -36,6 +36,7 @@ func (f *valueFlag) Apply(set *flag.FlagSet) error {
 	if err := f.GenericFlag.Apply(set); err != nil {
 		return err
 	}
+	given := false
 	for _, env := range f.EnvVars {
 		text, ok := os.LookupEnv(env)
 		if !ok {
@@ -47,9 +48,10 @@ func (f *valueFlag) Apply(set *flag.FlagSet) error {
 			}
 			f.HasBeenSet = true
 		}
-		f.value().fromVariable()
+		given = true
 		break
 	}
+	f.value().variableRead(given)
 	return nil
 }
 

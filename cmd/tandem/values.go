@@ -15,8 +15,9 @@ type value interface {
 	kindOf() kind
 	IsBoolFlag() bool
 	repeatable() bool
-	// fromVariable: what the value holds came from the flag's variable.
-	fromVariable()
+	// variableRead: the flag's variable has been read (given says it set
+	// the value); what follows comes from the command line.
+	variableRead(given bool)
 }
 
 // single is the value of a flag given once; given again, the last counts.
@@ -40,11 +41,11 @@ func (s *single[T]) Set(text string) error {
 	return nil
 }
 
-func (s *single[T]) String() string   { return s.text }
-func (s *single[T]) Get() any         { return s.v }
-func (s *single[T]) kindOf() kind     { return s.kind }
-func (s *single[T]) repeatable() bool { return false }
-func (s *single[T]) fromVariable()    {}
+func (s *single[T]) String() string    { return s.text }
+func (s *single[T]) Get() any          { return s.v }
+func (s *single[T]) kindOf() kind      { return s.kind }
+func (s *single[T]) repeatable() bool  { return false }
+func (s *single[T]) variableRead(bool) {}
 
 // IsBoolFlag: a bool flag takes no argument (`--child-only`), as Go's flag
 // package reads one.
@@ -54,13 +55,15 @@ func (s *single[T]) IsBoolFlag() bool {
 }
 
 // list is the value of a repeatable flag: every value given, in order. A
-// comma separates values, in a flag as in its variable, and the command
-// line's values replace the variable's.
+// comma separates the values of its variable; on the command line each
+// flag is one value (a path or an exec: condition may hold a comma), and
+// the command line's values replace the variable's.
 type list[T any] struct {
 	parser[T]
-	values   []T
-	texts    []string
-	replaced bool // the next Set replaces what is held: it came from the variable
+	values      []T
+	texts       []string
+	replaced    bool // the next Set replaces what is held: it came from the variable
+	commandLine bool // the variable was read: Set takes one value of the command line
 }
 
 // many is a repeatable flag's value of p's kind, empty until given.
@@ -70,7 +73,11 @@ func (l *list[T]) Set(text string) error {
 	if l.replaced {
 		l.values, l.texts, l.replaced = nil, nil, false
 	}
-	for _, part := range strings.Split(text, ",") {
+	parts := []string{text}
+	if !l.commandLine {
+		parts = strings.Split(text, ",")
+	}
+	for _, part := range parts {
 		part = strings.TrimSpace(part)
 		v, err := l.read(part)
 		switch {
@@ -84,9 +91,9 @@ func (l *list[T]) Set(text string) error {
 	return nil
 }
 
-func (l *list[T]) String() string   { return strings.Join(l.texts, ",") }
-func (l *list[T]) Get() any         { return l.values }
-func (l *list[T]) kindOf() kind     { return l.kind }
-func (l *list[T]) IsBoolFlag() bool { return false }
-func (l *list[T]) repeatable() bool { return true }
-func (l *list[T]) fromVariable()    { l.replaced = true }
+func (l *list[T]) String() string          { return strings.Join(l.texts, ",") }
+func (l *list[T]) Get() any                { return l.values }
+func (l *list[T]) kindOf() kind            { return l.kind }
+func (l *list[T]) IsBoolFlag() bool        { return false }
+func (l *list[T]) repeatable() bool        { return true }
+func (l *list[T]) variableRead(given bool) { l.replaced, l.commandLine = given, true }
