@@ -76,6 +76,10 @@ type MainConfig struct {
 	WaitInterval time.Duration
 	Peers        peers.Options
 	Needs        []string // ready files of the sidecars CMD cannot work without
+	// TerminationGrace: after the pod's stop signal (TERM or INT from
+	// outside), CMD gets this long before SIGKILL, so the sidecars keep the
+	// rest of the pod's grace period; 0: no limit of tandem's.
+	TerminationGrace time.Duration
 }
 
 // Defaults is the one place where defaults live; the CLI shows them.

@@ -127,3 +127,48 @@ func TestMainAnnounces(t *testing.T) {
 	r.signal(unix.SIGTERM)
 	r.wantOutcome(0, "exited")
 }
+
+// --termination-grace: after the pod's SIGTERM (forwarded to CMD), CMD has
+// D to exit, then SIGKILL; the done file says how CMD really ended. A CMD
+// that exits in time is not killed; without the flag, nothing is.
+func TestMainTerminationGrace(t *testing.T) {
+	graced := func(t *testing.T) Config {
+		return mainConfig(t, func(m *MainConfig) { m.TerminationGrace = 25 * time.Second })
+	}
+	t.Run("CMD ignores SIGTERM: killed after the grace", func(t *testing.T) {
+		cfg := graced(t)
+		r := newRig(t, cfg).run()
+		c := r.child()
+		r.signal(unix.SIGTERM)
+		r.wantSent(c.Pid, unix.SIGTERM)
+		r.fire(25 * time.Second)
+		r.wantSent(c.Pid, unix.SIGKILL)
+		c.exited <- killedBy(unix.SIGKILL)
+		if f := r.wantWrite("done:" + cfg.Main.DoneFile); f.Reason != "signaled" || f.Signal != "SIGKILL" || f.ExitCode != 137 {
+			t.Errorf("done file %+v; want signaled by SIGKILL, 137", f)
+		}
+		r.wantOutcome(137, "signaled")
+	})
+	t.Run("CMD exits in time", func(t *testing.T) {
+		cfg := graced(t)
+		r := newRig(t, cfg).run()
+		c := r.child()
+		r.signal(unix.SIGTERM)
+		r.wantSent(c.Pid, unix.SIGTERM)
+		r.timer(25 * time.Second)
+		c.exited <- killedBy(unix.SIGTERM)
+		r.wantWrite("done:" + cfg.Main.DoneFile)
+		r.wantOutcome(143, "signaled")
+		r.noneSent()
+	})
+	t.Run("other signals start no clock", func(t *testing.T) {
+		cfg := graced(t)
+		r := newRig(t, cfg).run()
+		c := r.child()
+		r.signal(unix.SIGHUP)
+		r.wantSent(c.Pid, unix.SIGHUP)
+		c.exited <- exitedWith(0)
+		r.wantWrite("done:" + cfg.Main.DoneFile)
+		r.wantOutcome(0, "exited")
+	})
+}

@@ -29,6 +29,7 @@ const (
 type stopSequence struct {
 	phase      stopPhase
 	timer      <-chan time.Time
+	killAfter  time.Duration // stopSignaled: what timer waits before SIGKILL
 	quitDone   chan struct{}
 	cancelQuit context.CancelFunc
 }
@@ -90,7 +91,7 @@ func (e *engine) stopTimerFired(ctx context.Context, r *cmdRun) {
 	case stopAwaitingQuit:
 		e.sendStop(r)
 	case stopSignaled:
-		event(e.log.Warn(), cmdline.EventKillSent).Int("pid", r.child.Pid).Dur("grace_ms", e.cfg.Grace).
+		event(e.log.Warn(), cmdline.EventKillSent).Int("pid", r.child.Pid).Dur("grace_ms", r.stop.killAfter).
 			Msg("CMD did not stop within grace; sending SIGKILL")
 		_ = e.w.Signal(r.child.Pid, unix.SIGKILL, true)
 		r.stop.phase = stopKilled
@@ -116,7 +117,7 @@ func (e *engine) sendStop(r *cmdRun) { e.logStopSent(r, e.signalStop(r)) }
 func (e *engine) signalStop(r *cmdRun) stopSent {
 	at := e.w.Now()
 	err := e.w.Signal(r.child.Pid, e.cfg.StopSignal, true)
-	r.stop.phase, r.stop.timer = stopSignaled, e.w.After(e.cfg.Grace)
+	r.stop.phase, r.stop.timer, r.stop.killAfter = stopSignaled, e.w.After(e.cfg.Grace), e.cfg.Grace
 	return stopSent{at: at, err: err}
 }
 

@@ -192,7 +192,24 @@ func (e *engine) onSignal(ctx context.Context, r *cmdRun, sig unix.Signal) {
 			e.onJobContinue(r)
 		}
 		e.forward(r.child, sig)
+		if terminating {
+			e.limitTermination(r, sig)
+		}
 	}
+}
+
+// limitTermination gives a main's CMD --termination-grace to exit after the
+// pod's stop signal, then SIGKILL: its done file is then written in time
+// for the sidecars, which --outlive-main holds until then, to keep the
+// rest of the pod's grace period for their own stop (docs/commands.md).
+func (e *engine) limitTermination(r *cmdRun, sig unix.Signal) {
+	grace := e.cfg.Main.TerminationGrace
+	if e.cfg.Mode != ModeMain || grace <= 0 || r.stop.active() {
+		return
+	}
+	r.stop.phase, r.stop.timer, r.stop.killAfter = stopSignaled, e.w.After(grace), grace
+	event(e.log.Info(), cmdline.EventTerminationGrace).Str("signal", signals.Name(sig)).Dur("termination_grace_ms", grace).
+		Msg("the pod is stopping: CMD has termination-grace to exit before SIGKILL")
 }
 
 // releaseHeld forwards the held termination signal once --outlive-main has
@@ -204,7 +221,7 @@ func (e *engine) releaseHeld(r *cmdRun) {
 		Msg("outlive-main passed before the main was done; forwarding the termination signal")
 	e.forward(r.child, sig)
 	if r.stop.phase == stopDelaying {
-		r.stop.phase, r.stop.timer = stopSignaled, e.w.After(e.cfg.Grace)
+		r.stop.phase, r.stop.timer, r.stop.killAfter = stopSignaled, e.w.After(e.cfg.Grace), e.cfg.Grace
 	}
 }
 

@@ -26,6 +26,8 @@ func mainFlags() []cli.Flag {
 		// sidecar's problem, as for a watched done file.
 		newFlag(cmdline.FlagNeeds, many(pathKind("/run/tandem/db-proxy.ready", pathRules{watched: true})),
 			"a sidecar's --ready-file: wait for it, and stop CMD if that sidecar's tandem ends first (repeatable)"),
+		newFlag(cmdline.FlagTerminationGrace, one(durationKind, mainDefaults.Main.TerminationGrace),
+			"after the pod's SIGTERM or SIGINT, SIGKILL CMD if it has not exited within this long, so the sidecars keep the rest of the grace period (0 = off)"),
 	}
 }
 
@@ -40,6 +42,7 @@ func mainConfig(cliCtx *cli.Context) (supervisor.Config, error) {
 	m.WaitInterval = get[time.Duration](cliCtx, cmdline.FlagWaitInterval)
 	m.DoneFile = get[string](cliCtx, cmdline.FlagDoneFile)
 	m.Needs = get[[]string](cliCtx, cmdline.FlagNeeds)
+	m.TerminationGrace = get[time.Duration](cliCtx, cmdline.FlagTerminationGrace)
 	m.QuitURLs = get[[]probe.Target](cliCtx, cmdline.FlagQuitURL)
 	m.Peers = peerOptions(cliCtx)
 	m.DoneSignal = get[unix.Signal](cliCtx, cmdline.FlagDoneSignal)

@@ -31,6 +31,9 @@ type Main struct {
 	Peers       []string
 	DoneSignal  string
 	Needs       []string // the ready files of the sidecars it cannot work without
+	// TerminationGrace: CMD's time after the pod's stop signal, the rest
+	// of the grace period kept for the sidecars.
+	TerminationGrace time.Duration
 }
 
 // Argv is BINARY main [--name NAME] [--done-file PATH] [--signal-peers]
@@ -43,6 +46,7 @@ func (m Main) Argv() []string {
 	a.values(FlagPeer, m.Peers)
 	a.value(FlagDoneSignal, m.DoneSignal)
 	a.values(FlagNeeds, m.Needs)
+	a.duration(FlagTerminationGrace, m.TerminationGrace)
 	return append(a, "--")
 }
 
@@ -60,6 +64,7 @@ type Sidecar struct {
 	Restart           string // RestartAlways, or "" for tandem's default
 	StoppedFile       string
 	MainStartTimeout  time.Duration
+	Grace             time.Duration // --grace: its stop's own time, within what the mains leave
 }
 
 // Argv is BINARY sidecar [--name NAME] [--done-file PATH]... [--ready-file
@@ -79,6 +84,7 @@ func (s Sidecar) Argv() []string {
 	a.value(FlagRestart, s.Restart)
 	a.value(FlagStoppedFile, s.StoppedFile)
 	a.duration(FlagMainStartTimeout, s.MainStartTimeout)
+	a.duration(FlagGrace, s.Grace)
 	return append(a, "--")
 }
 

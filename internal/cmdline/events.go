@@ -4,26 +4,27 @@ package cmdline
 // are API (tests, log pipelines and docs/events.md match on them), the
 // sentences are not. The engine and its sub-packages log them.
 const (
-	EventCmdStarted      = "cmd-started"
-	EventCmdExited       = "cmd-exited"
-	EventCmdStopped      = "cmd-stopped"   // job control: Ctrl-Z
-	EventCmdContinued    = "cmd-continued" // job control: fg
-	EventDoneSeen        = "done-seen"     // field source: done-file, done-signal, lost, no-main
-	EventStopDelayed     = "stop-delayed"
-	EventQuitCalled      = "quit-called"
-	EventStopSent        = "stop-sent"
-	EventKillSent        = "kill-sent"
-	EventSignalHeld      = "signal-held"
-	EventSignalReleased  = "signal-released"
-	EventSignalAbsorbed  = "signal-absorbed"
-	EventSignalDropped   = "signal-dropped"
-	EventLeftovers       = "leftovers"
-	EventLeftoversKilled = "leftovers-killed"
-	EventStopForced      = "stop-forced" // CMD needed SIGKILL after a requested stop
-	EventSignalForwarded = "signal-forwarded"
-	EventNotStarted      = "not-started"   // sidecar: the main was done before CMD started
-	EventMainFailed      = "main-failed"   // --stop-when success: a failed main is not done
-	EventRestartLimit    = "restart-limit" // --max-restarts crashes within --restart-window: giving up
+	EventCmdStarted       = "cmd-started"
+	EventCmdExited        = "cmd-exited"
+	EventCmdStopped       = "cmd-stopped"   // job control: Ctrl-Z
+	EventCmdContinued     = "cmd-continued" // job control: fg
+	EventDoneSeen         = "done-seen"     // field source: done-file, done-signal, lost, no-main
+	EventStopDelayed      = "stop-delayed"
+	EventQuitCalled       = "quit-called"
+	EventStopSent         = "stop-sent"
+	EventKillSent         = "kill-sent"
+	EventSignalHeld       = "signal-held"
+	EventSignalReleased   = "signal-released"
+	EventSignalAbsorbed   = "signal-absorbed"
+	EventSignalDropped    = "signal-dropped"
+	EventLeftovers        = "leftovers"
+	EventLeftoversKilled  = "leftovers-killed"
+	EventStopForced       = "stop-forced" // CMD needed SIGKILL after a requested stop
+	EventSignalForwarded  = "signal-forwarded"
+	EventNotStarted       = "not-started"       // sidecar: the main was done before CMD started
+	EventMainFailed       = "main-failed"       // --stop-when success: a failed main is not done
+	EventRestartLimit     = "restart-limit"     // --max-restarts crashes within --restart-window: giving up
+	EventTerminationGrace = "termination-grace" // main: the pod's stop signal, CMD has --termination-grace
 	// Some done files are there and others are not, for longer than --grace.
 	EventDoneFilesAwaited = "done-files-awaited"
 	EventDoneUnreadable   = "done-file-unreadable"

@@ -38,12 +38,13 @@ const (
 	FlagDoneSignal  = "done-signal" // sidecar too
 
 	// main.
-	FlagWaitFor      = "wait-for"
-	FlagWaitTimeout  = "wait-timeout"
-	FlagWaitInterval = "wait-interval"
-	FlagDoneFile     = "done-file" // sidecar (repeatable there) and done too
-	FlagQuitURL      = "quit-url"  // sidecar too
-	FlagNeeds        = "needs"     // a sidecar's --ready-file: see Essential sidecars
+	FlagWaitFor          = "wait-for"
+	FlagWaitTimeout      = "wait-timeout"
+	FlagWaitInterval     = "wait-interval"
+	FlagDoneFile         = "done-file" // sidecar (repeatable there) and done too
+	FlagQuitURL          = "quit-url"  // sidecar too
+	FlagNeeds            = "needs"     // a sidecar's --ready-file: see Essential sidecars
+	FlagTerminationGrace = "termination-grace"
 
 	// sidecar.
 	FlagStopWhen          = "stop-when"

@@ -50,13 +50,8 @@ func (p *plan) applyClassic() {
 	for _, c := range p.mains {
 		done := MountPath + "/" + c.name + ".done"
 		doneFiles = append(doneFiles, done)
-		c.wrap(cmdline.Main{Binary: binary, Name: c.name, DoneFile: done, Needs: p.neededReadyFiles()}.Argv())
-	}
-	grace := defaultGraceSecs
-	if g := yamlnode.Lookup(p.spec, "terminationGracePeriodSeconds"); g != nil {
-		if n, err := strconv.Atoi(g.Value); err == nil && n >= 0 {
-			grace = n
-		}
+		c.wrap(cmdline.Main{Binary: binary, Name: c.name, DoneFile: done, Needs: p.neededReadyFiles(),
+			TerminationGrace: p.grace.mainGrace()}.Argv())
 	}
 	for i, c := range p.sidecars {
 		// A native sidecar is started again whatever its code, stops in
@@ -64,7 +59,7 @@ func (p *plan) applyClassic() {
 		// it: its stopped file is among this one's done files), and a pod
 		// whose main never starts does not keep it for ever.
 		sidecar := cmdline.Sidecar{Binary: binary, Name: c.name, DoneFiles: doneFiles,
-			OutliveMain: time.Duration(grace) * time.Second, TerminationSignal: c.terminationSignal,
+			OutliveMain: p.grace.period, TerminationSignal: c.terminationSignal, Grace: p.grace.sidecarStopGrace(),
 			Restart: cmdline.RestartAlways, MainStartTimeout: mainStartTimeout}
 		if i+1 < len(p.sidecars) {
 			sidecar.DoneFiles = append(slices.Clone(doneFiles), stoppedFile(p.sidecars[i+1].name))

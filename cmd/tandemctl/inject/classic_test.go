@@ -34,6 +34,8 @@ const classicJobInjected = exportJobHead + exportInjectedAnnotations +
             - always
             - --main-start-timeout
             - 600s
+            - --grace
+            - 5s
             - --
 ` + dbProxyInjectedArgs + dbProxyPortsAndProbe + tandemVolumeMount +
 	dbProxyStartHook + exportMainHead + `          command:
@@ -43,6 +45,8 @@ const classicJobInjected = exportJobHead + exportInjectedAnnotations +
             - export
             - --done-file
             - /run/tandem/export.done
+            - --termination-grace
+            - 40s
             - --
           args: ["pg_dump", "--table=orders"] # pg_dump only
 ` + exportMainEnv + tandemVolumeMount + tandemVolume

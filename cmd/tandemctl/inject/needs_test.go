@@ -38,6 +38,8 @@ const needsClassicJobInjected = exportJobHead + exportNeedsAnnotation + exportIn
             - always
             - --main-start-timeout
             - 600s
+            - --grace
+            - 5s
             - --
 ` + dbProxyInjectedArgs + dbProxyPortsAndProbe + tandemVolumeMount +
 	dbProxyStartHook + exportMainHead + `          command:
@@ -49,6 +51,8 @@ const needsClassicJobInjected = exportJobHead + exportNeedsAnnotation + exportIn
             - /run/tandem/export.done
             - --needs
             - /run/tandem/db-proxy.ready
+            - --termination-grace
+            - 40s
             - --
           args: ["pg_dump", "--table=orders"] # pg_dump only
 ` + exportMainEnv + tandemVolumeMount + tandemVolume
@@ -102,17 +106,17 @@ var needsCommandCases = []struct {
 	m, s1, s2   string
 }{
 	{"only the sidecars named are needed", "s1", Classic,
-		"main --name m --done-file /run/tandem/m.done --needs /run/tandem/s1.ready --",
-		"sidecar --name s1 --done-file /run/tandem/m.done --done-file /run/tandem/s2.stopped --ready-file /run/tandem/s1.ready --ready-when tcp:127.0.0.1:5432 --outlive-main 30s --restart always --main-start-timeout 600s --",
-		"sidecar --name s2 --done-file /run/tandem/m.done --outlive-main 30s --restart always --stopped-file /run/tandem/s2.stopped --main-start-timeout 600s --"},
+		"main --name m --done-file /run/tandem/m.done --needs /run/tandem/s1.ready --termination-grace 25s --",
+		"sidecar --name s1 --done-file /run/tandem/m.done --done-file /run/tandem/s2.stopped --ready-file /run/tandem/s1.ready --ready-when tcp:127.0.0.1:5432 --outlive-main 30s --restart always --main-start-timeout 600s --grace 5s --",
+		"sidecar --name s2 --done-file /run/tandem/m.done --outlive-main 30s --restart always --stopped-file /run/tandem/s2.stopped --main-start-timeout 600s --grace 5s --"},
 	{"two needed, in the pod's order; no probe, ready once started", `" s2 , s1,s2 "`, Classic,
-		"main --name m --done-file /run/tandem/m.done --needs /run/tandem/s1.ready --needs /run/tandem/s2.ready --",
-		"sidecar --name s1 --done-file /run/tandem/m.done --done-file /run/tandem/s2.stopped --ready-file /run/tandem/s1.ready --ready-when tcp:127.0.0.1:5432 --outlive-main 30s --restart always --main-start-timeout 600s --",
-		"sidecar --name s2 --done-file /run/tandem/m.done --ready-file /run/tandem/s2.ready --outlive-main 30s --restart always --stopped-file /run/tandem/s2.stopped --main-start-timeout 600s --"},
+		"main --name m --done-file /run/tandem/m.done --needs /run/tandem/s1.ready --needs /run/tandem/s2.ready --termination-grace 25s --",
+		"sidecar --name s1 --done-file /run/tandem/m.done --done-file /run/tandem/s2.stopped --ready-file /run/tandem/s1.ready --ready-when tcp:127.0.0.1:5432 --outlive-main 30s --restart always --main-start-timeout 600s --grace 5s --",
+		"sidecar --name s2 --done-file /run/tandem/m.done --ready-file /run/tandem/s2.ready --outlive-main 30s --restart always --stopped-file /run/tandem/s2.stopped --main-start-timeout 600s --grace 5s --"},
 	{"an empty annotation needs nothing", `""`, Classic,
-		"main --name m --done-file /run/tandem/m.done --",
-		"sidecar --name s1 --done-file /run/tandem/m.done --done-file /run/tandem/s2.stopped --outlive-main 30s --restart always --main-start-timeout 600s --",
-		"sidecar --name s2 --done-file /run/tandem/m.done --outlive-main 30s --restart always --stopped-file /run/tandem/s2.stopped --main-start-timeout 600s --"},
+		"main --name m --done-file /run/tandem/m.done --termination-grace 25s --",
+		"sidecar --name s1 --done-file /run/tandem/m.done --done-file /run/tandem/s2.stopped --outlive-main 30s --restart always --main-start-timeout 600s --grace 5s --",
+		"sidecar --name s2 --done-file /run/tandem/m.done --outlive-main 30s --restart always --stopped-file /run/tandem/s2.stopped --main-start-timeout 600s --grace 5s --"},
 	{"native: a sidecar not needed stays under run", "s2", Native,
 		"main --name m --needs /run/tandem/s2.ready --",
 		"run --name s1 --",

@@ -48,6 +48,7 @@ type plan struct {
 	natives    []*container // named sidecars already native: wrapped in place
 	// needs are the sidecars every main needs (tandem.sh/needs).
 	needs    []string
+	grace    graceSplit
 	warnings []string
 	// problems are what stops the injection; every one is reported, so
 	// that one run shows every fix.
@@ -114,6 +115,9 @@ func preparePlan(template *yaml.Node, opts Options) (*plan, error) {
 	p := &plan{spec: spec, meta: meta, needs: needs}
 	stated, err := statedStopSignals(annotations, append(containerNames(ctrs.Content), containerNames(natives)...))
 	p.problems = append(p.problems, checkShapes(meta, spec, append(append([]*yaml.Node{}, ctrs.Content...), natives...)), err)
+	var graceErr error
+	p.grace, graceErr = splitGrace(spec, annotations)
+	p.problems = append(p.problems, graceErr)
 	for _, n := range ctrs.Content {
 		name := yamlnode.ScalarAt(n, "name")
 		c := &container{node: n, name: name, sidecar: slices.Contains(names, name), statedSignal: stated[name]}

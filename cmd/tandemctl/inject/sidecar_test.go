@@ -49,38 +49,41 @@ var sidecarCommandCases = []struct {
 	name string
 	spec string
 	opts func(*Options)
-	want []string // the sidecar's flags between --name side and --
+	want []string // the sidecar's flags between --name side and the promises
+	// mainGrace is the main's --termination-grace: the grace period less
+	// the 5 s kept for the sidecar, whose --grace it is ("" for none).
+	mainGrace string
 }{
 	{"defaults: the main's done file, 30s of outliving; a pod's restartPolicy is Always: stopped only on its deletion",
 		sprintf(twoContainers, "app:1"), nil,
-		[]string{"--done-file", "/run/tandem/main.done", "--stop-when", "deletion", "--outlive-main", "30s"}},
+		[]string{"--done-file", "/run/tandem/main.done", "--stop-when", "deletion", "--outlive-main", "30s"}, "25s"},
 	{"OnFailure keeps the sidecar for the main's retry",
 		"  restartPolicy: OnFailure\n" + sprintf(twoContainers, "app:1"), nil,
-		[]string{"--done-file", "/run/tandem/main.done", "--stop-when", "success", "--outlive-main", "30s"}},
+		[]string{"--done-file", "/run/tandem/main.done", "--stop-when", "success", "--outlive-main", "30s"}, "25s"},
 	{"the grace period is the time to outlive the main",
 		"  terminationGracePeriodSeconds: 90\n" + sprintf(twoContainers, "app:1"), nil,
-		[]string{"--done-file", "/run/tandem/main.done", "--stop-when", "deletion", "--outlive-main", "90s"}},
+		[]string{"--done-file", "/run/tandem/main.done", "--stop-when", "deletion", "--outlive-main", "90s"}, "85s"},
 	{"no grace period, nothing to outlive",
 		"  terminationGracePeriodSeconds: 0\n" + sprintf(twoContainers, "app:1"), nil,
-		[]string{"--done-file", "/run/tandem/main.done", "--stop-when", "deletion"}},
+		[]string{"--done-file", "/run/tandem/main.done", "--stop-when", "deletion"}, ""},
 	{"the image's STOPSIGNAL is the termination signal",
 		sprintf(twoContainers, "nginx:1"), nil,
-		[]string{"--done-file", "/run/tandem/main.done", "--stop-when", "deletion", "--outlive-main", "30s", "--termination-signal", "QUIT"}},
+		[]string{"--done-file", "/run/tandem/main.done", "--stop-when", "deletion", "--outlive-main", "30s", "--termination-signal", "QUIT"}, "25s"},
 	{"STOPSIGNAL 15 is SIGTERM",
 		sprintf(twoContainers, "shipper:1"), nil,
-		[]string{"--done-file", "/run/tandem/main.done", "--stop-when", "deletion", "--outlive-main", "30s"}},
+		[]string{"--done-file", "/run/tandem/main.done", "--stop-when", "deletion", "--outlive-main", "30s"}, "25s"},
 	{"lifecycle.stopSignal wins over the image",
 		sprintf(twoContainers, "nginx:1") + "      lifecycle:\n        stopSignal: SIGINT\n", nil,
-		[]string{"--done-file", "/run/tandem/main.done", "--stop-when", "deletion", "--outlive-main", "30s", "--termination-signal", "INT"}},
+		[]string{"--done-file", "/run/tandem/main.done", "--stop-when", "deletion", "--outlive-main", "30s", "--termination-signal", "INT"}, "25s"},
 	{"lifecycle.stopSignal needs no lookup",
 		sprintf(twoContainers, "unknown:1") + "      lifecycle:\n        stopSignal: SIGUSR1\n", nil,
-		[]string{"--done-file", "/run/tandem/main.done", "--stop-when", "deletion", "--outlive-main", "30s", "--termination-signal", "USR1"}},
+		[]string{"--done-file", "/run/tandem/main.done", "--stop-when", "deletion", "--outlive-main", "30s", "--termination-signal", "USR1"}, "25s"},
 	{"without lookups, SIGTERM is assumed",
 		sprintf(twoContainers, "nginx:1"), func(o *Options) { o.Resolver = nil },
-		[]string{"--done-file", "/run/tandem/main.done", "--stop-when", "deletion", "--outlive-main", "30s"}},
+		[]string{"--done-file", "/run/tandem/main.done", "--stop-when", "deletion", "--outlive-main", "30s"}, "25s"},
 	{"one done file per main",
 		sprintf(twoContainers, "app:1") + "    - name: second\n      image: app:1\n      command: [/app]\n", nil,
-		[]string{"--done-file", "/run/tandem/main.done", "--done-file", "/run/tandem/second.done", "--stop-when", "deletion", "--outlive-main", "30s"}},
+		[]string{"--done-file", "/run/tandem/main.done", "--done-file", "/run/tandem/second.done", "--stop-when", "deletion", "--outlive-main", "30s"}, "25s"},
 }
 
 // classicPromises end a lone classic sidecar's flags: restarted whatever
@@ -94,7 +97,11 @@ func TestSidecarCommandLine(t *testing.T) {
 			if r.Status != Injected {
 				t.Fatalf("%s", r)
 			}
-			want := append(append(append([]string{binary, "sidecar", "--name", "side"}, tt.want...), classicPromises...), "--")
+			promises := classicPromises
+			if tt.mainGrace != "" {
+				promises = append(slices.Clone(promises), "--grace", "5s")
+			}
+			want := append(append(append([]string{binary, "sidecar", "--name", "side"}, tt.want...), promises...), "--")
 			if got := listOf(t, out, "side", "command"); !slices.Equal(got, want) {
 				t.Errorf("sidecar command %q; want %q", got, want)
 			}
@@ -102,6 +109,9 @@ func TestSidecarCommandLine(t *testing.T) {
 				t.Errorf("sidecar args %q; want [/side]", got)
 			}
 			wantMain := []string{binary, "main", "--name", "main", "--done-file", "/run/tandem/main.done", "--"}
+			if tt.mainGrace != "" {
+				wantMain = slices.Insert(wantMain, len(wantMain)-1, "--termination-grace", tt.mainGrace)
+			}
 			if got := listOf(t, out, "main", "command"); !slices.Equal(got, wantMain) {
 				t.Errorf("main command %q; want %q", got, wantMain)
 			}

@@ -37,7 +37,7 @@ func TestStopSignalAnnotation(t *testing.T) {
 			if lookups := opts.Resolver.(*fakeResolver).lookups; len(lookups) > 0 {
 				t.Errorf("looked up %q; want no lookup", lookups)
 			}
-			want := append(append(append([]string{binary, "sidecar", "--name", "side", "--done-file", "/run/tandem/main.done", "--stop-when", "deletion", "--outlive-main", "30s"}, tt.want...), classicPromises...), "--")
+			want := append(append(append([]string{binary, "sidecar", "--name", "side", "--done-file", "/run/tandem/main.done", "--stop-when", "deletion", "--outlive-main", "30s"}, tt.want...), classicPromises...), "--grace", "5s", "--")
 			if got := listOf(t, out, "side", "command"); !slices.Equal(got, want) {
 				t.Errorf("sidecar command %q; want %q", got, want)
 			}
