@@ -39,6 +39,12 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 	// Not closed on the way out: the exit releases it, and closing it first
 	// would only delay the exit.
 	go source.run(ctx, e.done)
+	return e.runAndRestart(ctx)
+}
+
+// runAndRestart runs CMD, and again per --restart with its backoff and
+// budget, until the main is done or the pod goes away.
+func (e *engine) runAndRestart(ctx context.Context) outcome {
 	var delays restartBackoff
 	var budget restartBudget
 	var heldUntil <-chan time.Time
@@ -63,21 +69,26 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 		event(e.log.Warn(), cmdline.EventRestarting).Int("exit_code", end.status.ExitCode()).Dur("delay_ms", delay).
 			Msg("CMD exited before the main was done; restarting")
 		if stop, ok := e.idle("restart-backoff", eventChans{timer: e.w.After(delay), outliveEnd: heldUntil}); !ok {
-			if stop.outlivePassed {
-				event(e.log.Info(), cmdline.EventSignalReleased).Str("signal", signals.Name(e.cfg.Sidecar.TerminationSignal)).
-					Dur("outlive_main_ms", e.cfg.Sidecar.OutliveMain).Msg("outlive-main passed during a restart backoff; not restarting")
-				return interrupted(e.cfg.Sidecar.TerminationSignal)
-			}
-			if stop.done != nil && stop.done.Err != nil {
-				return e.pathFailed(stop.done.Err)
-			}
-			if stop.done != nil {
-				e.logDone(*stop.done, time.Time{})
-				return e.sidecarOutcome(ending{requested: true})
-			}
-			return interrupted(stop.signal)
+			return e.endedInBackoff(stop)
 		}
 	}
+}
+
+// endedInBackoff is how a restart backoff that did not run out ends
+// tandem: the main done, the hold's deadline, or a signal.
+func (e *engine) endedInBackoff(stop idleEnd) outcome {
+	switch {
+	case stop.outlivePassed:
+		event(e.log.Info(), cmdline.EventSignalReleased).Str("signal", signals.Name(e.cfg.Sidecar.TerminationSignal)).
+			Dur("outlive_main_ms", e.cfg.Sidecar.OutliveMain).Msg("outlive-main passed during a restart backoff; not restarting")
+		return interrupted(e.cfg.Sidecar.TerminationSignal)
+	case stop.done != nil && stop.done.Err != nil:
+		return e.pathFailed(stop.done.Err)
+	case stop.done != nil:
+		e.logDone(*stop.done, time.Time{})
+		return e.sidecarOutcome(ending{requested: true})
+	}
+	return interrupted(stop.signal)
 }
 
 // sidecarOutcome is the run's outcome; after a requested stop the stopped
