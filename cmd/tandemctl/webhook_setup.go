@@ -33,7 +33,9 @@ func newWebhookSetup(cliCtx *cli.Context) (*webhookSetup, error) {
 	if err != nil || cliCtx.String("log-level") == "" {
 		return nil, usageError{fmt.Errorf("--log-level %q: expected debug, info, warn or error", cliCtx.String("log-level"))}
 	}
-	s := &webhookSetup{logger: zerolog.New(cliCtx.App.ErrWriter).Level(level).With().Timestamp().Logger()}
+	// The webhook logs from several goroutines (serving, metrics, the
+	// certificate watch): one line at a time, whatever the writer.
+	s := &webhookSetup{logger: zerolog.New(zerolog.SyncWriter(cliCtx.App.ErrWriter)).Level(level).With().Timestamp().Logger()}
 	cfg, err := webhookConfig(cliCtx, s.logger)
 	if err != nil {
 		return nil, usageError{err}

@@ -78,8 +78,13 @@ func (s *Server) Run(ctx context.Context) error {
 		every = DefaultCertCheckEvery
 	}
 	watchCtx, stopWatch := context.WithCancel(ctx)
-	defer stopWatch()
-	go s.watchCertificates(watchCtx, every)
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		s.watchCertificates(watchCtx, every)
+	}()
+	// Nothing of the server's logs after Run returns.
+	defer func() { stopWatch(); <-watched }()
 	served := make(chan error, 1)
 	go func() { served <- srv.ServeTLS(ln, "", "") }()
 	select {
