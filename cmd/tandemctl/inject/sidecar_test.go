@@ -132,3 +132,39 @@ func TestSidecarFlag(t *testing.T) {
 		t.Errorf("%s; want side a sidecar, main a main", r)
 	}
 }
+
+// Sidecars stop in reverse order of declaration, as native sidecars do:
+// each but the last waits for the stopped file of the one declared after
+// it, which writes it, so the last declared stops first.
+func TestSidecarsStopInReverseOrder(t *testing.T) {
+	src := strings.Replace(pod("  restartPolicy: Never\n  containers:\n"+
+		"    - {name: main, image: app:1, command: [/m]}\n"+
+		"    - {name: a, image: app:1, command: [/a]}\n"+
+		"    - {name: b, image: app:1, command: [/b]}\n"+
+		"    - {name: c, image: app:1, command: [/c]}\n"), "tandem.sh/sidecars: side", "tandem.sh/sidecars: a,b,c", 1)
+	_, out := injectYAML(t, src, testOptions())
+	for _, tt := range []struct {
+		name        string
+		doneFiles   []string
+		stoppedFile string
+	}{
+		{"a", []string{"/run/tandem/main.done", "/run/tandem/b.stopped"}, ""},
+		{"b", []string{"/run/tandem/main.done", "/run/tandem/c.stopped"}, "/run/tandem/b.stopped"},
+		{"c", []string{"/run/tandem/main.done"}, "/run/tandem/c.stopped"},
+	} {
+		cmd := listOf(t, out, tt.name, "command")
+		var done []string
+		stopped := ""
+		for i := 0; i+1 < len(cmd); i++ {
+			switch cmd[i] {
+			case "--done-file":
+				done = append(done, cmd[i+1])
+			case "--stopped-file":
+				stopped = cmd[i+1]
+			}
+		}
+		if !slices.Equal(done, tt.doneFiles) || stopped != tt.stoppedFile {
+			t.Errorf("sidecar %s: done files %q, stopped file %q; want %q and %q", tt.name, done, stopped, tt.doneFiles, tt.stoppedFile)
+		}
+	}
+}
