@@ -12,7 +12,7 @@ import (
 // private to root. The copies are made once, in TestMain, before any test
 // starts: a file open for writing while another goroutine forks leaks its
 // descriptor into that child until it execs, and an exec of the copy
-// during that instant fails with ETXTBSY (Go issue 22315). With no test
+// during that instant fails with ETXTBSY (golang/go#22315). With no test
 // running yet, nothing forks while a copy is open.
 var otherUIDs struct {
 	dir    string
