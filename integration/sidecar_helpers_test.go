@@ -286,6 +286,14 @@ func holdLifeline(t *testing.T, done string) *runningMain {
 	return m
 }
 
+// terminating marks the main's termination, as its tandem does when the
+// pod's deletion signals it: the sidecar's own signal is then the pod's
+// deletion, which --outlive-main holds.
+func (m *runningMain) terminating() {
+	m.t.Helper()
+	scWriteFile(m.t, m.done+".terminating", "")
+}
+
 // finish writes the done file, then lets go of the lifeline.
 func (m *runningMain) finish() {
 	m.t.Helper()

@@ -15,6 +15,7 @@ func TestSidecarOutliveMainHoldsSIGTERMUntilDone(t *testing.T) {
 	rec := newRecorder(t)
 	main := holdLifeline(t, rec.done)
 	p := rec.start("sidecar", "--outlive-main", "1h", "--poll-interval", "1h", "--done-file", rec.done)
+	main.terminating()
 	p.signal(syscall.SIGTERM)
 	p.waitEvent(scHeldMessage)
 	if got := rec.received(); len(got) != 0 {
@@ -38,7 +39,7 @@ func TestSidecarOutliveMainHoldsSIGTERMUntilDone(t *testing.T) {
 func TestSidecarOutliveMainExpires(t *testing.T) {
 	t.Parallel()
 	done := inDir(tempDir(t), "done")
-	holdLifeline(t, done)
+	holdLifeline(t, done).terminating()
 	p := startTandem(t, procOptions{}, cmdArgs(
 		[]string{"sidecar", "--outlive-main", "200ms", "--done-file", done}, helper("sleep"))...)
 	p.childPID()

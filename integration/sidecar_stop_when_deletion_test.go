@@ -13,8 +13,8 @@ import (
 func TestSidecarStopWhenDeletion(t *testing.T) {
 	t.Parallel()
 	rec := newRecorder(t)
-	scWriteFile(t, rec.done, "") // the main's last run ended
-	holdLifeline(t, rec.done)    // and the kubelet started it again
+	scWriteFile(t, rec.done, "")      // the main's last run ended
+	main := holdLifeline(t, rec.done) // and the kubelet started it again
 	// With --stop-when any the stale file would end the sidecar at once
 	// (not-started); here CMD starts, and takes signals as ever.
 	p := rec.start("sidecar", "--stop-when", "deletion", "--outlive-main", "1h", "--poll-interval", "1h", "--done-file", rec.done)
@@ -23,6 +23,7 @@ func TestSidecarStopWhenDeletion(t *testing.T) {
 	if p.hasEvent("done-seen") || p.hasEvent("not-started") {
 		t.Fatal("a done file stopped the sidecar before the pod was being deleted")
 	}
+	main.terminating()
 	p.signal(syscall.SIGTERM)
 	p.scWantExit(0, "stopped")
 	p.scWantOrder(scHeldMessage, "done-seen", "stop-sent", "cmd-exited")

@@ -22,6 +22,7 @@ func TestSidecarTerminationSignalHeld(t *testing.T) {
 			args = append(args, "--termination-signal", "QUIT")
 		}
 		p := rec.start(args...)
+		main.terminating()
 		p.signal(syscall.SIGQUIT)
 		if !withFlag {
 			waitLines(t, rec.signals, 2) // forwarded: CMD has it

@@ -60,6 +60,7 @@ type fakes struct {
 	quits    chan []probe.Target
 	jobs     bool
 	noMain   atomic.Bool // no main holds a lifeline: nothing to outlive
+	unmarked atomic.Bool // no main marked its termination: a signal to the sidecar alone
 	terminal chan string // "take", "give", "stop-self"
 	reaped   chan struct{}
 	// onSignal, when set, runs inside Signal before it is recorded: a test
@@ -130,7 +131,8 @@ func (f *fakes) Write(path string, file statusfile.File) error {
 func (f *fakes) world() world {
 	return world{starter: f, signaller: f, clock: f, terminal: f, quitter: f, files: f,
 		prober: &probe.Real{}, peers: &fakeFinder{}, reaped: f.reaped,
-		mainHolds: func(string) bool { return !f.noMain.Load() }}
+		mainHolds:  func(string) bool { return !f.noMain.Load() },
+		mainMarked: func(string) bool { return !f.unmarked.Load() }}
 }
 
 // fakeSource is a sidecar's done sources: the test decides when it holds.

@@ -24,6 +24,10 @@ func (e *engine) runMain(ctx context.Context) outcome {
 		if err := statusfile.Unlink(path); err != nil {
 			return failed(fmt.Errorf("remove stale done file: %w", err))
 		}
+		// Nor terminating: its sidecars would hold their own signal for it.
+		if err := statusfile.Unlink(markPath(path)); err != nil {
+			return failed(fmt.Errorf("remove stale termination mark: %w", err))
+		}
 		// Held from before --wait-for until the done file is written: a main
 		// killed outright at any point is seen by its sidecars as lost.
 		e.lifeline = e.holdLifeline(path)

@@ -141,6 +141,9 @@ func TestMainTerminationGrace(t *testing.T) {
 		c := r.child()
 		r.signal(unix.SIGTERM)
 		r.wantSent(c.Pid, unix.SIGTERM)
+		if f := r.wantWrite("terminating:" + markPath(cfg.Main.DoneFile)); f.Signal != "SIGTERM" {
+			t.Errorf("termination mark %+v; want the signal that came, SIGTERM", f)
+		}
 		r.fire(25 * time.Second)
 		r.wantSent(c.Pid, unix.SIGKILL)
 		c.exited <- killedBy(unix.SIGKILL)
@@ -155,6 +158,7 @@ func TestMainTerminationGrace(t *testing.T) {
 		c := r.child()
 		r.signal(unix.SIGTERM)
 		r.wantSent(c.Pid, unix.SIGTERM)
+		r.wantWrite("terminating:" + markPath(cfg.Main.DoneFile))
 		r.timer(25 * time.Second)
 		c.exited <- killedBy(unix.SIGTERM)
 		r.wantWrite("done:" + cfg.Main.DoneFile)

@@ -110,6 +110,7 @@ func TestNeedsLostWhileMainStopping(t *testing.T) {
 	c := r.child()
 	r.signal(unix.SIGTERM)
 	r.wantSent(c.Pid, unix.SIGTERM)
+	r.wantWrite("terminating:" + markPath(cfg.Main.DoneFile))
 	h.Release()
 	if line, _ := logs.want("sidecar-lost"); line["level"] != "info" {
 		t.Errorf("sidecar-lost %v, want the info line of a main already stopping", line)

@@ -37,7 +37,8 @@ type engine struct {
 	needs    *needs
 	lost     chan sidecarLoss
 	mainDone bool
-	ranking  // which of the events pending at once the loops take first
+	marked   bool // main: its termination is marked beside the done file
+	ranking       // which of the events pending at once the loops take first
 }
 
 // Run supervises cfg.Command until it ends. It returns nil when tandem must

@@ -36,7 +36,8 @@ type cmdRun struct {
 	child       *process.Child
 	stop        stopSequence
 	held        bool             // the termination signal is held (--outlive-main)
-	outliveEnd  <-chan time.Time // when the held signal is released
+	marksLeft   int              // a provisional hold: looks left for a main's termination mark
+	outliveEnd  <-chan time.Time // when the held signal is released, or the next look for a mark
 	requested   bool             // the stop is the main being done, not a failure
 	failure     error
 	terminating bool
@@ -72,7 +73,11 @@ func (e *engine) supervise(ctx context.Context, c *process.Child, heldUntil <-ch
 		case evQuitAnswered:
 			e.quitFinished(r)
 		case evOutlivePassed:
-			e.releaseHeld(r)
+			if r.marksLeft > 0 {
+				e.lookForMark(r)
+			} else {
+				e.releaseHeld(r)
+			}
 		case evJobStop:
 			e.onJobStop(r, ev.signal)
 		case evLoss:
@@ -151,6 +156,7 @@ func (e *engine) ended(r *cmdRun, ready readiness, st process.Status) ending {
 	if ev, ok := e.take(eventChans{readyFailed: ready.failed}); ok {
 		staleReadiness(e, ev.err)
 	}
+	e.settleMark(r)
 	end := ending{status: st, requested: r.requested && r.failure == nil, err: r.failure, terminating: r.terminating, lost: r.lost}
 	if r.held && r.outliveEnd != nil {
 		end.heldUntil = r.outliveEnd
@@ -177,11 +183,7 @@ func (e *engine) onSignal(ctx context.Context, r *cmdRun, sig unix.Signal) {
 	case sigDone:
 		e.onDone(ctx, r, doneEvent{Source: sourceDoneSignal, SeenAt: e.w.Now()})
 	case sigHold:
-		r.held = true
-		e.deletingOnce.Do(func() { close(e.deleting) })
-		r.outliveEnd = e.w.After(e.cfg.Sidecar.OutliveMain)
-		event(e.log.Info(), cmdline.EventSignalHeld).Str("signal", signals.Name(sig)).Dur("outlive_main_ms", e.cfg.Sidecar.OutliveMain).
-			Msg("termination signal held: CMD keeps running until the main is done or outlive-main passes")
+		e.holdTermination(r, sig)
 	case sigAbsorb:
 		event(e.log.Info(), cmdline.EventSignalAbsorbed).Str("signal", signals.Name(sig)).
 			Msg("termination signal during a requested stop: not forwarded, the stop under way goes on")
@@ -194,6 +196,7 @@ func (e *engine) onSignal(ctx context.Context, r *cmdRun, sig unix.Signal) {
 		e.forward(r.child, sig)
 		if terminating {
 			e.limitTermination(r, sig)
+			e.markTermination(sig)
 		}
 	}
 }

@@ -67,5 +67,8 @@ type world struct {
 	// mainHolds says whether a live main holds the lifeline of the done
 	// file (or whether that cannot be told: then it counts as held).
 	mainHolds func(done string) bool
-	reaped    <-chan struct{} // a batch of children was reaped (leftovers)
+	// mainMarked says whether the main of the done file marked its
+	// termination (termination_mark.go).
+	mainMarked func(done string) bool
+	reaped     <-chan struct{} // a batch of children was reaped (leftovers)
 }

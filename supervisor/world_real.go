@@ -84,17 +84,18 @@ func (httpQuitter) Quit(ctx context.Context, urls []probe.Target, timeout time.D
 func realWorld() world {
 	finder := peers.NewProcFinder()
 	return world{
-		starter:   realProcesses{},
-		signaller: realProcesses{},
-		clock:     realClock{},
-		terminal:  realTerminal{},
-		quitter:   httpQuitter{},
-		files:     realFiles{},
-		prober:    &probe.Real{},
-		peers:     finder,
-		mains:     finder,
-		mainHolds: mainHoldsLifeline,
-		reaped:    process.StartReaper().Reaped(),
+		starter:    realProcesses{},
+		signaller:  realProcesses{},
+		clock:      realClock{},
+		terminal:   realTerminal{},
+		quitter:    httpQuitter{},
+		files:      realFiles{},
+		prober:     &probe.Real{},
+		peers:      finder,
+		mains:      finder,
+		mainHolds:  mainHoldsLifeline,
+		mainMarked: mainMarked,
+		reaped:     process.StartReaper().Reaped(),
 	}
 }
 

@@ -73,6 +73,9 @@ type containerStatus struct {
 		} `json:"running"`
 		Terminated *terminated `json:"terminated"`
 	} `json:"state"`
+	LastState struct {
+		Terminated *terminated `json:"terminated"`
+	} `json:"lastState"`
 }
 
 type terminated struct {

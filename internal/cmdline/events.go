@@ -15,6 +15,8 @@ const (
 	EventKillSent         = "kill-sent"
 	EventSignalHeld       = "signal-held"
 	EventSignalReleased   = "signal-released"
+	EventMarkAwaited      = "termination-mark-awaited" // sidecar: looking for a main's termination mark
+	EventSignalAlone      = "signal-alone"             // sidecar: no main marked its termination: forwarded
 	EventSignalAbsorbed   = "signal-absorbed"
 	EventSignalDropped    = "signal-dropped"
 	EventLeftovers        = "leftovers"

@@ -26,6 +26,9 @@ const (
 	EventDone    = "done"
 	EventReady   = "ready"
 	EventStopped = "stopped"
+	// A main's termination mark, beside its done file: the pod's stop
+	// reached it.
+	EventTerminating = "terminating"
 
 	statusFileVersion = 1
 	maxStatusFileRead = 64 << 10
