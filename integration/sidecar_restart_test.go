@@ -128,6 +128,7 @@ func TestSidecarRestartNotAfterSIGTERM(t *testing.T) {
 			[]string{"sidecar", "--restart", "on-failure", "--outlive-main", "1h", "--poll-interval", "1h", "--done-file", done},
 			helper("record-signals", out, strconv.Itoa(int(syscall.SIGUSR1)), "3"))...)
 		waitReadyPID(t, out)
+		main.terminating()
 		p.signal(syscall.SIGTERM)
 		p.waitEvent(scHeldMessage)
 		p.signal(syscall.SIGUSR1) // forwarded; CMD exits 3

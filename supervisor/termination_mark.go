@@ -64,7 +64,7 @@ func (e *engine) holdTermination(r *cmdRun, sig unix.Signal) {
 	}
 	r.marksLeft = markPolls
 	r.outliveEnd = e.w.After(markPoll)
-	event(e.log.Debug(), cmdline.EventMarkAwaited).Str("signal", signals.Name(sig)).Dur("wait_ms", markWait).
+	event(e.log.Info(), cmdline.EventMarkAwaited).Str("signal", signals.Name(sig)).Dur("wait_ms", markWait).
 		Msg("termination signal: looking for a main's termination mark before holding it")
 }
 

@@ -14,8 +14,9 @@ import (
 // which a held signal would use up before the kubelet's SIGKILL.
 const livenessBound = 2 * time.Minute
 
-// A liveness restart is not the pod's deletion. The classic sidecar
-// (inject: --outlive-main, --restart always) fails its liveness probe once;
+// A liveness restart is not the pod's deletion. The classic sidecar of an
+// OnFailure Job (inject: --outlive-main, --restart always, --stop-when
+// success) fails its liveness probe once;
 // the kubelet runs its stop on that container alone. Native sidecars get
 // SIGTERM at once; so does tandem's CMD, after the short look for a main's
 // termination mark finds none: no hold, no SIGKILL at the grace period,
@@ -27,7 +28,11 @@ func TestLivenessRestartIsNotDeletion(t *testing.T) {
 	n.serviceAccount("orders-export")
 	const name = "liveness-restart"
 	m := needsJob(t, name, false, func(m *kit.Manifest) {
-		m.Set(0, "spec", "backoffLimit")
+		// The kubelet restarts a container after a failed liveness probe
+		// only where the pod's restartPolicy lets it (OnFailure, Always); a
+		// container restart counts against the Job's backoffLimit.
+		m.Set("OnFailure", "spec", "template", "spec", "restartPolicy")
+		m.Set(2, "spec", "backoffLimit")
 	}, `until [ -f /run/tandem/finish ]; do sleep 0.2; done`)
 	// Fails its first probe, passes every later one.
 	m.SetContainerField("cloud-sql-proxy", "livenessProbe", map[string]any{
