@@ -59,8 +59,8 @@ func TestJobDeletedTerminationGrace(t *testing.T) {
 		kit.Tandem("app", "cmd-exited"),
 		kit.Tandem("shipper", "done-seen"),
 		kit.Tandem("shipper", "stop-sent"),
-		kit.Tandem("shipper", "exiting"),
 		kit.Program("shipper", "flushed"))
+	kit.AssertOrder(t, run.logs, kit.Tandem("shipper", "stop-sent"), kit.Tandem("shipper", "exiting"))
 	if l := kit.MustFind(t, run.logs, kit.Tandem("shipper", "exiting")); l.Field("exit_code") != "0" {
 		t.Errorf("shipper's tandem exited %s; want 0", l.Field("exit_code"))
 	}
