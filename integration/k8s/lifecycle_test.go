@@ -3,6 +3,7 @@
 package k8s
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"slices"
@@ -94,7 +95,9 @@ func sidecarAnnotations(sidecars ...string) map[string]string {
 // container, Text the word, At its own time.
 type timeline []kit.Line
 
-var lifecycleLine = regexp.MustCompile(`^(\S+) (\S+) (Starting|Started|Terminating|Exiting)$`)
+// lifecycleLine is one, after the runtime's time when the output was read
+// with --timestamps.
+var lifecycleLine = regexp.MustCompile(`^(?:\S+ )?(\S+) (\S+) (Starting|Started|Terminating|Exiting|PostStart|PreStop)$`)
 
 // parseTimeline reads lifecycle lines out of containers' output (tandem's
 // own lines are left out); a line printed again by a restarted run counts
@@ -105,10 +108,14 @@ func parseTimeline(outputs ...string) (timeline, error) {
 	for _, out := range outputs {
 		for _, text := range strings.Split(out, "\n") {
 			m := lifecycleLine.FindStringSubmatch(strings.TrimSpace(text))
-			if m == nil || seen[m[0]] {
+			if m == nil {
 				continue
 			}
-			seen[m[0]] = true
+			key := strings.Join(m[1:], " ")
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
 			at, err := time.Parse(time.RFC3339Nano, m[1])
 			if err != nil {
 				return nil, fmt.Errorf("%q: %w", text, err)
@@ -184,4 +191,31 @@ func (tl timeline) has(t *testing.T, ctr, word string) {
 	if tl.index(ctr, word, 0) < 0 {
 		t.Errorf("%s never logged %s:\n%s", ctr, word, tl)
 	}
+}
+
+// followAll follows the output of containers of p (see follow).
+func (n *namespace) followAll(ctx context.Context, p pod, containers ...string) []*logStream {
+	var streams []*logStream
+	for _, c := range containers {
+		streams = append(streams, n.follow(ctx, p.Metadata.Name, c))
+	}
+	return streams
+}
+
+// streamsTimeline waits, at most bound, for the streams to end and reads
+// their timeline.
+func streamsTimeline(t *testing.T, bound time.Duration, streams []*logStream) timeline {
+	t.Helper()
+	var outs []string
+	for _, s := range streams {
+		if !s.ended(bound) {
+			t.Errorf("the output of %s did not end within %s", s.ctr, bound)
+		}
+		outs = append(outs, s.output())
+	}
+	tl, err := parseTimeline(outs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tl
 }
