@@ -3,6 +3,7 @@
 package k8s
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -69,33 +70,42 @@ func TestNativeReverseStopOrder(t *testing.T) {
 }
 
 // "a restartable init container starts and exits with exit code 0 (1)
-// continuously": the sidecar exits 1 s after it started, whatever its
-// code, while the main runs for 12 s. It is started again after the main
-// started, and the pod succeeds: its exits never fail it.
+// continuously", under restartPolicy Never and OnFailure: the sidecar
+// exits 1 s after it started, whatever its code, while the main runs for
+// 12 s. It is started again after the main started, and the pod
+// succeeds: its exits never fail it.
 func TestNativeSidecarExitsWhileMainRuns(t *testing.T) {
 	t.Parallel()
-	for _, code := range []int{0, 1} {
-		t.Run(map[int]string{0: "exit-0", 1: "exit-1"}[code], func(t *testing.T) {
-			t.Parallel()
-			eachMode(t, func(t *testing.T, mode string) {
-				n := newNamespace(t)
-				sidecar := part{"sidecar", behaviour{delay: 1, exitCode: code}}
-				m := injected(t, unwrappedJob(t, "exits-continuously", sidecarAnnotations("sidecar"),
-					lifecycleSpec(behaviour{delay: 12}, sidecar)), mode)
-				start := n.applyRaw(m.YAML())
-				took := n.mustComplete("exits-continuously", start, nativeBound)
-				p := n.onlyPod("exits-continuously")
-				assertCodes(t, p, map[string]int{"main": 0})
-				tl := n.podTimeline(p)
-				tl.startsBefore(t, "main", "sidecar")
-				tl.has(t, "main", "Exiting")
-				if tl.starts("sidecar") < 2 {
-					t.Errorf("the sidecar started %d times; want it started again after its exit:\n%s", tl.starts("sidecar"), tl)
-				}
-				t.Logf("%s, sidecar exiting %d: started %d times; apply → Complete in %s", mode, code, tl.starts("sidecar"), took.Round(100*time.Millisecond))
+	for _, policy := range []string{"Never", "OnFailure"} {
+		for _, code := range []int{0, 1} {
+			t.Run(fmt.Sprintf("%s/exit-%d", policy, code), func(t *testing.T) {
+				t.Parallel()
+				eachMode(t, func(t *testing.T, mode string) { playSidecarExits(t, mode, policy, code) })
 			})
-		})
+		}
 	}
+}
+
+func playSidecarExits(t *testing.T, mode, policy string, code int) {
+	n := newNamespace(t)
+	spec := lifecycleSpec(behaviour{delay: 12}, part{"sidecar", behaviour{delay: 1, exitCode: code}})
+	spec["restartPolicy"] = policy
+	m := injected(t, unwrappedJob(t, "exits-continuously", sidecarAnnotations("sidecar"), spec), mode)
+	start := n.applyRaw(m.YAML())
+	took := n.mustComplete("exits-continuously", start, nativeBound)
+	p := n.onlyPod("exits-continuously")
+	assertCodes(t, p, map[string]int{"main": 0})
+	if main, _ := p.container("main"); main.RestartCount != 0 {
+		t.Errorf("main: restartCount %d; want 0 (it never failed)", main.RestartCount)
+	}
+	tl := n.podTimeline(p)
+	tl.startsBefore(t, "main", "sidecar")
+	tl.has(t, "main", "Exiting")
+	if tl.starts("sidecar") < 2 {
+		t.Errorf("the sidecar started %d times; want it started again after its exit:\n%s", tl.starts("sidecar"), tl)
+	}
+	t.Logf("%s, restartPolicy %s, sidecar exiting %d: started %d times; apply → Complete in %s",
+		mode, policy, code, tl.starts("sidecar"), took.Round(100*time.Millisecond))
 }
 
 // "using a restartable init container in a Pod with restartPolicy=Always;
