@@ -201,3 +201,35 @@ func waitingFor(p pod, c string) string {
 	}
 	return cs.State.Waiting.Reason
 }
+
+// The same sidecar in a Job under restartPolicy OnFailure, backoffLimit
+// 0: the Job controller counts every container restart of the pod
+// against backoffLimit, a native sidecar's too, so the native Job fails
+// at the sidecar's first restart; classic tandem restarts it inside its
+// container (restartCount 0), and the Job completes.
+func TestNativeSidecarRestartsOnFailureJob(t *testing.T) {
+	t.Parallel()
+	eachMode(t, func(t *testing.T, mode string) {
+		n := newNamespace(t)
+		spec := lifecycleSpec(behaviour{delay: 12}, part{"sidecar", behaviour{delay: 1}})
+		spec["restartPolicy"] = "OnFailure"
+		m := injected(t, unwrappedJob(t, "on-failure", sidecarAnnotations("sidecar"), spec), mode)
+		start := n.applyRaw(m.YAML())
+		end, at, err := n.waitJob("on-failure", nativeBound)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, reason := "Complete", ""
+		if mode == "native" {
+			want = "Failed"
+			reason = n.run(nil, "get", "job", "on-failure", "-o", `jsonpath={.status.conditions[?(@.type=="Failed")].reason}`)
+			if reason != "BackoffLimitExceeded" {
+				t.Errorf("job failed for %q; want BackoffLimitExceeded", reason)
+			}
+		}
+		if end != want {
+			t.Errorf("job ended %s; want %s", end, want)
+		}
+		t.Logf("%s: OnFailure Job, backoffLimit 0, a sidecar that exits after 1 s: %s %s after the apply", mode, end, at.Sub(start).Round(100*time.Millisecond))
+	})
+}
