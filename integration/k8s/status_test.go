@@ -72,6 +72,9 @@ type containerStatus struct {
 			StartedAt time.Time `json:"startedAt"`
 		} `json:"running"`
 		Terminated *terminated `json:"terminated"`
+		Waiting    *struct {
+			Reason string `json:"reason"`
+		} `json:"waiting"`
 	} `json:"state"`
 	LastState struct {
 		Terminated *terminated `json:"terminated"`

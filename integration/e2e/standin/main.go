@@ -7,7 +7,8 @@
 //	standin serve [--name N] [--tcp ADDR]... [--http ADDR]... [--listen-after D]
 //	standin send  [--name N] ADDR LINE...
 //	standin app   [--name N] --log FILE [--every D] [--lines N] [--drain N]
-//	standin ship  [--name N] --from FILE [--every D]
+//	standin ship  [--name N] --from FILE [--every D] [--flush-time D]
+//	standin now
 //
 // Each exits (gracefully) on SIGTERM, SIGINT or SIGQUIT.
 //
@@ -18,7 +19,10 @@
 // FILE, exits after --lines of them, or on SIGTERM writes --drain more (a
 // graceful shutdown that still logs) and exits 0. ship follows FILE and
 // prints each line as "NAME: shipped LINE"; on SIGTERM it ships what is left
-// in the file and exits 0.
+// in the file and exits 0; with --flush-time it first takes that long (a
+// shipper that must send its buffer to a slow backend). now prints the time
+// in RFC 3339 with nanoseconds, for shell scripts that log their own events
+// (busybox's date has no sub-second format).
 //
 // Build it static (CGO_ENABLED=0): the test image has no libc.
 package main
@@ -48,6 +52,7 @@ func main() {
 		"send":  send,
 		"app":   app,
 		"ship":  ship,
+		"now":   now,
 	}
 	run, ok := commands[os.Args[1]]
 	if !ok {
@@ -240,6 +245,7 @@ func ship(args []string) int {
 	name := fs.String("name", "shipper", "name printed on every line")
 	path := fs.String("from", "", "file to follow")
 	every := fs.Duration("every", 50*time.Millisecond, "how often to look for new lines")
+	flushTime := fs.Duration("flush-time", 0, "how long the flush on SIGTERM takes")
 	_ = fs.Parse(args)
 	sigs := terms()
 	tick := time.NewTicker(*every)
@@ -281,9 +287,18 @@ func ship(args []string) int {
 		case <-tick.C:
 			readAll()
 		case sig := <-sigs:
+			if *flushTime > 0 {
+				say(*name, "%s, flushing for %s", sig, *flushTime)
+				time.Sleep(*flushTime)
+			}
 			readAll()
 			say(*name, "%s, flushed, %d lines shipped, exiting", sig, shipped)
 			return 0
 		}
 	}
+}
+
+func now([]string) int {
+	fmt.Println(time.Now().UTC().Format(time.RFC3339Nano))
+	return 0
 }

@@ -1,0 +1,123 @@
+//go:build k8s
+
+package k8s
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tandem-sh/tandem/integration/kit"
+)
+
+// podFailureBound: the retry comes after the Job controller's 10 s
+// back-off.
+const podFailureBound = 3 * time.Minute
+
+// failurePolicyJob is a Job as written before tandem, to be injected in
+// native mode: its main exits 1 on its first run and 0 on its second (a
+// mark in a hostPath directory outlives the first pod), its proxy is
+// `sleep`, which `tandem run` makes exit 143 on the kubelet's SIGTERM at
+// teardown. backoffLimit 2 and FailJob on exit codes NotIn [0, 1]: a 1 is
+// meant to be retried. containerName, when not "", is the rule's.
+func failurePolicyJob(t *testing.T, name, containerName, markDir string) *kit.Manifest {
+	t.Helper()
+	main := ctr("main", "sh", "-c", `if [ -e /mark/tried ]; then echo "main: second run, exit 0"; exit 0; fi
+touch /mark/tried; echo "main: first run, exit 1"; exit 1`)
+	main["volumeMounts"] = []any{map[string]any{"name": "mark", "mountPath": "/mark"}}
+	m := unwrappedJob(t, name, map[string]string{
+		"tandem.sh/sidecars":          "proxy",
+		"tandem.sh/stop-signal.proxy": "TERM",
+	}, map[string]any{
+		"containers": []any{main, ctr("proxy", "sleep", "3600")},
+		"volumes": []any{map[string]any{"name": "mark",
+			"hostPath": map[string]any{"path": markDir, "type": "DirectoryOrCreate"}}},
+	})
+	codes := map[string]any{"operator": "NotIn", "values": []int{0, 1}}
+	if containerName != "" {
+		codes["containerName"] = containerName
+	}
+	m.Set(2, "spec", "backoffLimit")
+	m.Set(map[string]any{"rules": []any{map[string]any{"action": "FailJob", "onExitCodes": codes}}}, "spec", "podFailurePolicy")
+	return m
+}
+
+// The Job controller matches onExitCodes against every terminated
+// container, native sidecars included, unless the rule names one. Without
+// containerName the proxy's 143 at the teardown of the first pod trips
+// FailJob: the Job fails at once (control); inject warned, and
+// `tandemctl check` names the rule and the fix. With containerName: main
+// the 1 is retried, and the second pod completes.
+func TestPodFailurePolicyContainerName(t *testing.T) {
+	t.Parallel()
+	n := newNamespace(t)
+	marks := t.TempDir()
+	trips := failurePolicyJob(t, "trips", "", filepath.Join(marks, "trips"))
+	fixed := failurePolicyJob(t, "fixed", "main", filepath.Join(marks, "fixed"))
+
+	tripsOut, report := injectManifest(t, trips.YAML(), "--mode", "native")
+	mustContain(t, "inject's report on the Job without containerName", report,
+		"warning: podFailurePolicy rule 1 (FailJob on exit codes NotIn [0, 1])", `sidecar "proxy" can exit 143`,
+		"add containerName: main to the rule's onExitCodes")
+	fixedOut, report := injectManifest(t, fixed.YAML(), "--mode", "native")
+	if strings.Contains(report, "warning") {
+		t.Errorf("inject warned about the Job whose rule names its main: %s", report)
+	}
+	start := n.applyRaw(tripsOut)
+	n.applyRaw(fixedOut)
+
+	assertCheckFlagsTrips(t, n)
+	assertTripped(t, n, start)
+	took := n.mustComplete("fixed", start, podFailureBound)
+	pods := n.jobPods("fixed")
+	if len(pods) != 2 {
+		t.Fatalf("job fixed made %d pods; want 2 (the first failed with 1, retried)", len(pods))
+	}
+	assertCodes(t, pods[0], map[string]int{"main": 1, "proxy": 143})
+	assertCodes(t, pods[1], map[string]int{"main": 0})
+	t.Logf("containerName: main: the first pod failed (main 1, proxy 143), the retry ran; apply → Complete in %s", took.Round(100*time.Millisecond))
+}
+
+// assertCheckFlagsTrips runs `tandemctl check` on the namespace: one
+// finding, for the Job without containerName.
+func assertCheckFlagsTrips(t *testing.T, n *namespace) {
+	t.Helper()
+	run := runCheck(t, "", "-n", n.name, "-o", "json")
+	found := only(run.findings(t), "pod-failure-policy")
+	if run.code != 1 || len(found) != 1 || found[0].Name != "trips" || found[0].Severity != "error" {
+		t.Fatalf("check exited %d with pod-failure-policy findings %+v; want one error, for job trips", run.code, found)
+	}
+	mustContain(t, "check's finding", found[0].Message, "Job trips", "podFailurePolicy rule 1 (FailJob on exit codes NotIn [0, 1])",
+		`sidecar "proxy" can exit 143 at teardown`, "the Job fails at once")
+	if want := "add containerName: main to the rule's onExitCodes"; found[0].Fix != want {
+		t.Errorf("check's fix: %q; want %q", found[0].Fix, want)
+	}
+}
+
+// assertTripped: the Job without containerName failed on its first pod,
+// by the rule, with the main's 1 and the proxy's 143.
+func assertTripped(t *testing.T, n *namespace, start time.Time) {
+	t.Helper()
+	end, at, err := n.waitJob("trips", podFailureBound)
+	if err != nil || end != "Failed" {
+		t.Fatalf("job trips: ended %q, %v; want Failed", end, err)
+	}
+	if reason := n.run(nil, "get", "job", "trips", "-o", `jsonpath={.status.conditions[?(@.type=="Failed")].reason}`); reason != "PodFailurePolicy" {
+		t.Errorf("job trips failed for %q; want PodFailurePolicy", reason)
+	}
+	p := n.onlyPod("trips")
+	assertCodes(t, p, map[string]int{"main": 1, "proxy": 143})
+	t.Logf("control, no containerName: the proxy's 143 failed the Job at its first pod, %s after apply", at.Sub(start).Round(100*time.Millisecond))
+}
+
+// assertCodes asserts each container of p terminated with its code.
+func assertCodes(t *testing.T, p pod, want map[string]int) {
+	t.Helper()
+	for c, code := range want {
+		cs, _ := p.container(c)
+		if got, ended := cs.exitCode(); !ended || got != code {
+			t.Errorf("pod %s, container %s: ended %v with %d; want %d", p.Metadata.Name, c, ended, got, code)
+		}
+	}
+}
