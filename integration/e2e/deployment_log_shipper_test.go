@@ -122,3 +122,37 @@ func (pp *playedPod) waitForLine(ctr, text string, bound time.Duration) {
 	}
 	pp.t.Fatalf("no line of %s contains %q within %s", ctr, text, bound)
 }
+
+// The shipper's container signalled alone (`podman kill --signal TERM`, as
+// the kubelet stops a sidecar whose liveness probe failed): no main marked
+// its termination, so the shipper's tandem does not hold the signal for
+// --outlive-main's 30 s but forwards it after its short look for a mark,
+// while the app runs on untouched.
+func TestLogShipperSignalledAlone(t *testing.T) {
+	p := examplePod(t, "deployment-log-shipper.yaml", "e2e-shipper-alone")
+	p.Args("web", "standin", "app", "--name", "nginx", "--log", "/var/log/nginx/access.log",
+		"--every", "100ms", "--drain", fmt.Sprint(drainLines))
+	p.Args("fluent-bit", "standin", "ship", "--name", "fluent-bit", "--from", "/var/log/nginx/access.log")
+	pp := play(t, p)
+	pp.waitForLine("fluent-bit", `shipped "line 5"`, 30*time.Second)
+	if _, _, err := podman(context.Background(), "kill", "--signal", "TERM", pp.ctrName("fluent-bit")); err != nil {
+		t.Fatal(err)
+	}
+	if !pp.waitExited(20*time.Second, "fluent-bit") {
+		t.Fatal("the shipper did not exit within 20 s of its SIGTERM: held for --outlive-main?")
+	}
+	if st := pp.state("web"); st.Status != "running" {
+		t.Errorf("web is %s after the shipper alone was signalled; want running", st.Status)
+	}
+	logs := pp.logs()
+	kit.AssertOrder(t, logs,
+		kit.Tandem("fluent-bit", "termination-mark-awaited"),
+		kit.Tandem("fluent-bit", "signal-alone"),
+	)
+	if _, held := kit.Find(logs, kit.Tandem("fluent-bit", "signal-held")); held {
+		t.Error("the signal to the shipper alone was held as the pod's deletion")
+	}
+	if _, marked := kit.Find(logs, kit.Tandem("web", "termination-grace")); marked {
+		t.Error("the app's tandem saw a termination signal: it was not sent")
+	}
+}
