@@ -30,13 +30,17 @@ func (c *container) read(ctx context.Context, opts Options) (warning string, err
 	if err != nil {
 		return "", fail(err, "make lifecycle.stopSignal and "+StopSignalKey+c.name+" name the signal the runtime sends it, or keep one")
 	}
+	if !stated {
+		// What the pod states wins; the preset saves the lookup.
+		stopSignal, stated = c.presetSignal()
+	}
 	classicSidecar := c.sidecar && !c.native && opts.Mode == Classic
 	wantSignal := classicSidecar && !stated
 	config, lookupErr := c.readImage(ctx, opts, needsImage(command), wantSignal)
 	if lookupErr != nil {
 		return "", fail(lookupErr.err, lookupErr.fix)
 	}
-	if len(Program(command, args, config)) == 0 {
+	if c.argv = Program(command, args, config); len(c.argv) == 0 {
 		return "", fail(errors.New("neither the container nor its image says what to run (no command, no ENTRYPOINT, no CMD)"),
 			"give the container a command:")
 	}

@@ -111,5 +111,6 @@ func Resource(ctx context.Context, resource *yaml.Node, opts Options) Report {
 	for _, c := range p.natives {
 		r.Natives = append(r.Natives, c.name)
 	}
+	r.Presets = p.presetNotes()
 	return r
 }
