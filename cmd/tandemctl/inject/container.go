@@ -30,12 +30,11 @@ func (c *container) read(ctx context.Context, opts Options) (warning string, err
 	if err != nil {
 		return "", fail(err, "make lifecycle.stopSignal and "+StopSignalKey+c.name+" name the signal the runtime sends it, or keep one")
 	}
-	if !stated {
-		// What the pod states wins; the preset saves the lookup.
-		stopSignal, stated = c.presetSignal()
-	}
+	// What the pod states wins; then the image's STOPSIGNAL when it is
+	// read anyway, else the preset's, which saves the lookup.
+	presetSignal, hasPreset := c.presetSignal()
 	classicSidecar := c.sidecar && !c.native && opts.Mode == Classic
-	wantSignal := classicSidecar && !stated
+	wantSignal := classicSidecar && !stated && !hasPreset
 	config, lookupErr := c.readImage(ctx, opts, needsImage(command), wantSignal)
 	if lookupErr != nil {
 		return "", fail(lookupErr.err, lookupErr.fix)
@@ -48,7 +47,10 @@ func (c *container) read(ctx context.Context, opts Options) (warning string, err
 	if !classicSidecar {
 		return "", nil
 	}
-	if !stated {
+	switch {
+	case !stated && hasPreset && config.StopSignal == "":
+		stopSignal = presetSignal
+	case !stated:
 		stopSignal, err = signalName(config.StopSignal)
 		if err != nil {
 			return "", fail(fmt.Errorf("the image's STOPSIGNAL: %w", err), stopSignalFix(c.name))
