@@ -97,7 +97,9 @@ func TestPresetCloudSQLProxyJobCompletes(t *testing.T) {
 	kit.AssertOrder(t, pj.logs,
 		kit.Tandem("cloud-sql-proxy", "ready-written"),
 		kit.Tandem("export", "cmd-started"),
-		kit.Program("export", "export reached the proxy"),
+		kit.Program("export", "export reached the proxy"))
+	kit.AssertOrder(t, pj.logs,
+		kit.Tandem("export", "cmd-exited"),
 		kit.Tandem("cloud-sql-proxy", "quit-called"),
 		kit.Program("cloud-sql-proxy", "/quitquitquit received request"))
 	t.Logf("cloud-sql-proxy %s by its preset: ready from /startup, quit on /quitquitquit, exit 0; apply → Complete in %s",
