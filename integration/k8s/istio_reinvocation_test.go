@@ -32,7 +32,8 @@ echo export done`
 	m := kit.FromObject(t, map[string]any{
 		"apiVersion": "batch/v1", "kind": "Job", "metadata": map[string]any{"name": "istio-late"},
 		"spec": map[string]any{"backoffLimit": 0, "template": map[string]any{
-			"metadata": map[string]any{"annotations": map[string]any{"tandem.sh/sidecars": "proxy"}},
+			// The proxy's signal stated: its image is in no registry to read.
+			"metadata": map[string]any{"annotations": map[string]any{"tandem.sh/sidecars": "proxy", "tandem.sh/stop-signal.proxy": "TERM"}},
 			"spec":     map[string]any{"restartPolicy": "Never", "containers": []any{main, ctr("proxy", "sleep", "3600")}},
 		}},
 	})
