@@ -193,3 +193,62 @@ func TestPresetNewerTagIsSaid(t *testing.T) {
 		t.Errorf("report %q; want it to say %q", r.String(), want)
 	}
 }
+
+// meshJob is a Job whose only other container is a mesh proxy of image.
+func meshJob(image, proxyExtra string) string {
+	return `apiVersion: batch/v1
+kind: Job
+metadata:
+  name: mesh
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: work
+          image: app:1
+          command: ["/app"]
+        - name: mesh-proxy
+          image: ` + image + `
+          command: ["/proxy"]
+` + proxyExtra
+}
+
+// istio-proxy as its injector writes it, probe and all, in a pod that
+// tandem sees for the first time (the webhook reinvoked after Istio's):
+// a sidecar, its own probe kept, asked to quit on 15020, not essential.
+func TestPresetIstioProxyWrapped(t *testing.T) {
+	probe := `          readinessProbe:
+            httpGet: {path: /healthz/ready, port: 15021}
+`
+	r, out := injectYAML(t, meshJob("docker.io/istio/proxyv2:1.24.0", probe), presetOptions())
+	if r.Status != Injected || !strings.Contains(r.String(), "mesh-proxy (preset istio-proxy)") {
+		t.Fatalf("report %q; want mesh-proxy injected by its preset", r.String())
+	}
+	sidecar := commandOf(t, out, "mesh-proxy")
+	if got := flagValues(sidecar, "--quit-url"); !slices.Equal(got, []string{"http://127.0.0.1:15020/quitquitquit"}) {
+		t.Errorf("--quit-url %v; want istio's", got)
+	}
+	if got := flagValues(commandOf(t, out, "work"), "--needs"); got != nil {
+		t.Errorf("main --needs %v; want none (a mesh proxy is not essential by default)", got)
+	}
+	if !strings.Contains(out, "http://127.0.0.1:15021/healthz/ready") {
+		t.Errorf("the pod's own probe is not the start hook's condition:\n%s", out)
+	}
+}
+
+// linkerd-proxy's /shutdown is served only when its variable is true.
+func TestPresetLinkerdShutdownNeedsItsVariable(t *testing.T) {
+	image := "cr.l5d.io/linkerd/proxy:edge-24.11.8"
+	_, out := injectYAML(t, meshJob(image, ""), presetOptions())
+	if got := flagValues(commandOf(t, out, "mesh-proxy"), "--quit-url"); got != nil {
+		t.Errorf("--quit-url %v without LINKERD2_PROXY_SHUTDOWN_ENDPOINT_ENABLED; want none", got)
+	}
+	env := `          env:
+            - {name: LINKERD2_PROXY_SHUTDOWN_ENDPOINT_ENABLED, value: "true"}
+`
+	_, out = injectYAML(t, meshJob(image, env), presetOptions())
+	if got := flagValues(commandOf(t, out, "mesh-proxy"), "--quit-url"); !slices.Equal(got, []string{"http://127.0.0.1:4191/shutdown"}) {
+		t.Errorf("--quit-url %v; want linkerd's /shutdown", got)
+	}
+}
