@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tandem-sh/tandem/cmd/tandemctl/inject"
+	"github.com/tandem-sh/tandem/cmd/tandemctl/presets"
 	"github.com/tandem-sh/tandem/cmd/tandemctl/registry"
 )
 
@@ -36,6 +37,8 @@ func injectFlags() []cli.Flag {
 			Usage: "the nodes' platform, os/arch[/variant], whose image config is read"},
 		&cli.StringSliceFlag{Name: "insecure-registry", EnvVars: envVars("insecure-registry"),
 			Usage: "registry HOST[:PORT] spoken to over plain HTTP (repeatable)"},
+		&cli.BoolFlag{Name: "presets", Value: true, EnvVars: envVars("presets"),
+			Usage: "a container whose image is a known sidecar (tandemctl presets) is a sidecar without annotation; --presets=false: only what the pod names"},
 	}
 }
 
@@ -68,6 +71,9 @@ func readInjectFlags(cliCtx *cli.Context) (inject.Options, *imageLookups, error)
 		Image:    cliCtx.String("image"),
 		Version:  version,
 		Sidecars: cliCtx.StringSlice("sidecar"),
+	}
+	if cliCtx.Bool("presets") {
+		opts.Presets = presets.Builtin()
 	}
 	if opts.Image == "" {
 		return opts, nil, errors.New("--image: expected an image that holds /tandem, e.g. ghcr.io/tandem-sh/tandem:" + version)

@@ -34,15 +34,19 @@ func needsJob(t *testing.T, name string, needs bool, edit func(*kit.Manifest), e
 	}
 	plain := kit.Parse(t, "inject/job-plain.yaml", src)
 	plain.SetName(name)
+	// The proxy's preset makes it essential by default: the control says
+	// its export needs nothing, and the pod's word wins.
+	neededBy := ""
 	if needs {
-		plain.Set("cloud-sql-proxy", "spec", "template", "metadata", "annotations", "tandem.sh/needs")
+		neededBy = "cloud-sql-proxy"
 	}
+	plain.Set(neededBy, "spec", "template", "metadata", "annotations", "tandem.sh/needs")
 	// The stand-in proxy leaves on SIGTERM: said, so no lookup is needed
 	// and the report carries no "SIGTERM assumed" warning.
 	plain.Set("TERM", "spec", "template", "metadata", "annotations", "tandem.sh/stop-signal.cloud-sql-proxy")
 	edit(plain)
 	injected, report := injectManifest(t, plain.YAML(), flags...)
-	if want := "job/" + name + ": injected (mains: export; sidecars: cloud-sql-proxy)\n"; report != want {
+	if want := "job/" + name + ": injected (mains: export; sidecars: cloud-sql-proxy (preset cloud-sql-proxy))\n"; report != want {
 		t.Fatalf("tandemctl's report: %q; want %q", report, want)
 	}
 	m := kit.Parse(t, "inject/job-plain.yaml", injected)

@@ -21,11 +21,15 @@ func TestWebhookDryRun(t *testing.T) {
 
 	before := scrapeWebhook(t)
 	out := n.run(podJSON, "create", "--dry-run=server", "-o", "json", "-f", "-")
+	// reinvocationPolicy: IfNeeded: the API server's own admission runs
+	// again after tandem's patch and changes the pod, so it calls tandem
+	// again, which finds tandem.sh/injected.
 	changed := assertCounted(t, before, map[string]float64{
-		admissions("injected", "classic"): 1,
-		admissionsTimed:                   1,
-		lookupsRead:                       1,
-		lookupsTimed:                      1,
+		admissions("injected", "classic"):         1,
+		admissions("skipped", "already-injected"): 1,
+		admissionsTimed:                           2,
+		lookupsRead:                               1,
+		lookupsTimed:                              1,
 	})
 
 	p, err := decodeJSON[pod](out)

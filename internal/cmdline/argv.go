@@ -31,13 +31,14 @@ type Main struct {
 	Peers       []string
 	DoneSignal  string
 	Needs       []string // the ready files of the sidecars it cannot work without
+	QuitURLs    []string // POSTed when CMD ends, for sidecars tandem does not wrap
 	// TerminationGrace: CMD's time after the pod's stop signal, the rest
 	// of the grace period kept for the sidecars.
 	TerminationGrace time.Duration
 }
 
 // Argv is BINARY main [--name NAME] [--done-file PATH] [--signal-peers]
-// [--peer NAME]... [--done-signal SIG] [--needs READY_FILE]... --.
+// [--peer NAME]... [--done-signal SIG] [--needs READY_FILE]... [--quit-url URL]... --.
 func (m Main) Argv() []string {
 	a := start(m.Binary, CmdMain)
 	a.value(FlagName, m.Name)
@@ -46,6 +47,7 @@ func (m Main) Argv() []string {
 	a.values(FlagPeer, m.Peers)
 	a.value(FlagDoneSignal, m.DoneSignal)
 	a.values(FlagNeeds, m.Needs)
+	a.values(FlagQuitURL, m.QuitURLs)
 	a.duration(FlagTerminationGrace, m.TerminationGrace)
 	return append(a, "--")
 }
@@ -65,12 +67,14 @@ type Sidecar struct {
 	StoppedFile       string
 	MainStartTimeout  time.Duration
 	Grace             time.Duration // --grace: its stop's own time, within what the mains leave
+	QuitURLs          []string      // POSTed first on a requested stop, before the signal
 }
 
 // Argv is BINARY sidecar [--name NAME] [--done-file PATH]... [--ready-file
 // PATH] [--ready-when COND]... [--stop-when WHEN] [--outlive-main DURATION]
 // [--termination-signal SIG] [--done-signal SIG] [--restart POLICY]
-// [--stopped-file PATH] [--main-start-timeout DURATION] --.
+// [--stopped-file PATH] [--main-start-timeout DURATION] [--grace DURATION]
+// [--quit-url URL]... --.
 func (s Sidecar) Argv() []string {
 	a := start(s.Binary, CmdSidecar)
 	a.value(FlagName, s.Name)
@@ -85,6 +89,7 @@ func (s Sidecar) Argv() []string {
 	a.value(FlagStoppedFile, s.StoppedFile)
 	a.duration(FlagMainStartTimeout, s.MainStartTimeout)
 	a.duration(FlagGrace, s.Grace)
+	a.values(FlagQuitURL, s.QuitURLs)
 	return append(a, "--")
 }
 

@@ -68,6 +68,7 @@ func (p *plan) applyClassic() {
 			sidecar.StoppedFile = stoppedFile(c.name)
 		}
 		sidecar.ReadyFile, sidecar.ReadyWhen = p.readiness(c)
+		sidecar.QuitURLs = c.presetQuitURLs()
 		switch yamlnode.ScalarAt(p.spec, "restartPolicy") {
 		case "OnFailure":
 			// The kubelet retries a failed main in the same pod: keep the proxy.
@@ -134,7 +135,7 @@ func (c *container) wrap(command []string) {
 // addStartHook holds the next container's start until this sidecar's
 // probe holds. It returns a warning when it cannot.
 func (c *container) addStartHook() string {
-	cond, budget, ok, err := startCondition(c.node)
+	cond, budget, ok, err := c.startCondition()
 	switch {
 	case !ok:
 		return ""

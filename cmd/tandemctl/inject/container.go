@@ -30,13 +30,16 @@ func (c *container) read(ctx context.Context, opts Options) (warning string, err
 	if err != nil {
 		return "", fail(err, "make lifecycle.stopSignal and "+StopSignalKey+c.name+" name the signal the runtime sends it, or keep one")
 	}
+	// What the pod states wins; then the image's STOPSIGNAL when it is
+	// read anyway, else the preset's, which saves the lookup.
+	presetSignal, hasPreset := c.presetSignal()
 	classicSidecar := c.sidecar && !c.native && opts.Mode == Classic
-	wantSignal := classicSidecar && !stated
+	wantSignal := classicSidecar && !stated && !hasPreset
 	config, lookupErr := c.readImage(ctx, opts, needsImage(command), wantSignal)
 	if lookupErr != nil {
 		return "", fail(lookupErr.err, lookupErr.fix)
 	}
-	if len(Program(command, args, config)) == 0 {
+	if c.argv = Program(command, args, config); len(c.argv) == 0 {
 		return "", fail(errors.New("neither the container nor its image says what to run (no command, no ENTRYPOINT, no CMD)"),
 			"give the container a command:")
 	}
@@ -44,7 +47,10 @@ func (c *container) read(ctx context.Context, opts Options) (warning string, err
 	if !classicSidecar {
 		return "", nil
 	}
-	if !stated {
+	switch {
+	case !stated && hasPreset && config.StopSignal == "":
+		stopSignal = presetSignal
+	case !stated:
 		stopSignal, err = signalName(config.StopSignal)
 		if err != nil {
 			return "", fail(fmt.Errorf("the image's STOPSIGNAL: %w", err), stopSignalFix(c.name))

@@ -62,7 +62,7 @@ func (p *plan) readiness(c *container) (file string, when []string) {
 	if !slices.Contains(p.needs, c.name) {
 		return "", nil
 	}
-	cond, _, ok, err := startCondition(c.node)
+	cond, _, ok, err := c.startCondition()
 	switch {
 	case err != nil:
 		p.warnings = append(p.warnings, "sidecar "+strconv.Quote(c.name)+" is ready for the mains that need it as soon as it starts: "+err.Error())

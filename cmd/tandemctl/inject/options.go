@@ -3,6 +3,8 @@ package inject
 import (
 	"context"
 	"fmt"
+
+	"github.com/tandem-sh/tandem/cmd/tandemctl/presets"
 )
 
 // Mode is how sidecars are made to start first and stop last.
@@ -38,6 +40,9 @@ type Options struct {
 	Sidecars []string
 	// Resolver reads image configs; nil means no lookups (--resolve none).
 	Resolver EntrypointResolver
+	// Presets are the known sidecars, named by image; nil: off
+	// (--presets=false).
+	Presets *presets.Table
 }
 
 // ImageConfig is what a container runtime takes from an image's config.

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tandem-sh/tandem/cmd/tandemctl/presets"
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/yamlnode"
 	"go.yaml.in/yaml/v3"
@@ -38,6 +39,10 @@ type container struct {
 	// terminationSignal is the signal the runtime sends on pod deletion,
 	// "" for SIGTERM.
 	terminationSignal string
+	// preset is the known sidecar its image matched, nil for none.
+	preset *presets.Match
+	// argv is what it runs, as read (its preset's endpoints depend on it).
+	argv []string
 }
 
 // plan is what injecting one pod template will do.
@@ -93,11 +98,8 @@ func preparePlan(template *yaml.Node, opts Options) (*plan, error) {
 		return nil, errors.New("the pod template has no containers list")
 	}
 	natives := nativeSidecars(spec)
-	names, err := sidecarNames(append(append([]*yaml.Node{}, ctrs.Content...), natives...), yamlnode.ScalarAt(annotations, SidecarsKey), opts.Sidecars)
-	if err != nil {
-		return nil, err
-	}
-	needs, err := neededSidecars(yamlnode.ScalarAt(annotations, NeedsKey), names)
+	all := append(append([]*yaml.Node{}, ctrs.Content...), natives...)
+	names, needs, matches, err := namedSidecars(all, ctrs.Content, annotations, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -114,13 +116,13 @@ func preparePlan(template *yaml.Node, opts Options) (*plan, error) {
 	}
 	p := &plan{spec: spec, meta: meta, needs: needs}
 	stated, err := statedStopSignals(annotations, append(containerNames(ctrs.Content), containerNames(natives)...))
-	p.problems = append(p.problems, checkShapes(meta, spec, append(append([]*yaml.Node{}, ctrs.Content...), natives...)), err)
+	p.problems = append(p.problems, checkShapes(meta, spec, all), err)
 	var graceErr error
 	p.grace, graceErr = splitGrace(spec, annotations)
 	p.problems = append(p.problems, graceErr)
 	for _, n := range ctrs.Content {
 		name := yamlnode.ScalarAt(n, "name")
-		c := &container{node: n, name: name, sidecar: slices.Contains(names, name), statedSignal: stated[name]}
+		c := &container{node: n, name: name, sidecar: slices.Contains(names, name), statedSignal: stated[name], preset: matchOf(matches, name)}
 		if c.sidecar {
 			p.sidecars = append(p.sidecars, c)
 		} else {
@@ -129,13 +131,43 @@ func preparePlan(template *yaml.Node, opts Options) (*plan, error) {
 	}
 	for _, n := range natives {
 		if name := yamlnode.ScalarAt(n, "name"); slices.Contains(names, name) {
-			p.natives = append(p.natives, &container{node: n, name: name, sidecar: true, native: true, statedSignal: stated[name]})
+			p.natives = append(p.natives, &container{node: n, name: name, sidecar: true, native: true, statedSignal: stated[name], preset: matchOf(matches, name)})
 		}
 	}
 	if len(p.mains) == 0 {
 		return nil, fmt.Errorf("every container is named a sidecar (%s): a pod needs a main container whose end stops them", strings.Join(names, ", "))
 	}
 	return p, nil
+}
+
+// namedSidecars are the pod's sidecars (named by the annotation, by
+// --sidecar, or by a preset), the ones the mains need (tandem.sh/needs,
+// else the presets' essential ones), and the preset of each it matched.
+func namedSidecars(all, containers []*yaml.Node, annotations *yaml.Node, opts Options) ([]string, []string, map[string]presets.Match, error) {
+	matches, err := presetMatches(all, annotations, opts.Presets)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	matches = keepAMain(containers, matches)
+	flagged := append(slices.Clone(opts.Sidecars), matchedNames(all, matches)...)
+	names, err := sidecarNames(all, yamlnode.ScalarAt(annotations, SidecarsKey), flagged)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	stated := yamlnode.ScalarAt(annotations, NeedsKey)
+	if yamlnode.Lookup(annotations, NeedsKey) != nil {
+		needs, err := neededSidecars(stated, names)
+		return names, needs, matches, err
+	}
+	return names, essentialByPreset(names, matches), matches, nil
+}
+
+// matchOf is name's preset, nil for none.
+func matchOf(matches map[string]presets.Match, name string) *presets.Match {
+	if m, ok := matches[name]; ok {
+		return &m
+	}
+	return nil
 }
 
 // toWrap lists the containers whose command changes: all in classic mode,

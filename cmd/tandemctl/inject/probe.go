@@ -31,6 +31,24 @@ func startCondition(ctr *yaml.Node) (cond string, budgetSecs int, ok bool, err e
 	return cond, budget, true, nil
 }
 
+// presetBudgetSecs is how long a start hook waits for a preset's
+// readiness: the kubelet's default probe budget, doubled for a proxy
+// that connects out first.
+const presetBudgetSecs = 2 * defaultProbePeriod * defaultProbeFailures
+
+// startCondition is c's probe as a condition, else its preset's
+// readiness when the sidecar serves it.
+func (c *container) startCondition() (cond string, budgetSecs int, ok bool, err error) {
+	cond, budgetSecs, ok, err = startCondition(c.node)
+	if ok {
+		return cond, budgetSecs, ok, err
+	}
+	if cond, ok := c.presetCondition(); ok {
+		return cond, presetBudgetSecs, true, nil
+	}
+	return "", 0, false, nil
+}
+
 func probeCondition(ctr, probe *yaml.Node) (string, error) {
 	if h := yamlnode.Lookup(probe, "httpGet"); h != nil {
 		port, err := probePort(ctr, yamlnode.Lookup(h, "port"))

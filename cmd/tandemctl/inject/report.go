@@ -42,6 +42,9 @@ type Report struct {
 	// Natives are named sidecars that already were native sidecars: they
 	// stay in initContainers, under tandem.
 	Natives []string
+	// Presets say, for each sidecar a preset described, which preset (and
+	// whether its tag is newer than the one the preset was read at).
+	Presets map[string]string
 	// Reason says why a resource was skipped; Cause says it in one fixed
 	// word (the webhook counts skips by it).
 	Reason string
@@ -55,9 +58,12 @@ type Report struct {
 func (r Report) String() string {
 	switch r.Status {
 	case Injected:
-		sidecars := slices.Clone(r.Sidecars)
+		var sidecars []string
+		for _, name := range r.Sidecars {
+			sidecars = append(sidecars, r.withPreset(name, ""))
+		}
 		for _, name := range r.Natives {
-			sidecars = append(sidecars, name+" (already a native sidecar: kept in initContainers)")
+			sidecars = append(sidecars, r.withPreset(name, "already a native sidecar: kept in initContainers"))
 		}
 		line := fmt.Sprintf("%s: injected (mains: %s; sidecars: %s)", r.Resource,
 			strings.Join(r.Mains, ", "), strings.Join(sidecars, ", "))
@@ -80,6 +86,15 @@ func (r Report) String() string {
 		}
 		return strings.Join(lines, "\n")
 	}
+}
+
+// withPreset is a sidecar's name with what the report says of it.
+func (r Report) withPreset(name, note string) string {
+	notes := slices.DeleteFunc([]string{r.Presets[name], note}, func(s string) bool { return s == "" })
+	if len(notes) == 0 {
+		return name
+	}
+	return name + " (" + strings.Join(notes, "; ") + ")"
 }
 
 // flatten lists the errors that errors.Join put together, however deep.

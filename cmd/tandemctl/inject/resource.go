@@ -86,6 +86,12 @@ func Resource(ctx context.Context, resource *yaml.Node, opts Options) Report {
 	p, err := makePlan(ctx, template, opts)
 	var skip errSkip
 	switch {
+	case errors.As(err, &skip) && skip.cause == AlreadyInjected:
+		if late, mains := addLateQuitURLs(template, opts); mains != nil {
+			return lateReport(r, late, mains)
+		}
+		r.Status, r.Cause, r.Reason = Skipped, skip.cause, skip.reason
+		return r
 	case errors.As(err, &skip):
 		r.Status, r.Cause, r.Reason = Skipped, skip.cause, skip.reason
 		if len(keys) > 0 && yamlnode.ScalarAt(yamlnode.Path(resource, "metadata", "annotations"), SidecarsKey) != "" &&
@@ -111,5 +117,6 @@ func Resource(ctx context.Context, resource *yaml.Node, opts Options) Report {
 	for _, c := range p.natives {
 		r.Natives = append(r.Natives, c.name)
 	}
+	r.Presets = p.presetNotes()
 	return r
 }

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tandem-sh/tandem/cmd/tandemctl/presets"
+)
+
+func TestPresetsText(t *testing.T) {
+	out, stderr, code := run(t, "", "presets")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"NAME", "cloud-sql-connectors/cloud-sql-proxy", "http://127.0.0.1:9091/quitquitquit (with --quitquitquit)",
+		"istio/proxyv2", "Verified from:", "cloud-sql-proxy: github.com/GoogleCloudPlatform/cloud-sql-proxy v2.25.3",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// -o json is the table itself, as inject reads it.
+func TestPresetsJSON(t *testing.T) {
+	out, stderr, code := run(t, "", "presets", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got presets.Table
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if len(got.Presets) != len(presets.Builtin().Presets) || got.Presets[0].Name != "cloud-sql-proxy" {
+		t.Errorf("got %d presets, first %q; want the built-in table", len(got.Presets), got.Presets[0].Name)
+	}
+}
+
+func TestPresetsBadOutput(t *testing.T) {
+	_, stderr, code := run(t, "", "presets", "-o", "yaml")
+	if code == 0 || !strings.Contains(stderr, `--output "yaml": expected text or json`) {
+		t.Errorf("exit %d, %q; want a usage error naming yaml", code, stderr)
+	}
+}
+
+// The example Job names its proxy by annotation; with --presets=false
+// the report names no preset, and --resolve none assumes SIGTERM again.
+func TestInjectPresetsFalse(t *testing.T) {
+	_, stderr, code := run(t, "", "inject", "--presets=false", "--resolve", "none", "--image", "ghcr.io/tandem-sh/tandem:latest",
+		filepath.Join("..", "..", "examples", "inject", "job-plain.yaml"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.Contains(stderr, "preset") || !strings.Contains(stderr, "SIGTERM assumed") {
+		t.Errorf("report %q; want no preset, SIGTERM assumed", stderr)
+	}
+}

@@ -1,0 +1,88 @@
+package presets
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+//go:embed presets.json
+var tableJSON []byte
+
+// Preset is what the project verified of one sidecar.
+type Preset struct {
+	Name string `json:"name"`
+	// Repositories are the last elements of the image's repository path,
+	// e.g. "istio/proxyv2": any registry or mirror before them matches.
+	Repositories []string `json:"repositories"`
+	Role         string   `json:"role"`
+	// StopSignal is the signal it stops cleanly on, as tandem names it.
+	StopSignal string `json:"stopSignal"`
+	// Quit is how it is asked to quit when a signal alone is wrong.
+	Quit *Endpoint `json:"quit,omitempty"`
+	// Ready is its readiness when the pod declares no probe.
+	Ready *Endpoint `json:"ready,omitempty"`
+	// StopExitCode is its exit code on a requested stop (nil: not read).
+	StopExitCode *int `json:"stopExitCode,omitempty"`
+	// Essential: the mains need it by default (tandem.sh/needs).
+	Essential bool     `json:"essential"`
+	Verified  Verified `json:"verified"`
+}
+
+// Endpoint is a URL or tandem condition that the sidecar serves only
+// when its command line has WhenArg or its environment sets WhenEnv to
+// "true" (both empty: always).
+type Endpoint struct {
+	URL     string `json:"url,omitempty"`
+	When    string `json:"when,omitempty"`
+	WhenArg string `json:"whenArg,omitempty"`
+	WhenEnv string `json:"whenEnv,omitempty"`
+}
+
+// Verified says where the entry was read: the version ("" when the
+// source was read at a commit with no release) and the files.
+type Verified struct {
+	Version string `json:"version,omitempty"`
+	Source  string `json:"source"`
+}
+
+// Table is the presets, in the data file's order.
+type Table struct {
+	Presets []Preset `json:"presets"`
+}
+
+// Builtin is the table compiled into tandemctl.
+func Builtin() *Table {
+	t, err := Parse(tableJSON)
+	if err != nil {
+		panic("presets.json: " + err.Error()) // a test keeps it valid
+	}
+	return t
+}
+
+// Parse reads and checks a table.
+func Parse(data []byte) (*Table, error) {
+	var t Table
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&t); err != nil {
+		return nil, err
+	}
+	seen := map[string]string{}
+	for _, p := range t.Presets {
+		if p.Name == "" || len(p.Repositories) == 0 || p.StopSignal == "" || p.Verified.Source == "" {
+			return nil, fmt.Errorf("preset %q: expected a name, repositories, a stopSignal and verified.source", p.Name)
+		}
+		for _, r := range p.Repositories {
+			if other, dup := seen[r]; dup {
+				return nil, fmt.Errorf("repository %q is in presets %q and %q: expected one", r, other, p.Name)
+			}
+			seen[r] = p.Name
+		}
+		if p.Ready != nil && p.Ready.When == "" || p.Quit != nil && !strings.HasPrefix(p.Quit.URL, "http://") {
+			return nil, fmt.Errorf("preset %q: expected ready.when to be a condition and quit.url an http:// URL", p.Name)
+		}
+	}
+	return &t, nil
+}
