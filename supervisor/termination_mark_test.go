@@ -87,7 +87,7 @@ func TestMarkCMDExitsWhileLooking(t *testing.T) {
 		r.f.unmarked.Store(false)
 		c.exited <- exitedWith(1)
 		r.timer(30*time.Second - 2*markPoll) // the second look was under way
-		r.fire(time.Second) // the restart's backoff
+		r.fire(time.Second)                  // the restart's backoff
 		c = r.child()
 		r.done()
 		r.wantSent(c.Pid, unix.SIGTERM)
