@@ -62,7 +62,7 @@ func TestRestartBudgetSpentFailsTheMain(t *testing.T) {
 	if exit := kit.MustFind(t, logs, kit.Tandem("cloud-sql-proxy", "exiting")); exit.Field("reason") != "restart-limit" {
 		t.Errorf("the proxy's tandem exited with reason %q; want restart-limit: %v", exit.Field("reason"), exit.Fields)
 	}
-	if n := countEvents(logs, kit.Tandem("cloud-sql-proxy", "cmd-started")); n != 3 {
+	if n := len(filterEvents(logs, kit.Tandem("cloud-sql-proxy", "cmd-started"))); n != 3 {
 		t.Errorf("the proxy's CMD started %d times; want 3", n)
 	}
 	kit.AssertOrder(t, logs,
@@ -89,7 +89,7 @@ func TestRestartBudgetRecoveredLosesNothing(t *testing.T) {
 	p.Args("export", "sh", "-c", "standin send --name pg_dump 127.0.0.1:5432 'COPY orders TO STDOUT' && "+
 		"until standin send --name pg_dump 127.0.0.1:5432 'COPY customers TO STDOUT'; do sleep 0.2; done")
 	_, logs := playJob(t, p, map[string]int{"tandem-install": 0, "cloud-sql-proxy": 0, "export": 0})
-	if n := countEvents(logs, kit.Tandem("cloud-sql-proxy", "restarting")); n != 2 {
+	if n := len(filterEvents(logs, kit.Tandem("cloud-sql-proxy", "restarting"))); n != 2 {
 		t.Errorf("the proxy's CMD was restarted %d times; want 2", n)
 	}
 	for _, event := range []string{"restart-limit", "sidecar-lost"} {
@@ -106,15 +106,4 @@ func TestRestartBudgetRecoveredLosesNothing(t *testing.T) {
 		kit.Program("cloud-sql-proxy", "run 3"),
 		kit.Program("cloud-sql-proxy", `received "COPY customers TO STDOUT"`),
 	)
-}
-
-// countEvents counts the lines that match e.
-func countEvents(lines []kit.Line, e kit.Event) int {
-	n := 0
-	for _, l := range lines {
-		if e.Matches(l) {
-			n++
-		}
-	}
-	return n
 }
