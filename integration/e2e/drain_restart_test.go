@@ -102,7 +102,7 @@ func TestDrainRestartsCrashedProxy(t *testing.T) {
 		t.Fatalf("the proxy's CMD started %d times; want twice, the second before the API's end at %s", len(starts), apiExit.At)
 	}
 	kit.AssertPresent(t, logs,
-		kit.Program("cloud-sql-proxy", "crashed after 1 lines"),
+		kit.Program("cloud-sql-proxy", "exiting 3 after 1 lines"),
 		kit.Program("cloud-sql-proxy", `received "flush 2"`),
 		kit.Program("api", `sent "flush 2", reply "ok flush 2"`),
 		kit.Program("api", "orders-api: drained"),

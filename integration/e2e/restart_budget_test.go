@@ -19,17 +19,21 @@ var budgetFlags = []string{"--max-restarts", "2", "--restart-window", "1m"}
 // is room for a loaded machine.
 const lostBound = 5 * time.Second
 
-// crashingProxy is a proxy whose first run crashes (exit 3) once it has
-// answered one line, whose runs up to the crashes-th crash at start (a
-// token it cannot refresh), and whose later runs serve. Its runs are
-// counted in the container's /tmp, which a restart by tandem keeps.
-func crashingProxy(crashes int) []string {
-	serve := "standin serve --name cloud-sql-proxy --tcp 127.0.0.1:5432"
+// crashingProxy is the proxy of flakySidecar, crashing with 3.
+func crashingProxy(crashes int) []string { return flakySidecar("cloud-sql-proxy", 5432, 3, crashes) }
+
+// flakySidecar is a stand-in on 127.0.0.1:port whose first run exits with
+// code once it has answered one line, whose runs up to the crashes-th exit
+// with code at start (a proxy that cannot refresh its token), and whose
+// later runs serve. Its runs are counted in the container's /tmp, which a
+// restart by tandem keeps.
+func flakySidecar(name string, port, code, crashes int) []string {
+	serve := fmt.Sprintf("standin serve --name %s --tcp 127.0.0.1:%d", name, port)
 	return []string{"sh", "-c", fmt.Sprintf(`run=$(( $(cat /tmp/runs 2>/dev/null || echo 0) + 1 )); echo $run >/tmp/runs
-echo "cloud-sql-proxy: run $run"
-[ $run -eq 1 ] && exec %s --crash-after 1
-[ $run -le %d ] && { echo "cloud-sql-proxy: cannot refresh the token"; exit 3; }
-exec %s`, serve, crashes, serve)}
+echo "%s: run $run"
+[ $run -eq 1 ] && exec %s --crash-after 1 --crash-code %d
+[ $run -le %d ] && { echo "%s: cannot refresh the token"; exit %d; }
+exec %s`, name, serve, code, crashes, name, code, serve)}
 }
 
 // budgetPod is examples/inject/job-plain.yaml with its export needing the
@@ -102,7 +106,7 @@ func TestRestartBudgetRecoveredLosesNothing(t *testing.T) {
 		kit.Tandem("cloud-sql-proxy", "restarting"),
 	)...)
 	kit.AssertPresent(t, logs,
-		kit.Program("cloud-sql-proxy", "crashed after 1 lines"),
+		kit.Program("cloud-sql-proxy", "exiting 3 after 1 lines"),
 		kit.Program("cloud-sql-proxy", "run 3"),
 		kit.Program("cloud-sql-proxy", `received "COPY customers TO STDOUT"`),
 	)

@@ -4,7 +4,7 @@
 // Every line it prints starts with its --name, so the tests can find them in
 // `podman logs`.
 //
-//	standin serve [--name N] [--tcp ADDR]... [--http ADDR]... [--listen-after D] [--crash-after N]
+//	standin serve [--name N] [--tcp ADDR]... [--http ADDR]... [--listen-after D] [--crash-after N [--crash-code C]]
 //	standin send  [--name N] ADDR LINE...
 //	standin app   [--name N] --log FILE [--every D] [--lines N] [--drain N]
 //	standin ship  [--name N] --from FILE [--every D]
@@ -13,8 +13,8 @@
 //
 // serve records every TCP line it receives and answers "ok LINE"; over HTTP
 // a GET answers 200 (readiness) and POST /quitquitquit makes it exit 0. It
-// exits 0 on SIGTERM; with --crash-after N it exits 3 once it has answered N
-// TCP lines (a proxy that crashes under load). send dials once (no retry: a proxy that is not up yet
+// exits 0 on SIGTERM; with --crash-after N it exits --crash-code (3) once it
+// has answered N TCP lines (a proxy that crashes under load). send dials once (no retry: a proxy that is not up yet
 // is a failure, exit 1) and sends each LINE. app appends numbered lines to
 // FILE, exits after --lines of them, or on SIGTERM writes --drain more (a
 // graceful shutdown that still logs) and exits 0. ship follows FILE and
@@ -79,7 +79,8 @@ func serve(args []string) int {
 	fs := flag.NewFlagSet("serve", flag.ExitOnError)
 	name := fs.String("name", "proxy", "name printed on every line")
 	after := fs.Duration("listen-after", 0, "start listening only after this long (a slow proxy)")
-	crashAfter := fs.Int("crash-after", 0, "exit 3 once this many TCP lines were answered (0: never)")
+	crashAfter := fs.Int("crash-after", 0, "exit once this many TCP lines were answered (0: never)")
+	crashCode := fs.Int("crash-code", 3, "the exit code of --crash-after")
 	var tcpAddrs, httpAddrs listFlag
 	fs.Var(&tcpAddrs, "tcp", "TCP address whose lines are recorded (repeatable)")
 	fs.Var(&httpAddrs, "http", "HTTP address: GET is ready, POST /quitquitquit exits (repeatable)")
@@ -87,7 +88,7 @@ func serve(args []string) int {
 
 	sigs := terms()
 	quit := make(chan struct{}, 1)
-	answered := crashCounter(*name, *crashAfter)
+	answered := crashCounter(*name, *crashAfter, *crashCode)
 	say(*name, "starting")
 	select {
 	case <-time.After(*after):
@@ -125,16 +126,16 @@ func serve(args []string) int {
 }
 
 // crashCounter returns what acceptLines calls after each answer: with
-// after > 0, the after-th answer ends the process with 3, a crash.
-func crashCounter(name string, after int) func() {
+// after > 0, the after-th answer ends the process with code.
+func crashCounter(name string, after, code int) func() {
 	var mu sync.Mutex
 	n := 0
 	return func() {
 		mu.Lock()
 		defer mu.Unlock()
 		if n++; after > 0 && n >= after {
-			say(name, "crashed after %d lines", n)
-			os.Exit(3)
+			say(name, "exiting %d after %d lines", code, n)
+			os.Exit(code)
 		}
 	}
 }
