@@ -134,29 +134,59 @@ const neverStartedStopBound = 15 * time.Second
 // An injected Deployment whose API has a bad command (exit 127: no such
 // program; podman starts it again and again, as the kubelet would): there
 // is no main for the proxy to outlive, so podman pod stop -t 60 takes
-// seconds, not the minute of the grace period that --outlive-main 60s
-// would hold the proxy for.
+// seconds, not the minute of the grace period.
 func TestInjectClassicMainNeverStarts(t *testing.T) {
 	t.Parallel()
-	p := manifestPod(t, "orders-api (the test's own Deployment)", inject(t, neverStarts), "e2e-classic-no-main")
-	p.ownVolumes(t)
-	p.Args("cloud-sql-proxy", serveAs("cloud-sql-proxy", 5432)...)
+	p := neverStartedPod(t, "e2e-classic-bad-cmd")
 	p.Args("api", "/usr/local/bin/orders-api", "--listen=:8080")
 	pp := play(t, p)
 	pp.waitEvent("api", "start-failed", jobBound)
-	pp.waitEvent("cloud-sql-proxy", "cmd-started", jobBound)
+	pp.stopNeverStarted()
+}
 
+// The same Deployment whose API container the runtime cannot start at all
+// (its workingDir is a file of the image: the kubelet's
+// CreateContainerError; a bad image is the same, but podman kube play
+// plays no pod whose image it cannot find): no tandem ran in it, so there
+// is no done file and no lifeline, and --outlive-main 60s must not hold
+// the proxy for a main that will never come.
+func TestInjectClassicMainContainerNeverRuns(t *testing.T) {
+	t.Parallel()
+	p := neverStartedPod(t, "e2e-classic-no-run")
+	p.SetContainerField("api", "workingDir", "/tandem")
+	pp := playFailingStart(t, p, `workdir "/tandem" exists on container`)
+	if st := pp.state("api"); st.Status != "created" {
+		t.Fatalf("the API container is %s; want created, never run", st.Status)
+	}
+	pp.stopNeverStarted()
+}
+
+// neverStartedPod is the injected neverStarts with the proxy as a stand-in.
+func neverStartedPod(t *testing.T, name string) *pod {
+	t.Helper()
+	p := manifestPod(t, "orders-api, grace period 60s (the test's own Deployment)", inject(t, neverStarts), name)
+	p.ownVolumes(t)
+	p.Args("cloud-sql-proxy", serveAs("cloud-sql-proxy", 5432)...)
+	return p
+}
+
+// stopNeverStarted stops the pod once its proxy runs (podman pod stop -t
+// 60, the grace period) and asserts that it took seconds, that the proxy
+// held nothing and exited 0.
+func (pp *playedPod) stopNeverStarted() {
+	t := pp.t
+	t.Helper()
+	pp.waitEvent("cloud-sql-proxy", "cmd-started", jobBound)
 	took := <-pp.stopPod(time.Minute)
-	if !pp.waitExited(time.Second, "api", "cloud-sql-proxy") {
-		t.Fatal("containers still running after podman pod stop")
+	if !pp.waitExited(time.Second, "cloud-sql-proxy") {
+		t.Fatal("the proxy still runs after podman pod stop")
 	}
 	if took > neverStartedStopBound {
 		t.Errorf("podman pod stop took %s; want within %s, not the grace period", took.Round(time.Millisecond), neverStartedStopBound)
 	}
-	logs := pp.logs()
-	if l, ok := kit.Find(logs, kit.Tandem("cloud-sql-proxy", "signal-held")); ok {
+	if l, ok := kit.Find(pp.logs(), kit.Tandem("cloud-sql-proxy", "signal-held")); ok {
 		t.Errorf("the proxy held the pod's SIGTERM with no main to outlive: %v", l.Fields)
 	}
 	pp.exitCodes(map[string]int{"cloud-sql-proxy": 0})
-	t.Logf("main never started: podman pod stop -t 60 took %s", took.Round(time.Millisecond))
+	t.Logf("podman pod stop -t 60 took %s", took.Round(time.Millisecond))
 }
