@@ -78,6 +78,17 @@ func tandemctlWith(t *testing.T, stdin string, args ...string) (stdout, stderr s
 	return out.String(), errOut.String(), cmd.ProcessState.ExitCode()
 }
 
+// inject is what the built tandemctl writes for a plain manifest, as users
+// run it: `tandemctl inject --resolve none --image IMAGE -`.
+func inject(t *testing.T, plain string) []byte {
+	t.Helper()
+	out, stderr, code := tandemctlWith(t, plain, "inject", "--resolve", "none", "--image", tandemImage, "-")
+	if code != 0 {
+		t.Fatalf("tandemctl inject: exit %d\n%s", code, stderr)
+	}
+	return []byte(out)
+}
+
 // The plain export Job of examples/inject, injected by the built
 // tandemctl and played: the proxy is stopped once the export is done, so
 // the pod (the Job) completes, with nobody having written a tandem command

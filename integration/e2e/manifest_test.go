@@ -72,3 +72,12 @@ func (p *pod) addContainer(name string, command ...string) {
 
 // yaml is the manifest podman plays.
 func (p *pod) yaml() string { return string(p.YAML()) }
+
+// ownVolumes gives the pod's emptyDirs names of its own (renameVolumes),
+// for a test that runs in parallel with others: podman shares an emptyDir
+// between the live pods that name it alike, and inject names every one
+// "tandem".
+func (p *pod) ownVolumes(t *testing.T) {
+	t.Helper()
+	p.renameVolumes(t, p.name)
+}

@@ -27,11 +27,7 @@ func needsPlainJob(t *testing.T) []byte {
 	if annotated == string(src) {
 		t.Fatalf("examples/inject/job-plain.yaml no longer has %q", sidecars)
 	}
-	out, _, code := tandemctlWith(t, annotated, "inject", "--resolve", "none", "--image", tandemImage, "-")
-	if code != 0 {
-		t.Fatalf("tandemctl inject: exit %d", code)
-	}
-	return []byte(out)
+	return inject(t, annotated)
 }
 
 // The proxy an export needs (tandem.sh/needs), killed outright while the
@@ -72,18 +68,24 @@ func TestJobNeedsCompletes(t *testing.T) {
 }
 
 // loseSidecar kills sidecar's container outright (`podman kill --signal
-// KILL`) and returns when the kill was sent and main's sidecar-lost line.
-// Before, it waits for the pod's end and asserts the exit codes, that
-// main's tandem named the sidecar and its ready file, exited for that
-// reason, and wrote it in its done file with CMD's 143 (stopped by
-// SIGTERM).
+// KILL`) and returns when the kill was sent and main's sidecar-lost line,
+// once sidecarLost asserted the pod's end.
 func (pp *playedPod) loseSidecar(sidecar, main string, exitCodes map[string]int) (killed time.Time, lost kit.Line) {
-	t := pp.t
-	t.Helper()
+	pp.t.Helper()
 	killed = time.Now()
 	if _, _, err := podman(context.Background(), "kill", "--signal", "KILL", pp.ctrName(sidecar)); err != nil {
-		t.Fatal(err)
+		pp.t.Fatal(err)
 	}
+	return killed, pp.sidecarLost(sidecar, main, exitCodes)
+}
+
+// sidecarLost waits for the pod's end and asserts the exit codes, that
+// main's tandem named the sidecar and its ready file, exited for that
+// reason, and wrote it in its done file with CMD's 143 (stopped by
+// SIGTERM); it returns main's sidecar-lost line.
+func (pp *playedPod) sidecarLost(sidecar, main string, exitCodes map[string]int) (lost kit.Line) {
+	t := pp.t
+	t.Helper()
 	pp.mustEnd(jobBound)
 	pp.exitCodes(exitCodes)
 	logs := pp.logs()
@@ -98,19 +100,14 @@ func (pp *playedPod) loseSidecar(sidecar, main string, exitCodes map[string]int)
 	if done["reason"] != "sidecar-lost" || done["exitCode"] != float64(143) {
 		t.Errorf("%s's done file %v; want reason sidecar-lost, exitCode 143", main, done)
 	}
-	return killed, lost
+	return lost
 }
 
 // doneFile reads the JSON done file that ctr wrote at path, inside the
 // volume mounted there, after the container ended.
 func (pp *playedPod) doneFile(ctr, path string) map[string]any {
 	pp.t.Helper()
-	format := `{{range .Mounts}}{{if eq .Destination "` + filepath.Dir(path) + `"}}{{.Source}}{{end}}{{end}}`
-	out, _, err := podman(context.Background(), "inspect", pp.ctrName(ctr), "--format", format)
-	if err != nil || strings.TrimSpace(out) == "" {
-		pp.t.Fatalf("the host directory of %s in %s: %q %v", filepath.Dir(path), ctr, out, err)
-	}
-	data, err := os.ReadFile(filepath.Join(strings.TrimSpace(out), filepath.Base(path)))
+	data, err := os.ReadFile(filepath.Join(pp.hostDir(ctr, filepath.Dir(path)), filepath.Base(path)))
 	if err != nil {
 		pp.t.Fatal(err)
 	}
@@ -119,4 +116,15 @@ func (pp *playedPod) doneFile(ctr, path string) map[string]any {
 		pp.t.Fatalf("%s: %v: %s", path, err, data)
 	}
 	return fields
+}
+
+// hostDir is the host directory of the volume mounted at dir in ctr.
+func (pp *playedPod) hostDir(ctr, dir string) string {
+	pp.t.Helper()
+	format := `{{range .Mounts}}{{if eq .Destination "` + dir + `"}}{{.Source}}{{end}}{{end}}`
+	out, _, err := podman(context.Background(), "inspect", pp.ctrName(ctr), "--format", format)
+	if err != nil || strings.TrimSpace(out) == "" {
+		pp.t.Fatalf("the host directory of %s in %s: %q %v", dir, ctr, out, err)
+	}
+	return strings.TrimSpace(out)
 }

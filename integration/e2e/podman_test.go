@@ -29,6 +29,14 @@ type playedPod struct {
 // test fails, every container's log is printed first.
 func play(t *testing.T, p *pod) *playedPod {
 	t.Helper()
+	return playFailingStart(t, p, "")
+}
+
+// playFailingStart is play for a pod one of whose containers the runtime
+// cannot start (the others run): podman kube play then fails, saying
+// startError, as the test expects. "" expects every container to start.
+func playFailingStart(t *testing.T, p *pod, startError string) *playedPod {
+	t.Helper()
 	requirePodman(t)
 	p.CheckCommands()
 	kit.MarkPlayed(p.Source)
@@ -51,8 +59,12 @@ func play(t *testing.T, p *pod) *playedPod {
 	pp.started = time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), podmanTimeout)
 	defer cancel()
-	if _, stderr, err := podman(ctx, "kube", "play", "--replace", file); err != nil {
+	stdout, stderr, err := podman(ctx, "kube", "play", "--replace", file)
+	switch {
+	case startError == "" && err != nil:
 		t.Fatalf("podman kube play: %v\n%s\nmanifest:\n%s", err, stderr, p.yaml())
+	case startError != "" && (err == nil || !strings.Contains(stdout+stderr, startError)):
+		t.Fatalf("podman kube play: %v; want a container that cannot start: %q\n%s%s", err, startError, stdout, stderr)
 	}
 	return pp
 }

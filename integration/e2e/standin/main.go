@@ -4,7 +4,7 @@
 // Every line it prints starts with its --name, so the tests can find them in
 // `podman logs`.
 //
-//	standin serve [--name N] [--tcp ADDR]... [--http ADDR]... [--listen-after D]
+//	standin serve [--name N] [--tcp ADDR]... [--http ADDR]... [--listen-after D] [--crash-after N [--crash-code C]]
 //	standin send  [--name N] ADDR LINE...
 //	standin app   [--name N] --log FILE [--every D] [--lines N] [--drain N]
 //	standin ship  [--name N] --from FILE [--every D] [--flush-time D]
@@ -14,7 +14,8 @@
 //
 // serve records every TCP line it receives and answers "ok LINE"; over HTTP
 // a GET answers 200 (readiness) and POST /quitquitquit makes it exit 0. It
-// exits 0 on SIGTERM. send dials once (no retry: a proxy that is not up yet
+// exits 0 on SIGTERM; with --crash-after N it exits --crash-code (3) once it
+// has answered N TCP lines (a proxy that crashes under load). send dials once (no retry: a proxy that is not up yet
 // is a failure, exit 1) and sends each LINE. app appends numbered lines to
 // FILE, exits after --lines of them, or on SIGTERM writes --drain more (a
 // graceful shutdown that still logs) and exits 0. ship follows FILE and
@@ -38,6 +39,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -82,6 +84,8 @@ func serve(args []string) int {
 	fs := flag.NewFlagSet("serve", flag.ExitOnError)
 	name := fs.String("name", "proxy", "name printed on every line")
 	after := fs.Duration("listen-after", 0, "start listening only after this long (a slow proxy)")
+	crashAfter := fs.Int("crash-after", 0, "exit once this many TCP lines were answered (0: never)")
+	crashCode := fs.Int("crash-code", 3, "the exit code of --crash-after")
 	var tcpAddrs, httpAddrs listFlag
 	fs.Var(&tcpAddrs, "tcp", "TCP address whose lines are recorded (repeatable)")
 	fs.Var(&httpAddrs, "http", "HTTP address: GET is ready, POST /quitquitquit exits (repeatable)")
@@ -89,6 +93,7 @@ func serve(args []string) int {
 
 	sigs := terms()
 	quit := make(chan struct{}, 1)
+	answered := crashCounter(*name, *crashAfter, *crashCode)
 	say(*name, "starting")
 	select {
 	case <-time.After(*after):
@@ -102,7 +107,7 @@ func serve(args []string) int {
 			say(*name, "listen: %v", err)
 			return 1
 		}
-		go acceptLines(*name, ln)
+		go acceptLines(*name, ln, answered)
 		say(*name, "listening on tcp %s", addr)
 	}
 	for _, addr := range httpAddrs {
@@ -125,7 +130,22 @@ func serve(args []string) int {
 	return 0
 }
 
-func acceptLines(name string, ln net.Listener) {
+// crashCounter returns what acceptLines calls after each answer: with
+// after > 0, the after-th answer ends the process with code.
+func crashCounter(name string, after, code int) func() {
+	var mu sync.Mutex
+	n := 0
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if n++; after > 0 && n >= after {
+			say(name, "exiting %d after %d lines", code, n)
+			os.Exit(code)
+		}
+	}
+}
+
+func acceptLines(name string, ln net.Listener, answered func()) {
 	for {
 		conn, err := ln.Accept()
 		if err != nil {
@@ -137,6 +157,7 @@ func acceptLines(name string, ln net.Listener) {
 			for lines.Scan() {
 				say(name, "received %q", lines.Text())
 				_, _ = fmt.Fprintf(conn, "ok %s\n", lines.Text())
+				answered()
 			}
 		}()
 	}
