@@ -63,7 +63,9 @@ func TestInjectClassicReverseStopOrder(t *testing.T) {
 	p.Args("cloud-sql-proxy", serveAs("cloud-sql-proxy", 5432)...)
 	p.Args("pgbouncer", serveAs("pgbouncer", 6432)...)
 	p.Args("fluent-bit", serveAs("fluent-bit", 2020)...)
-	p.Args("export", "sh", "-c", sendUntilAnswered(6432, "COPY orders TO STDOUT"))
+	// The export reaches every sidecar, so each one runs when it ends: a
+	// sidecar that starts after the export's end has nothing to stop.
+	p.Args("export", "sh", "-c", sendUntilAnswered(2020, "log: export starts")+" && "+sendUntilAnswered(6432, "COPY orders TO STDOUT"))
 	_, logs := playJob(t, p, map[string]int{"tandem-install": 0, "cloud-sql-proxy": 0, "pgbouncer": 0, "fluent-bit": 0, "export": 0})
 	kit.AssertOrder(t, logs,
 		kit.Tandem("export", "cmd-exited"),
