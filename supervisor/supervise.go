@@ -196,8 +196,8 @@ func (e *engine) onSignal(ctx context.Context, r *cmdRun, sig unix.Signal) {
 		e.forward(r.child, sig)
 		if terminating {
 			e.limitTermination(r, sig)
-			e.markTermination(sig)
 		}
+		e.markTermination(sig)
 	}
 }
 

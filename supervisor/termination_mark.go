@@ -36,13 +36,17 @@ func mainMarked(done string) bool {
 	return err == nil
 }
 
-// markTermination: main, the container's termination signal came from
-// outside; written once, after the signal went on to CMD. A mark that
+// markTermination: main, a signal a runtime stops containers with came
+// from outside: SIGTERM, or the STOPSIGNAL of the stock images (nginx's
+// QUIT, postgres's INT); written once, after the signal went on to CMD.
+// SIGQUIT may also be a request for a dump: a mark then only lets a
+// sidecar signalled alone meanwhile hold its signal. A mark that
 // cannot be written leaves the sidecars to forward their own signal: a
 // warning, not a failure of the main.
 func (e *engine) markTermination(sig unix.Signal) {
 	done := e.cfg.Main.DoneFile
-	if e.cfg.Mode != ModeMain || done == "" || e.marked {
+	stops := sig == unix.SIGTERM || sig == unix.SIGINT || sig == unix.SIGQUIT
+	if e.cfg.Mode != ModeMain || done == "" || e.marked || !stops {
 		return
 	}
 	e.marked = true

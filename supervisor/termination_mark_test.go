@@ -104,3 +104,28 @@ func TestMarkCMDExitsWhileLooking(t *testing.T) {
 		r.noneSent()
 	})
 }
+
+// A main marks its termination on the signals runtimes stop containers
+// with (the nginx image's STOPSIGNAL is QUIT), not on a reload's HUP.
+func TestMarkMainOnStopSignals(t *testing.T) {
+	t.Run("QUIT marks", func(t *testing.T) {
+		cfg := mainConfig(t, nil)
+		r := newRig(t, cfg).run()
+		c := r.child()
+		r.signal(unix.SIGQUIT)
+		r.wantSent(c.Pid, unix.SIGQUIT)
+		if f := r.wantWrite("terminating:" + markPath(cfg.Main.DoneFile)); f.Signal != "SIGQUIT" {
+			t.Errorf("termination mark %+v; want SIGQUIT", f)
+		}
+	})
+	t.Run("HUP does not", func(t *testing.T) {
+		cfg := mainConfig(t, nil)
+		r := newRig(t, cfg).run()
+		c := r.child()
+		r.signal(unix.SIGHUP)
+		r.wantSent(c.Pid, unix.SIGHUP)
+		c.exited <- exitedWith(0)
+		r.wantWrite("done:" + cfg.Main.DoneFile) // the first write: no mark before it
+		r.wantOutcome(0, "exited")
+	})
+}
