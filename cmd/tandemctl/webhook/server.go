@@ -60,7 +60,7 @@ func (s *Server) Run(ctx context.Context) error {
 		return fmt.Errorf("listen on %s: %w", s.Listen, err)
 	}
 	srv := &http.Server{
-		Handler:           s.Routes(),
+		Handler:           s.closeWhenStopping(s.Routes()),
 		TLSConfig:         &tls.Config{MinVersion: tls.VersionTLS12, GetCertificate: s.Certs.GetCertificate},
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
