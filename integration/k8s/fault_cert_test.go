@@ -60,6 +60,8 @@ func TestFaultCertRotation(t *testing.T) {
 
 	b := &burst{client: client, ns: n.name, prefix: "rotation", dryRun: true}
 	finish := startBurst(t, b, burstLeast)
+	// Under load before the rotation begins, not only after.
+	b.awaitAnswered(t, afterRotation/4)
 	rotatedAt := time.Since(b.start)
 	reload := rotate(t, client, pods, orig.caBundle, fresh, fresh.CA)
 	rotatedEnd := time.Since(b.start)
