@@ -31,6 +31,12 @@ const recoveredStreak = 100
 // kubelet posts each replica's readiness, the endpoints follow).
 const apiServerBound = time.Minute
 
+// apiServerOutage is how long the API server stays down: more than the
+// readiness probe's three failures two seconds apart
+// (examples/webhook/deployment.yaml), less than the node controller's
+// grace before it marks the node NotReady (40 s).
+const apiServerOutage = 12 * time.Second
+
 // TestFaultAPIServerRestart stops kube-apiserver as a service manager
 // would, watches each replica's /readyz and /healthz meanwhile, starts it
 // again, and counts the admissions refused until the webhook admits again.
@@ -44,15 +50,12 @@ func TestFaultAPIServerRestart(t *testing.T) {
 	pods := runningWebhookPods(t)
 	started, restarts := processStarts(t, pods), webhookRestarts(t)
 
+	since := time.Now()
 	down := faultAPIServer(t, "stop")
-	for _, p := range pods {
-		body := awaitProbe(t, p, ca, "/readyz", http.StatusServiceUnavailable)
-		mustContain(t, "/readyz of "+p.name+" while the API server is down", body, "waiting for the API server at https://"+nodeIP+":6443")
-		if status, body := probe(p, ca, "/healthz"); status != http.StatusOK {
-			t.Errorf("webhook pod %s: /healthz %d %q while the API server is down; want 200: the kubelet would restart it", p.name, status, body)
-		}
-		t.Logf("webhook pod %s, API server down: /readyz 503 %q, /healthz 200", p.name, strings.TrimSpace(body))
-	}
+	whileAPIServerDown(t, pods, ca)
+	// The outage lasts long enough for the kubelet to have marked both
+	// replicas unready, as a real one does: its length is the fault's.
+	time.Sleep(time.Until(down.Add(apiServerOutage)))
 	back := faultAPIServer(t, "start")
 	// Admissions from the moment the API answers again.
 	b := &burst{client: client, ns: n.name, prefix: "restarted", dryRun: true}
@@ -70,11 +73,45 @@ func TestFaultAPIServerRestart(t *testing.T) {
 	if now := webhookRestarts(t); !maps.Equal(now, restarts) {
 		t.Errorf("the webhook's restartCounts were %v, now %v; want unchanged", restarts, now)
 	}
+	assertOutageLogged(t, pods, since)
 	assertClusterHealthy(t, client)
 	t.Logf("API server down for %s; each replica's /readyz 200 %s after it answered again; admissions since then: %s; refusals %s; %d in a row admitted from %s",
 		back.Sub(down).Round(time.Millisecond), readyAgain.Round(time.Millisecond), c, c.refusedSpan(), recoveredStreak, recovered.Round(time.Millisecond))
 	t.Logf("fault figures: API server restarted: down %s; %d admissions (dry run) after it was back, %d injected, %d refused (until %s), 0 uninjected; webhook restarts 0",
 		back.Sub(down).Round(time.Second), c.attempted, c.injected, c.refused, recovered.Round(time.Millisecond))
+}
+
+// whileAPIServerDown: each replica's /readyz says it waits for the API
+// server, its /healthz stays 200.
+func whileAPIServerDown(t *testing.T, pods []webhookPod, ca []byte) {
+	t.Helper()
+	for _, p := range pods {
+		body := awaitProbe(t, p, ca, "/readyz", http.StatusServiceUnavailable)
+		mustContain(t, "/readyz of "+p.name+" while the API server is down", body, "waiting for the API server at https://"+nodeIP+":6443")
+		if status, body := probe(p, ca, "/healthz"); status != http.StatusOK {
+			t.Errorf("webhook pod %s: /healthz %d %q while the API server is down; want 200: the kubelet would restart it", p.name, status, body)
+		}
+		t.Logf("webhook pod %s, API server down: /readyz 503 %q, /healthz 200", p.name, strings.TrimSpace(body))
+	}
+}
+
+// assertOutageLogged: each replica logged the outage once as it began and
+// once as it ended, not at every probe.
+func assertOutageLogged(t *testing.T, pods []webhookPod, since time.Time) {
+	t.Helper()
+	for _, p := range pods {
+		logs := webhookCtl(t, "logs", p.name, "--since-time="+since.UTC().Format(time.RFC3339))
+		events := map[string]int{}
+		for _, line := range strings.Split(logs, "\n") {
+			if l, ok := kit.ParseJSON(line); ok {
+				events[l.Field("event")]++
+			}
+		}
+		if events["api-server-unreachable"] != 1 || events["api-server-reachable"] != 1 {
+			t.Errorf("webhook pod %s logged api-server-unreachable %d times and api-server-reachable %d times; want once each:\n%s",
+				p.name, events["api-server-unreachable"], events["api-server-reachable"], logs)
+		}
+	}
 }
 
 // faultAPIServer runs fault.sh ACTION kube-apiserver and returns when it
