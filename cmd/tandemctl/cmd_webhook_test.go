@@ -1,9 +1,15 @@
 package main
 
 import (
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"io"
 	"net"
+	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestWebhookUsageErrors(t *testing.T) {
@@ -78,5 +84,82 @@ func TestWebhookDevelopmentImage(t *testing.T) {
 	}
 	if stderr := webhook("--image", "registry.example/tandem:mine"); strings.Contains(stderr, "development-image") {
 		t.Errorf("--image given, yet: %q", stderr)
+	}
+}
+
+// lineChan hands each line written to it to a channel (the webhook logs
+// one JSON line per write, from several goroutines).
+type lineChan chan string
+
+func (c lineChan) Write(p []byte) (int, error) {
+	c <- strings.TrimSpace(string(p))
+	return len(p), nil
+}
+
+// A webhook started while its API server is away stays up: /healthz
+// answers 200, /readyz names the API server and the bootstrap it waits
+// for, the bootstrap is retried, and the stop ends it with exit 0.
+func TestWebhookStartsWithoutTheAPIServer(t *testing.T) {
+	logs := make(lineChan, 1024)
+	ctx, cancel := context.WithCancel(context.Background())
+	exit := make(chan error, 1)
+	go func() {
+		exit <- newApp(strings.NewReader(""), io.Discard, logs).RunContext(ctx, []string{"tandemctl", "webhook",
+			"--kubeconfig", writeKubeconfig(t, "http://127.0.0.1:1"), "--resolve", "none", "--image", testImage,
+			"--listen", "127.0.0.1:0", "--cert-dir", t.TempDir(), "--shutdown-delay", "0s", "--metrics-listen", "",
+			"--namespace", "tandem-system", "--bootstrap-secret", "tandem-webhook-tls"})
+	}()
+	next := func(event string) map[string]any {
+		t.Helper()
+		timeout := time.After(30 * time.Second)
+		for {
+			select {
+			case line := <-logs:
+				var fields map[string]any
+				if json.Unmarshal([]byte(line), &fields) == nil && fields["event"] == event {
+					return fields
+				}
+			case err := <-exit:
+				t.Fatalf("the webhook ended (%v) before logging %s", err, event)
+			case <-timeout:
+				t.Fatalf("no %s line", event)
+			}
+		}
+	}
+	url := "https://" + next("listening")["address"].(string)
+	refused := `Get "http://127.0.0.1:1/readyz": dial tcp 127.0.0.1:1: connect: connection refused`
+	if retry := next("bootstrap-retry"); !strings.Contains(retry["error"].(string), "127.0.0.1:1") {
+		t.Errorf("bootstrap-retry %v; want its error to name the API server", retry)
+	}
+	probe := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
+	get := func(path string) (int, string) {
+		t.Helper()
+		resp, err := probe.Get(url + path)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	if code, _ := get("/healthz"); code != 200 {
+		t.Errorf("healthz without the API server: %d; want 200", code)
+	}
+	code, body := get("/readyz")
+	lines := strings.Split(strings.TrimSpace(body), "\n")
+	if code != 503 || len(lines) != 2 || lines[0] != "waiting for the API server at http://127.0.0.1:1: "+refused ||
+		!strings.HasPrefix(lines[1], "waiting for the serving certificate: bootstrap: bootstrap the serving certificate in secret tandem-system/tandem-webhook-tls: ") {
+		t.Errorf("readyz without the API server: %d\n%s\nwant 503 naming the API server, then the bootstrap", code, body)
+	}
+	if unreachable := next("api-server-unreachable"); unreachable["level"] != "warn" {
+		t.Errorf("api-server-unreachable %v; want a warning", unreachable)
+	}
+	go func() {
+		for range logs {
+		}
+	}()
+	cancel()
+	if err := <-exit; err != nil {
+		t.Errorf("the stop: %v; want exit 0", err)
 	}
 }

@@ -19,11 +19,10 @@ import (
 
 // webhookSetup is the webhook's flags made into its parts.
 type webhookSetup struct {
-	logger    zerolog.Logger
-	clients   kube.Clients
-	handler   *admission.Handler
-	server    *webhook.Server
-	bootstrap *kube.Bootstrap
+	logger  zerolog.Logger
+	clients kube.Clients
+	handler *admission.Handler
+	server  *webhook.Server
 	// metrics is nil when --metrics-listen is empty.
 	metrics *metrics.Server
 }
@@ -54,13 +53,13 @@ func newWebhookSetup(cliCtx *cli.Context) (*webhookSetup, error) {
 	if s.handler, err = admission.NewHandler(cfg); err != nil {
 		return nil, usageError{err}
 	}
-	s.server = &webhook.Server{Listen: cliCtx.String("listen"), Certs: certs,
+	s.server = &webhook.Server{Listen: cliCtx.String("listen"), Certs: certs, API: s.clients.API,
 		Mutate: s.handler, ShutdownDelay: cliCtx.Duration("shutdown-delay"), Logger: s.logger}
 	if secret := cliCtx.String("bootstrap-secret"); secret != "" {
 		if cliCtx.String("namespace") == "" {
 			return nil, usageError{errors.New("--bootstrap-secret: needs --namespace (the downward API's metadata.namespace)")}
 		}
-		s.bootstrap = &kube.Bootstrap{Secrets: s.clients.Core, Webhooks: s.clients.Admission, Namespace: cliCtx.String("namespace"), Secret: secret,
+		s.server.Bootstrap = &kube.Bootstrap{Secrets: s.clients.Core, Webhooks: s.clients.Admission, Namespace: cliCtx.String("namespace"), Secret: secret,
 			Service: cliCtx.String("service"), WebhookConfig: cliCtx.String("webhook-config"),
 			CertDir: cliCtx.String("cert-dir"), Logger: s.logger}
 	}
@@ -93,8 +92,8 @@ func webhookConfig(cliCtx *cli.Context, logger zerolog.Logger) (admission.Config
 	return cfg, cfg.Check()
 }
 
-// run serves metrics, bootstraps the certificate if asked, then serves
-// until SIGTERM or SIGINT. Metrics that cannot be served stop the webhook:
+// run serves metrics and the webhook (which bootstraps its certificate if
+// asked) until SIGTERM or SIGINT. Metrics that cannot be served stop the webhook:
 // a webhook nobody can watch is not left running.
 func (s *webhookSetup) run(ctx context.Context) error {
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGINT)
@@ -111,20 +110,11 @@ func (s *webhookSetup) run(ctx context.Context) error {
 	} else {
 		metricsDone <- nil
 	}
-	err := s.serve(ctx)
+	err := s.server.Run(ctx)
 	cancel(nil)
 	// A metrics failure is the cause of whatever serving said after it.
 	if metricsErr := <-metricsDone; metricsErr != nil {
 		return metricsErr
 	}
 	return err
-}
-
-func (s *webhookSetup) serve(ctx context.Context) error {
-	if s.bootstrap != nil {
-		if err := s.bootstrap.Run(ctx); err != nil {
-			return err
-		}
-	}
-	return s.server.Run(ctx)
 }

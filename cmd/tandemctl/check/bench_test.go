@@ -47,3 +47,21 @@ func BenchmarkHeldPods1000ThroughTheAPI(b *testing.B) {
 		}
 	}
 }
+
+// 1,000 pods that name a sidecar and were admitted without tandem: each
+// is injected in memory to tell, the uninjected-pod check's worst case.
+func BenchmarkUninjected1000(b *testing.B) {
+	f := newFixture(b)
+	for i := range 1000 {
+		p := runningJobPod()
+		p.Name = fmt.Sprintf("export-%d", i)
+		f.cluster.pods = append(f.cluster.pods, p)
+	}
+	c := checker{cluster: f.cluster, prober: f.prober, now: testNow}
+	b.ResetTimer()
+	for b.Loop() {
+		if r, err := c.run(context.Background(), Options{StuckAfter: time.Minute}); err != nil || r.Errors() != 1000 {
+			b.Fatalf("%d errors, %v; want 1000", r.Errors(), err)
+		}
+	}
+}

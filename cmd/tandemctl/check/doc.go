@@ -9,6 +9,11 @@
 //
 //   - held pods: a pod whose main containers have all ended while a sidecar
 //     still runs, longer than Options.StuckAfter (heldpods.go);
+//   - a Job's podFailurePolicy rule that a sidecar's teardown trips
+//     (podfailure.go);
+//   - uninjected pods: running in a namespace a webhook of tandem selects,
+//     without tandem, though inject (run in memory on the pod, as the
+//     webhook would) would change them (uninjected.go);
 //   - the installation, for each webhook of tandem in a
 //     MutatingWebhookConfiguration: its endpoint answers /readyz, the
 //     certificate it serves verifies against the caBundle and lasts 30

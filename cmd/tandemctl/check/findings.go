@@ -21,6 +21,9 @@ const (
 	checkNamespaces  = "webhook-namespaces"
 	// checkPodFailurePolicy: a Job's rule that a sidecar's teardown trips.
 	checkPodFailurePolicy = "pod-failure-policy"
+	// checkUninjected: a pod tandem's webhook selects and would inject,
+	// running without tandem.
+	checkUninjected = "uninjected-pod"
 )
 
 // Finding is one thing wrong: what, where, and how to fix it. Its JSON is

@@ -10,15 +10,8 @@ import (
 
 // message says which containers hold the pod, since when, and what waits.
 func (h heldPod) message(o owner) string {
-	what := "the pod cannot complete"
-	switch {
-	case o.cronJob != "":
-		what = fmt.Sprintf("Job %s of CronJob %s cannot complete", o.job, o.cronJob)
-	case o.job != "":
-		what = fmt.Sprintf("Job %s cannot complete", o.job)
-	}
 	return fmt.Sprintf("held for %s: main %s ended, %s still %s, so %s",
-		h.heldFor.Round(time.Second), containers(h.mains), quoted(h.holders), runVerb(h.holders), what)
+		h.heldFor.Round(time.Second), containers(h.mains), quoted(h.holders), runVerb(h.holders), heldWhat(o))
 }
 
 // fix says how to make the sidecars stop with the mains: inject tandem

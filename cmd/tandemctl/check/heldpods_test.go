@@ -56,15 +56,18 @@ func TestHeldPods(t *testing.T) {
 				`annotate the pod template tandem.sh/sidecars: "proxy" (namespace jobs is labelled tandem.sh/inject=enabled)`}}}},
 		{"not yet held: the main ended 30s ago", func() corev1.Pod { return jobPod("p", ctr{name: "export", ago: 30 * time.Second}, proxy) }, nil, nil},
 		{"--stuck-after 10m", func() corev1.Pod { return jobPod("p", mainEnded, proxy) }, func(_ *fixture, opts *Options) { opts.StuckAfter = 10 * time.Minute }, nil},
+		// Annotated in a labelled namespace, uninjected: not held yet, but
+		// the webhook missed it (uninjected_test.go).
 		{"a main still runs", func() corev1.Pod { return jobPod("p", mainEnded, ctr{name: "load", running: true}, proxy) }, func(f *fixture, _ *Options) {
 			f.cluster.pods[len(f.cluster.pods)-1].Annotations["tandem.sh/sidecars"] = "proxy"
-		}, nil},
+		}, []want{{checkUninjected, Error, "p", nil}}},
 		{"annotated: two mains ended, two sidecars, one still runs", func() corev1.Pod {
 			return jobPod("p", mainEnded, ctr{name: "load", ago: 2 * time.Minute}, proxy, ctr{name: "istio", ago: time.Minute})
 		}, func(f *fixture, _ *Options) {
 			f.cluster.pods[len(f.cluster.pods)-1].Annotations["tandem.sh/sidecars"] = "proxy, istio"
 		},
-			[]want{{checkHeldPod, Error, "p", []string{`held for 2m0s: main containers "export", "load" ended, "proxy" still runs`, "--sidecar proxy "}}}},
+			[]want{{checkHeldPod, Error, "p", []string{`held for 2m0s: main containers "export", "load" ended, "proxy" still runs`, "--sidecar proxy "}},
+				{checkUninjected, Error, "p", []string{"sidecars: proxy, istio"}}}},
 		{"two sidecars running, unannotated", func() corev1.Pod {
 			return jobPod("p", mainEnded, proxy, ctr{name: "istio", running: true})
 		}, nil, []want{{checkHeldPod, Error, "p", []string{`"proxy", "istio" still run`, "--sidecar proxy,istio"}}}},

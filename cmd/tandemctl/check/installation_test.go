@@ -1,6 +1,7 @@
 package check
 
 import (
+	"crypto/x509"
 	"errors"
 	"testing"
 	"time"
@@ -8,6 +9,8 @@ import (
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/utils/ptr"
+
+	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook"
 )
 
 const (
@@ -62,6 +65,16 @@ func TestInstallation(t *testing.T) {
 		}, []want{
 			{checkEndpoint, Error, podA, []string{"answers /readyz with 503 serving certificate: no such file", blocked}},
 			{checkEndpoint, Error, podB, []string{"503", blocked}},
+		}},
+		{"both wait for the API server, on the placeholder certificate", func(t *testing.T, f *fixture) {
+			placeholder := newTestCA(t, webhook.PlaceholderName, testNow.Add(year)).cert
+			for addr := range f.prober {
+				f.prober[addr] = probe{chain: []*x509.Certificate{placeholder}, status: 503,
+					body: "waiting for the API server at https://10.96.0.1:443: connection refused\nwaiting for the serving certificate: bootstrap: the first attempt is under way"}
+			}
+		}, []want{
+			{checkEndpoint, Error, podA, []string{"answers /readyz with 503 waiting for the API server at https://10.96.0.1:443: connection refused; waiting for the serving certificate: bootstrap: the first attempt is under way", blocked}},
+			{checkEndpoint, Error, podB, []string{"503 waiting for the API server", blocked}},
 		}},
 		{"pods ready but out of reach from here", func(_ *testing.T, f *fixture) {
 			f.prober[addrA], f.prober[addrB] = unreachable, unreachable

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook"
 )
 
 // probeTimeout bounds one /readyz; the API server allows a webhook call
@@ -69,7 +71,8 @@ func readyz(w tandemWebhook, targets []target, results []probe) []Finding {
 			f.Message, f.Fix = fmt.Sprintf("%s does not answer /readyz: %v", t.where(), r.err), downFix(w, t)
 			down = append(down, f)
 		default:
-			f.Message, f.Fix = fmt.Sprintf("%s answers /readyz with %d %s", t.where(), r.status, r.body), downFix(w, t)
+			f.Message = fmt.Sprintf("%s answers /readyz with %d %s", t.where(), r.status, strings.ReplaceAll(r.body, "\n", "; "))
+			f.Fix = downFix(w, t)
 			down = append(down, f)
 		}
 	}
@@ -97,7 +100,9 @@ func certificates(w tandemWebhook, targets []target, results []probe, now time.T
 	servedBy := map[string][]string{}
 	chains := map[string][]*x509.Certificate{}
 	for i, r := range results {
-		if len(r.chain) == 0 {
+		// A webhook without its certificate serves a placeholder, and says
+		// why in /readyz, which readyz reports.
+		if len(r.chain) == 0 || r.chain[0].Subject.CommonName == webhook.PlaceholderName {
 			continue
 		}
 		key := string(r.chain[0].Raw)

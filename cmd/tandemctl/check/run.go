@@ -66,11 +66,17 @@ func (c checker) run(ctx context.Context, opts Options) (Report, error) {
 	if err != nil {
 		return Report{}, fmt.Errorf("list jobs: %w", err)
 	}
-	held := c.heldPods(pods, jobs, namespaces, opts.StuckAfter)
-	policies := podFailurePolicies(jobs)
-	install, webhooks, err := c.installation(ctx, namespaces)
+	configs, err := c.cluster.MutatingWebhookConfigurations(ctx)
+	if err != nil {
+		return Report{}, fmt.Errorf("list mutatingwebhookconfigurations: %w", err)
+	}
+	hooks := tandemWebhooks(configs, namespaces)
+	findings := c.heldPods(pods, jobs, namespaces, opts.StuckAfter)
+	findings = append(findings, podFailurePolicies(jobs)...)
+	findings = append(findings, uninjectedPods(ctx, pods, jobs, hooks)...)
+	install, err := c.installation(ctx, hooks, namespaces)
 	if err != nil {
 		return Report{}, err
 	}
-	return Report{Findings: append(append(held, policies...), install...), Pods: len(pods), Webhooks: webhooks}, nil
+	return Report{Findings: append(findings, install...), Pods: len(pods), Webhooks: len(hooks)}, nil
 }

@@ -44,7 +44,8 @@ func (p tlsProber) Probe(ctx context.Context, addr, serverName string) probe {
 		return result
 	}
 	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
+	// The webhook's 503 names each condition it waits for, a line each.
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1024))
 	result.status, result.body = resp.StatusCode, strings.TrimSpace(string(body))
 	return result
 }

@@ -24,34 +24,35 @@ func isTandem(name string) bool {
 	return name == "tandem.sh" || strings.HasSuffix(name, ".tandem.sh")
 }
 
-// installation checks every webhook of tandem, and that some namespace is
-// labelled for injection when there is one. It returns how many webhooks
-// it checked.
-func (c checker) installation(ctx context.Context, namespaces []corev1.Namespace) ([]Finding, int, error) {
-	configs, err := c.cluster.MutatingWebhookConfigurations(ctx)
-	if err != nil {
-		return nil, 0, fmt.Errorf("list mutatingwebhookconfigurations: %w", err)
-	}
-	var findings []Finding
-	checked := 0
+// tandemWebhooks are the webhooks of tandem in configs, with the
+// namespaces each selects now.
+func tandemWebhooks(configs []admissionregistrationv1.MutatingWebhookConfiguration, namespaces []corev1.Namespace) []tandemWebhook {
+	var hooks []tandemWebhook
 	for _, cfg := range configs {
 		for _, hook := range cfg.Webhooks {
-			if !isTandem(hook.Name) {
-				continue
+			if isTandem(hook.Name) {
+				hooks = append(hooks, tandemWebhook{config: cfg.Name, hook: hook, selected: selectedBy(hook.NamespaceSelector, namespaces)})
 			}
-			checked++
-			w := tandemWebhook{config: cfg.Name, hook: hook, selected: selectedBy(hook.NamespaceSelector, namespaces)}
-			found, err := c.checkWebhook(ctx, w)
-			if err != nil {
-				return nil, 0, fmt.Errorf("webhook %s: %w", w.name(), err)
-			}
-			findings = append(findings, found...)
 		}
 	}
-	if checked > 0 {
+	return hooks
+}
+
+// installation checks every webhook of tandem, and that some namespace is
+// labelled for injection when there is one.
+func (c checker) installation(ctx context.Context, hooks []tandemWebhook, namespaces []corev1.Namespace) ([]Finding, error) {
+	var findings []Finding
+	for _, w := range hooks {
+		found, err := c.checkWebhook(ctx, w)
+		if err != nil {
+			return nil, fmt.Errorf("webhook %s: %w", w.name(), err)
+		}
+		findings = append(findings, found...)
+	}
+	if len(hooks) > 0 {
 		findings = append(findings, labelledNamespaces(namespaces)...)
 	}
-	return findings, checked, nil
+	return findings, nil
 }
 
 // checkWebhook finds where the webhook answers (checking the Deployment on

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook/selfsigned"
 )
 
 // Names of the files in --cert-dir, as a kubernetes.io/tls Secret holds them.
@@ -27,7 +29,17 @@ type CertReloader struct {
 	cert    *tls.Certificate
 	version [2]fileVersion
 	err     error
+
+	placeholder     *tls.Certificate
+	placeholderOnce sync.Once
 }
+
+// PlaceholderName is the subject of the certificate served while none is
+// loaded. Self-signed and trusted by no caBundle, it fails every call of
+// the API server as no certificate would, yet lets the kubelet's probes
+// (which do not verify) read /healthz, so that a webhook waiting for its
+// certificate is not restarted as dead, and /readyz's reasons.
+const PlaceholderName = "tandem-webhook-placeholder"
 
 type fileVersion struct {
 	mod  time.Time
@@ -42,15 +54,35 @@ func NewCertReloader(dir string) *CertReloader {
 	return r
 }
 
-// GetCertificate is tls.Config's hook.
+// GetCertificate is tls.Config's hook: the loaded certificate, else the
+// placeholder.
 func (r *CertReloader) GetCertificate(*tls.ClientHelloInfo) (*tls.Certificate, error) {
 	r.reload()
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.cert == nil {
-		return nil, r.err
+	cert, err := r.cert, r.err
+	r.mu.Unlock()
+	if cert != nil {
+		return cert, nil
 	}
-	return r.cert, nil
+	r.placeholderOnce.Do(func() { r.placeholder = newPlaceholder() })
+	if r.placeholder == nil {
+		return nil, err
+	}
+	return r.placeholder, nil
+}
+
+// newPlaceholder makes the placeholder certificate; nil if it cannot (no
+// randomness), when handshakes fail as they would without it.
+func newPlaceholder() *tls.Certificate {
+	b, err := selfsigned.NewBundle([]string{PlaceholderName}, time.Now())
+	if err != nil {
+		return nil
+	}
+	cert, err := tls.X509KeyPair(b.Cert, b.Key)
+	if err != nil {
+		return nil
+	}
+	return &cert
 }
 
 // Ready is nil once a certificate is loaded.
@@ -84,7 +116,7 @@ func (r *CertReloader) reload() {
 	for i, p := range []string{certPath, keyPath} {
 		fi, err := os.Stat(p)
 		if err != nil {
-			r.setErr(fmt.Errorf("serving certificate: %w", err))
+			r.setErr(err) // os.Stat's error names the file
 			return
 		}
 		now[i] = fileVersion{fi.ModTime(), fi.Size()}
@@ -96,7 +128,7 @@ func (r *CertReloader) reload() {
 	}
 	cert, err := tls.LoadX509KeyPair(certPath, keyPath)
 	if err != nil {
-		r.err = fmt.Errorf("serving certificate in %s: %w", r.dir, err)
+		r.err = fmt.Errorf("load %s and %s in %s: %w", CertFile, KeyFile, r.dir, err)
 		return
 	}
 	r.cert, r.version, r.err = &cert, now, nil

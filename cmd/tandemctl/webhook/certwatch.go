@@ -15,8 +15,9 @@ const DefaultCertCheckEvery = time.Minute
 
 // watchCertificates warns, at start and every interval, while the serving
 // certificate cannot be loaded (the file it lacks, or why it does not
-// load), and says once when it is served: without it every handshake fails
-// and the webhook is not ready, which the log must say louder than the TLS
+// load), and says once when it is served: without it every call of the API
+// server fails (on the placeholder, which no caBundle trusts) and the
+// webhook is not ready, which the log must say louder than the TLS
 // handshake errors do.
 func (s *Server) watchCertificates(ctx context.Context, every time.Duration) {
 	tick := time.NewTicker(every)
@@ -26,7 +27,7 @@ func (s *Server) watchCertificates(ctx context.Context, every time.Duration) {
 		if err := s.Certs.Ready(); err != nil {
 			missing = true
 			s.Logger.Warn().Str("event", "certificate-missing").Err(err).Dur("retry", every).
-				Msg("no serving certificate: every TLS handshake fails and /readyz answers 503 until it loads")
+				Msg("no serving certificate: the API server's calls fail and /readyz answers 503 until it loads")
 		} else if missing {
 			missing = false
 			s.Logger.Info().Str("event", "certificate-loaded").Msg("serving certificate loaded")
@@ -41,8 +42,8 @@ func (s *Server) watchCertificates(ctx context.Context, every time.Duration) {
 
 // serverErrorLog takes net/http's own log lines (a failed TLS handshake) as
 // JSON lines like every other; while no certificate is loaded each
-// handshake fails, which certificate-missing already says, so those go to
-// debug.
+// handshake of the API server fails (it trusts no placeholder), which
+// certificate-missing already says, so those go to debug.
 func (s *Server) serverErrorLog() *log.Logger {
 	return log.New(serverLogWriter{s}, "", 0)
 }

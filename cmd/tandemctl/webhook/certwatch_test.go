@@ -19,8 +19,10 @@ import (
 )
 
 // Without certificates the webhook says so, naming the file, at start and
-// again each interval, is not ready, and logs net/http's handshake errors
-// as JSON lines; once the files appear it serves them, and says so once.
+// again each interval, is not ready, serves a placeholder that only
+// clients which do not verify accept (the kubelet's probes), and logs
+// net/http's handshake errors as JSON lines; once the files appear it
+// serves them, and says so once.
 func TestServerWithoutCertificateWarnsUntilTheyAppear(t *testing.T) {
 	dir := t.TempDir()
 	logs, logWriter := io.Pipe()
@@ -72,8 +74,20 @@ func TestServerWithoutCertificateWarnsUntilTheyAppear(t *testing.T) {
 	if ready.Code != http.StatusServiceUnavailable || !strings.Contains(ready.Body.String(), CertFile) {
 		t.Errorf("readyz without a certificate: %d %q; want 503 naming %s", ready.Code, ready.Body, CertFile)
 	}
-	if _, err := (&http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}).Get(url + "/readyz"); err == nil {
-		t.Fatal("a TLS handshake succeeded with no certificate")
+	// The kubelet's probes do not verify: they read the placeholder's
+	// answers. A client that verifies, as the API server does, fails.
+	probe, err := (&http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}).Get(url + "/healthz")
+	if err != nil {
+		t.Fatalf("healthz over TLS without a certificate: %v; want the placeholder's answer", err)
+	}
+	probe.Body.Close()
+	if probe.StatusCode != 200 || probe.TLS.PeerCertificates[0].Subject.CommonName != PlaceholderName {
+		t.Errorf("healthz without a certificate: %d, served %q; want 200 over the placeholder", probe.StatusCode, probe.TLS.PeerCertificates[0].Subject.CommonName)
+	}
+	other := x509.NewCertPool()
+	other.AppendCertsFromPEM(mustBundle(t).CA)
+	if _, err := (&http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: other, ServerName: names[2]}}}).Get(url + "/readyz"); err == nil {
+		t.Fatal("a verifying client accepted the placeholder")
 	}
 	if line := next("http-error"); line["level"] != "debug" {
 		t.Errorf("handshake error while the certificate is missing: %v; want it at debug", line)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -28,8 +29,19 @@ type Server struct {
 	// CertCheckEvery is how often a missing certificate is reported again
 	// (DefaultCertCheckEvery when zero).
 	CertCheckEvery time.Duration
+	// API, when set, is asked at each /readyz (bounded by APITimeout,
+	// DefaultAPITimeout when zero): without it no pod can be admitted.
+	API        APIServer
+	APITimeout time.Duration
+	// Bootstrap, when set, makes the certificate beside serving, retried
+	// as BootstrapBackoff says (DefaultBootstrapBackoff when zero) until it
+	// succeeds; /readyz waits for it.
+	Bootstrap        Bootstrapper
+	BootstrapBackoff Backoff
 
 	stopping atomic.Bool
+	api      apiState
+	boot     bootState
 }
 
 // Routes is the mux, apart so tests can call it without TLS.
@@ -39,18 +51,6 @@ func (s *Server) Routes() http.Handler {
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	mux.HandleFunc("/readyz", s.readyz)
 	return mux
-}
-
-func (s *Server) readyz(w http.ResponseWriter, _ *http.Request) {
-	if s.stopping.Load() {
-		http.Error(w, "shutting down", http.StatusServiceUnavailable)
-		return
-	}
-	if err := s.Certs.Ready(); err != nil {
-		http.Error(w, err.Error(), http.StatusServiceUnavailable)
-		return
-	}
-	fmt.Fprintln(w, "ok")
 }
 
 // Run serves until ctx ends, then drains.
@@ -73,18 +73,8 @@ func (s *Server) Run(ctx context.Context) error {
 		s.Listening <- ln.Addr()
 	}
 	s.Logger.Info().Str("event", "listening").Str("address", ln.Addr().String()).Msg("serving /mutate")
-	every := s.CertCheckEvery
-	if every <= 0 {
-		every = DefaultCertCheckEvery
-	}
-	watchCtx, stopWatch := context.WithCancel(ctx)
-	watched := make(chan struct{})
-	go func() {
-		defer close(watched)
-		s.watchCertificates(watchCtx, every)
-	}()
 	// Nothing of the server's logs after Run returns.
-	defer func() { stopWatch(); <-watched }()
+	defer s.background(ctx)()
 	served := make(chan error, 1)
 	go func() { served <- srv.ServeTLS(ln, "", "") }()
 	select {
@@ -101,4 +91,20 @@ func (s *Server) Run(ctx context.Context) error {
 		return fmt.Errorf("drain: %w", err)
 	}
 	return nil
+}
+
+// background starts what runs beside serving (the certificate's watch, its
+// bootstrap) and returns the func that stops them and waits for them.
+func (s *Server) background(ctx context.Context) (stop func()) {
+	every := s.CertCheckEvery
+	if every <= 0 {
+		every = DefaultCertCheckEvery
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Go(func() { s.watchCertificates(ctx, every) })
+	if s.Bootstrap != nil {
+		wg.Go(func() { s.bootstrap(ctx) })
+	}
+	return func() { cancel(); wg.Wait() }
 }

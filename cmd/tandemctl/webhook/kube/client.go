@@ -21,6 +21,8 @@ import (
 type Clients struct {
 	Core      corev1client.CoreV1Interface
 	Admission admissionregistrationv1client.AdmissionregistrationV1Interface
+	// API asks whether the API server answers, for /readyz.
+	API APIReadiness
 }
 
 // NewClients connects to the API server: with kubeconfig (a path, or a
@@ -44,6 +46,9 @@ func NewClients(kubeconfig string) (Clients, error) {
 		return Clients{}, err
 	}
 	if c.Admission, err = admissionregistrationv1client.NewForConfig(cfg); err != nil {
+		return Clients{}, err
+	}
+	if c.API, err = NewAPIReadiness(cfg); err != nil {
 		return Clients{}, err
 	}
 	return c, nil
