@@ -6,7 +6,10 @@
 // The cluster is this folder's scripts: build.sh (the Kubernetes binaries,
 // from the Go module proxy, cached outside the checkout), up.sh, down.sh,
 // images.sh (the test images, built with podman and imported into the
-// cluster's containerd). e2e.sh is `make e2e-k8s`: up, go test, down.
+// cluster's containerd), fault.sh (containerd, the kubelet or the API
+// server stopped and started again, for the TestFault* tests, which run
+// one after the other before the parallel ones). e2e.sh is
+// `make e2e-k8s`: up, go test, down.
 //
 // TestMain imports the images and finds the cluster through KUBECONFIG
 // (default: up.sh's admin kubeconfig). Each test works in a namespace of

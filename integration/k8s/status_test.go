@@ -31,6 +31,7 @@ func (j job) end() string {
 
 type objectMeta struct {
 	Name        string            `json:"name"`
+	UID         string            `json:"uid"`
 	Annotations map[string]string `json:"annotations"`
 }
 
