@@ -8,7 +8,6 @@ import (
 	"io"
 	"maps"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -119,22 +118,16 @@ func assertOutageLogged(t *testing.T, pods []webhookPod, since time.Time) {
 // test's end starts it, so no later test finds the cluster without it.
 func faultAPIServer(t *testing.T, action string) time.Time {
 	t.Helper()
-	run := func(action string) error {
-		ctx, cancel := contextFor(3 * time.Minute)
-		defer cancel()
-		_, _, err := kit.Tool{Bin: filepath.Join(repoRoot, "integration", "k8s", "fault.sh")}.Run(ctx, nil, action, "kube-apiserver")
-		return err
-	}
-	if err := run(action); err != nil {
-		t.Fatalf("fault.sh %s kube-apiserver: %v", action, err)
+	if out, err := runFaultScript(action, "kube-apiserver"); err != nil {
+		t.Fatalf("fault.sh %s kube-apiserver: %v\n%s", action, err, out)
 	}
 	if action == "stop" {
 		t.Cleanup(func() {
 			ctx, cancel := contextFor(10 * time.Second)
 			defer cancel()
 			if _, err := kubectl(ctx, nil, "get", "--raw", "/readyz"); err != nil {
-				if err := run("start"); err != nil {
-					t.Errorf("fault.sh start kube-apiserver: %v", err)
+				if out, err := runFaultScript("start", "kube-apiserver"); err != nil {
+					t.Errorf("fault.sh start kube-apiserver: %v\n%s", err, out)
 				}
 			}
 		})
