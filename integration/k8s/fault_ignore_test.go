@@ -53,7 +53,7 @@ func TestFaultWebhookRolloutIgnore(t *testing.T) {
 			t.Errorf("tandemctl check named injected pod %s as uninjected", name)
 		}
 	}
-	t.Logf("fault figures: webhook rolled during a burst (Ignore): %d pods attempted, %d created, %d injected, %d refused, %d uninjected ; control, scaled to zero: %d created, all uninjected; tandemctl check named %d of the %d uninjected, none of the injected",
+	t.Logf("fault figures: webhook rolled during a burst (Ignore): %d pods attempted, %d created, %d injected, %d refused, %d uninjected; control, scaled to zero: %d created, all uninjected; tandemctl check named %d of the %d uninjected, none of the injected",
 		c.attempted, c.created, c.injected, c.refused, c.uninjected, len(control), len(named), len(uninjected))
 }
 
