@@ -5,7 +5,6 @@ package k8s
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -14,7 +13,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/tools/clientcmd"
 )
 
 // latencyPods: the admissions measured, after as many to warm up.
@@ -25,15 +23,7 @@ const latencyPods = 100
 // namespace, against the same in an unlabelled one. It prints figures and
 // asserts only that every pod was injected.
 func testWebhookLatency(t *testing.T) {
-	cfg, err := clientcmd.BuildConfigFromFlags("", os.Getenv("KUBECONFIG"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.QPS, cfg.Burst = 1000, 1000
-	client, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	client := adminClient(t)
 	labelled, plain := newNamespace(t), newNamespace(t)
 	labelled.enableInjection()
 	labelled.pullSecret()
