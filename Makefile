@@ -29,7 +29,7 @@ $(BIN): $(shell find cmd/tandem supervisor internal -name '*.go') go.mod go.sum
 
 # tandemctl runs on operators' machines, never in a workload: its size is
 # free. A kubectl-tandem link to it is a kubectl plugin.
-$(CTL): $(shell find cmd/tandemctl internal -name '*.go') go.mod go.sum
+$(CTL): $(shell find cmd/tandemctl kube internal -name '*.go') go.mod go.sum
 	$(GO) build $(BUILDFLAGS) -o $@ ./cmd/tandemctl
 	@ln -sf tandemctl bin/kubectl-tandem
 	@echo "$@: $$(stat -c %s $@) bytes (and bin/kubectl-tandem, a link: \`kubectl tandem inject\`)"
@@ -120,8 +120,8 @@ demo: $(BIN)
 # sleeps 1 s at exit, and the test binary also plays the programs tandem runs.
 HAVE_CC   := $(shell command -v cc >/dev/null 2>&1 && echo yes)
 TESTFLAGS := -trimpath -tags urfave_cli_no_docs
-RACE_PKGS := ./supervisor/... ./cmd/tandemctl/webhook ./cmd/tandemctl/webhook/admission \
-             ./cmd/tandemctl/webhook/metrics ./cmd/tandemctl/registry ./integration/...
+RACE_PKGS := ./supervisor/... ./kube/webhook ./kube/webhook/admission \
+             ./kube/webhook/metrics ./kube/registry ./integration/...
 race_pkgs  = $(shell $(GO) list $(RACE_PKGS))
 other_pkgs = $(filter-out $(race_pkgs),$(shell $(GO) list ./...))
 RACE_TEST := CGO_ENABLED=1 GORACE=atexit_sleep_ms=0 TANDEM_BIN=$(CURDIR)/$(BIN) $(GO) test -race -count=1
@@ -155,7 +155,7 @@ test-stress: $(BIN)
 # now and then with a bare "context deadline exceeded".
 FUZZTIME ?= 30s
 FUZZPKGS := ./supervisor/probe ./supervisor/signals ./supervisor/statusfile ./supervisor/peers \
-            ./cmd/tandemctl/inject ./cmd/tandemctl/webhook/admission
+            ./kube/inject ./kube/webhook/admission
 fuzz:
 	@for pkg in $(FUZZPKGS); do \
 	  for target in $$($(GO) test $(TESTFLAGS) -list '^Fuzz' $$pkg | grep '^Fuzz'); do \

@@ -7,8 +7,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/tandem-sh/tandem/cmd/tandemctl/check"
-	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook/kube"
+	"github.com/tandem-sh/tandem/kube/check"
+	"github.com/tandem-sh/tandem/kube/webhook/kube"
 )
 
 // checkUserAgent names check's requests, apart from the webhook's.

@@ -10,7 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/tandem-sh/tandem/cmd/tandemctl/presets"
+	"github.com/tandem-sh/tandem/kube/presets"
 )
 
 func presetsCommand() *cli.Command {

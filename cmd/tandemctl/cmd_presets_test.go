@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tandem-sh/tandem/cmd/tandemctl/presets"
+	"github.com/tandem-sh/tandem/kube/presets"
 )
 
 func TestPresetsText(t *testing.T) {

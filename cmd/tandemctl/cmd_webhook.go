@@ -5,9 +5,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/tandem-sh/tandem/cmd/tandemctl/inject"
-	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook"
-	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook/admission"
+	"github.com/tandem-sh/tandem/kube/inject"
+	"github.com/tandem-sh/tandem/kube/webhook"
+	"github.com/tandem-sh/tandem/kube/webhook/admission"
 )
 
 func webhookCommand() *cli.Command {

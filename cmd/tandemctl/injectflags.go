@@ -7,9 +7,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/tandem-sh/tandem/cmd/tandemctl/inject"
-	"github.com/tandem-sh/tandem/cmd/tandemctl/presets"
-	"github.com/tandem-sh/tandem/cmd/tandemctl/registry"
+	"github.com/tandem-sh/tandem/kube/inject"
+	"github.com/tandem-sh/tandem/kube/presets"
+	"github.com/tandem-sh/tandem/kube/registry"
 )
 
 // inject's options as flags, declared and read here once: `inject` and

@@ -15,8 +15,8 @@ import (
 	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
 
-	"github.com/tandem-sh/tandem/cmd/tandemctl/registry"
-	"github.com/tandem-sh/tandem/cmd/tandemctl/registry/registrytest"
+	"github.com/tandem-sh/tandem/kube/registry"
+	"github.com/tandem-sh/tandem/kube/registry/registrytest"
 )
 
 // heldRegistry is an in-memory registry whose manifest GETs wait until

@@ -11,10 +11,10 @@ import (
 	"github.com/urfave/cli/v2"
 	"k8s.io/apimachinery/pkg/labels"
 
-	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook"
-	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook/admission"
-	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook/kube"
-	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook/metrics"
+	"github.com/tandem-sh/tandem/kube/webhook"
+	"github.com/tandem-sh/tandem/kube/webhook/admission"
+	"github.com/tandem-sh/tandem/kube/webhook/kube"
+	"github.com/tandem-sh/tandem/kube/webhook/metrics"
 )
 
 // webhookSetup is the webhook's flags made into its parts.

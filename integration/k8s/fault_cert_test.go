@@ -20,7 +20,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/tandem-sh/tandem/cmd/tandemctl/webhook/selfsigned"
+	"github.com/tandem-sh/tandem/kube/webhook/selfsigned"
 )
 
 // The certificate rotated under load, as a platform team rotates it: the

@@ -1,0 +1,77 @@
+package inject
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/tandem-sh/tandem/kube/presets"
+)
+
+// Mode is how sidecars are made to start first and stop last.
+type Mode string
+
+const (
+	// Classic wraps mains and sidecars in tandem in `containers`: every
+	// cluster and engine.
+	Classic Mode = "classic"
+	// Native moves sidecars to initContainers with restartPolicy: Always
+	// (Kubernetes 1.29+), wrapped by `tandem run`; mains are left alone.
+	Native Mode = "native"
+)
+
+// ParseMode reads --mode.
+func ParseMode(s string) (Mode, error) {
+	switch Mode(s) {
+	case Classic, Native:
+		return Mode(s), nil
+	}
+	return "", fmt.Errorf("mode %q: expected classic or native", s)
+}
+
+// Options say how to inject; the same for every resource of a run.
+type Options struct {
+	Mode Mode
+	// Image is the install init container's image (holds /tandem).
+	Image string
+	// Version is written into the tandem.sh/injected annotation.
+	Version string
+	// Sidecars are container names that are sidecars in every pod that has
+	// them (--sidecar), besides the pod's tandem.sh/sidecars annotation.
+	Sidecars []string
+	// Resolver reads image configs; nil means no lookups (--resolve none).
+	Resolver EntrypointResolver
+	// Presets are the known sidecars, named by image; nil: off
+	// (--presets=false).
+	Presets *presets.Table
+}
+
+// ImageConfig is what a container runtime takes from an image's config.
+type ImageConfig struct {
+	Entrypoint []string
+	Cmd        []string
+	// StopSignal is the image's STOPSIGNAL as written ("SIGQUIT", "3"), or "".
+	StopSignal string
+}
+
+// EntrypointResolver reads the config of an image for the platform of the
+// nodes. Implementations cache as they see fit; errors name the image.
+type EntrypointResolver interface {
+	Resolve(ctx context.Context, image string) (ImageConfig, error)
+}
+
+// The names tandem adds to a pod; existing ones collide.
+const (
+	VolumeName           = "tandem"
+	InstallContainer     = "tandem-install"
+	MountPath            = "/run/tandem"
+	binary               = MountPath + "/tandem"
+	SidecarsKey          = "tandem.sh/sidecars"
+	InjectKey            = "tandem.sh/inject"
+	InjectedKey          = "tandem.sh/injected"
+	DefaultContainer     = "kubectl.kubernetes.io/default-container"
+	defaultGraceSecs     = 30
+	defaultProbePeriod   = 10
+	defaultProbeFailures = 3
+	// nonRootUID is tandem-install's user (distroless's "nonroot").
+	nonRootUID = "65532"
+)

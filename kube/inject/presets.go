@@ -1,0 +1,130 @@
+package inject
+
+import (
+	"fmt"
+
+	"github.com/tandem-sh/tandem/kube/presets"
+	"github.com/tandem-sh/tandem/internal/yamlnode"
+	"go.yaml.in/yaml/v3"
+)
+
+// PresetsKey turns the known sidecars' presets off for one pod
+// (tandem.sh/presets: disabled).
+const PresetsKey = "tandem.sh/presets"
+
+// presetMatches are the pod's containers (ctrs: the containers, then the
+// native sidecars) whose image matches a preset, unless presets are off
+// for the run or for the pod.
+func presetMatches(ctrs []*yaml.Node, annotations *yaml.Node, table *presets.Table) (map[string]presets.Match, error) {
+	switch v := yamlnode.ScalarAt(annotations, PresetsKey); v {
+	case "", "enabled":
+	case "disabled":
+		return nil, nil
+	default:
+		return nil, fmt.Errorf("%s: %q: expected disabled or enabled", PresetsKey, v)
+	}
+	if table == nil {
+		return nil, nil
+	}
+	matches := map[string]presets.Match{}
+	for _, n := range ctrs {
+		if m, ok := table.Lookup(yamlnode.ScalarAt(n, "image")); ok {
+			matches[yamlnode.ScalarAt(n, "name")] = m
+		}
+	}
+	return matches, nil
+}
+
+// keepAMain drops the matches when they would leave the pod no main: a
+// pod that runs a known sidecar alone (a proxy's own Deployment) is not
+// one to inject.
+func keepAMain(containers []*yaml.Node, matches map[string]presets.Match) map[string]presets.Match {
+	for _, n := range containers {
+		if _, ok := matches[yamlnode.ScalarAt(n, "name")]; !ok {
+			return matches
+		}
+	}
+	return nil
+}
+
+// matchedNames are the names of the matched containers, in ctrs' order.
+func matchedNames(ctrs []*yaml.Node, matches map[string]presets.Match) []string {
+	var names []string
+	for _, n := range ctrs {
+		if _, ok := matches[yamlnode.ScalarAt(n, "name")]; ok {
+			names = append(names, yamlnode.ScalarAt(n, "name"))
+		}
+	}
+	return names
+}
+
+// essentialByPreset are the sidecars whose preset says the mains need
+// them: the default when the pod has no tandem.sh/needs of its own.
+func essentialByPreset(sidecars []string, matches map[string]presets.Match) []string {
+	var needs []string
+	for _, name := range sidecars {
+		if m, ok := matches[name]; ok && m.Essential {
+			needs = append(needs, name)
+		}
+	}
+	return needs
+}
+
+// presetNote is the report's word on a sidecar named by its preset.
+func presetNote(m presets.Match) string {
+	note := "preset " + m.Name
+	if m.NewerThanVerified() {
+		note += fmt.Sprintf("; tag %s is newer than the %s it was verified at", m.Tag, m.Verified.Version)
+	}
+	return note
+}
+
+// presetCondition is c's readiness from its preset, when the pod
+// declares no probe and the sidecar serves it as it runs.
+func (c *container) presetCondition() (string, bool) {
+	if c.preset == nil || !c.preset.Ready.Applies(c.argv, c.env()) {
+		return "", false
+	}
+	return c.preset.Ready.Target(), true
+}
+
+// presetQuitURLs are the quit calls c's preset asks for, as it runs.
+func (c *container) presetQuitURLs() []string {
+	if c.preset == nil || !c.preset.Quit.Applies(c.argv, c.env()) {
+		return nil
+	}
+	return []string{c.preset.Quit.Target()}
+}
+
+// env is c's environment as the manifest states it (values only).
+func (c *container) env() map[string]string {
+	env := map[string]string{}
+	for _, e := range contentOf(yamlnode.Lookup(c.node, "env")) {
+		env[yamlnode.ScalarAt(e, "name")] = yamlnode.ScalarAt(e, "value")
+	}
+	return env
+}
+
+// presetSignal is c's stop signal by its preset, as tandem names it.
+func (c *container) presetSignal() (string, bool) {
+	if c.preset == nil {
+		return "", false
+	}
+	sig, err := signalName(c.preset.StopSignal)
+	return sig, err == nil
+}
+
+// presetNotes say which sidecars a preset described (nil: none).
+func (p *plan) presetNotes() map[string]string {
+	var notes map[string]string
+	for _, c := range append(append([]*container{}, p.sidecars...), p.natives...) {
+		if c.preset == nil {
+			continue
+		}
+		if notes == nil {
+			notes = map[string]string{}
+		}
+		notes[c.name] = presetNote(*c.preset)
+	}
+	return notes
+}
