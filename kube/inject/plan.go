@@ -9,9 +9,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tandem-sh/tandem/kube/presets"
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/yamlnode"
+	"github.com/tandem-sh/tandem/kube/presets"
 	"go.yaml.in/yaml/v3"
 )
 

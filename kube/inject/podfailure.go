@@ -3,8 +3,8 @@ package inject
 import (
 	"strconv"
 
-	"github.com/tandem-sh/tandem/kube/podfailure"
 	"github.com/tandem-sh/tandem/internal/yamlnode"
+	"github.com/tandem-sh/tandem/kube/podfailure"
 	"go.yaml.in/yaml/v3"
 )
 

@@ -3,8 +3,8 @@ package inject
 import (
 	"fmt"
 
-	"github.com/tandem-sh/tandem/kube/presets"
 	"github.com/tandem-sh/tandem/internal/yamlnode"
+	"github.com/tandem-sh/tandem/kube/presets"
 	"go.yaml.in/yaml/v3"
 )
 

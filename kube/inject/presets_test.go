@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tandem-sh/tandem/kube/presets"
 	"github.com/tandem-sh/tandem/internal/yamlnode"
+	"github.com/tandem-sh/tandem/kube/presets"
 	"go.yaml.in/yaml/v3"
 )
 
