@@ -44,7 +44,7 @@ func (e *engine) runMain(ctx context.Context) outcome {
 	if err != nil {
 		return e.announce(ctx, startFailed(err))
 	}
-	return e.announce(ctx, e.endingOutcome(e.supervise(ctx, c, nil)))
+	return e.announce(ctx, e.endingOutcome(e.supervise(ctx, c)))
 }
 
 type waitResult struct {

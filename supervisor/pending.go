@@ -31,7 +31,7 @@ const (
 	evReadyFailed   // the ready file cannot be written
 	evTimer         // the stop sequence's next step; idle: the restart backoff passed
 	evQuitAnswered  // the stop's quit URLs answered
-	evOutlivePassed // --outlive-main passed: the held signal goes out
+	evHoldTimer     // the hold's timer: its next look for a mark, or its deadline (hold.go)
 	evJobStop       // CMD stopped by job control
 	// A needed sidecar lost (main --needs): the main's own end, or its
 	// signal, keeps its reason; a CMD without the sidecar never starts.
@@ -60,7 +60,7 @@ type eventChans struct {
 	readyFailed <-chan error
 	timer       <-chan time.Time
 	quitDone    <-chan struct{}
-	outliveEnd  <-chan time.Time
+	holdTimer   <-chan time.Time
 	stopped     <-chan unix.Signal
 	lost        <-chan sidecarLoss
 	waitOver    <-chan struct{}
@@ -129,8 +129,8 @@ func (ch eventChans) wait() loopEvent {
 		return loopEvent{kind: evTimer}
 	case <-ch.quitDone:
 		return loopEvent{kind: evQuitAnswered}
-	case <-ch.outliveEnd:
-		return loopEvent{kind: evOutlivePassed}
+	case <-ch.holdTimer:
+		return loopEvent{kind: evHoldTimer}
 	case sig := <-ch.stopped:
 		return loopEvent{kind: evJobStop, signal: sig}
 	case loss := <-ch.lost:
@@ -160,8 +160,8 @@ func (ch eventChans) poll(k eventKind) (loopEvent, bool) {
 		_, ok = tryReceive(ch.timer)
 	case evQuitAnswered:
 		_, ok = tryReceive(ch.quitDone)
-	case evOutlivePassed:
-		_, ok = tryReceive(ch.outliveEnd)
+	case evHoldTimer:
+		_, ok = tryReceive(ch.holdTimer)
 	case evJobStop:
 		ev.signal, ok = tryReceive(ch.stopped)
 	case evLoss:
@@ -187,8 +187,8 @@ func (ch eventChans) of(k eventKind) any {
 		return ch.timer
 	case evQuitAnswered:
 		return ch.quitDone
-	case evOutlivePassed:
-		return ch.outliveEnd
+	case evHoldTimer:
+		return ch.holdTimer
 	case evJobStop:
 		return ch.stopped
 	case evLoss:

@@ -12,7 +12,7 @@ import (
 
 // The rank, first to last: of two events ready at once, the loops take the
 // one listed first.
-var rank = []eventKind{evExit, evDone, evSignal, evReadyFailed, evTimer, evQuitAnswered, evOutlivePassed, evJobStop, evLoss, evWaitOver}
+var rank = []eventKind{evExit, evDone, evSignal, evReadyFailed, evTimer, evQuitAnswered, evHoldTimer, evJobStop, evLoss, evWaitOver}
 
 // readyChans is a loop's channels with one event of each of kinds ready.
 func readyChans(kinds ...eventKind) eventChans {
@@ -31,8 +31,8 @@ func readyChans(kinds ...eventKind) eventChans {
 			ch.timer = readyWith(time.Now())
 		case evQuitAnswered:
 			ch.quitDone = readyWith(struct{}{})
-		case evOutlivePassed:
-			ch.outliveEnd = readyWith(time.Now())
+		case evHoldTimer:
+			ch.holdTimer = readyWith(time.Now())
 		case evJobStop:
 			ch.stopped = readyWith(unix.SIGTSTP)
 		case evLoss:

@@ -3,7 +3,6 @@ package supervisor
 import (
 	"context"
 	"os"
-	"sync"
 
 	"github.com/rs/zerolog"
 
@@ -27,10 +26,7 @@ type engine struct {
 	// files, lifelines); nil in other modes.
 	done      chan doneEvent
 	newSource func() (doneSource, error) // sidecar: builds the done sources
-	// deleting is closed once the pod is being deleted: the termination
-	// signal held (--stop-when deletion waits for it).
-	deleting     chan struct{}
-	deletingOnce sync.Once
+	hold      *hold                      // sidecar: the termination signal's hold (--outlive-main); nil in other modes
 	lifeline     *lifeline.Holder // main's done file's, or a sidecar's stopped file's
 	// main --needs: the needed sidecars, their losses, and whether the main
 	// is done (a loss after that is none).
@@ -69,8 +65,12 @@ func Run(ctx context.Context, cfg Config) error {
 }
 
 func newEngine(cfg Config, w world, sigs <-chan os.Signal) *engine {
-	return &engine{cfg: cfg, log: cfg.Log, w: w, signals: sigs, done: make(chan doneEvent, 1), deleting: make(chan struct{}),
+	e := &engine{cfg: cfg, log: cfg.Log, w: w, signals: sigs, done: make(chan doneEvent, 1),
 		lost: make(chan sidecarLoss, len(cfg.Main.Needs)+1)}
+	if cfg.Mode == ModeSidecar {
+		e.hold = newHold(cfg.Sidecar.OutliveMain, cfg.Sidecar.DoneFiles, w)
+	}
+	return e
 }
 
 func (e *engine) run(ctx context.Context) outcome {
@@ -84,7 +84,7 @@ func (e *engine) run(ctx context.Context) outcome {
 	if err != nil {
 		return startFailed(err)
 	}
-	return e.endingOutcome(e.supervise(ctx, c, nil))
+	return e.endingOutcome(e.supervise(ctx, c))
 }
 
 // holdLifeline holds the lifeline of the file this tandem will write. Where

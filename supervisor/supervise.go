@@ -25,20 +25,13 @@ type ending struct {
 	// and dump requests, after which a crash still deserves a restart.
 	terminating bool
 	lost        *sidecarLoss // main --needs: CMD was stopped because a needed sidecar was lost
-	// heldUntil: CMD exited while the termination signal was held
-	// (--outlive-main: the pod is being deleted and the main still runs);
-	// the hold's deadline, which a restart carries on. nil otherwise.
-	heldUntil <-chan time.Time
 }
 
 // cmdRun is what the loop knows about one run of CMD.
 type cmdRun struct {
 	child       *process.Child
 	stop        stopSequence
-	held        bool             // the termination signal is held (--outlive-main)
-	marksLeft   int              // a provisional hold: looks left for a main's termination mark
-	outliveEnd  <-chan time.Time // when the held signal is released, or the next look for a mark
-	requested   bool             // the stop is the main being done, not a failure
+	requested   bool // the stop is the main being done, not a failure
 	failure     error
 	terminating bool
 	jobStopped  bool // CMD stopped by Ctrl-Z, and tandem with it
@@ -48,13 +41,12 @@ type cmdRun struct {
 // supervise owns CMD's life until it exits: only this goroutine signals CMD.
 // Signals, the done condition, timers of the stop sequence and readiness
 // failures are events of this one loop; next decides which of those pending
-// at once comes first. heldUntil, when not nil, is the deadline of a
-// termination signal held before this run began (a restart while the main
-// drains).
-func (e *engine) supervise(ctx context.Context, c *process.Child, heldUntil <-chan time.Time) ending {
+// at once comes first. A run that begins under the hold (a restart while
+// the main drains) is one the pod is leaving.
+func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r := &cmdRun{child: c, held: heldUntil != nil, outliveEnd: heldUntil, terminating: heldUntil != nil}
+	r := &cmdRun{child: c, terminating: e.hold.held()}
 	ready := e.startReadiness(ctx)
 	defer ready.stop()
 	for {
@@ -72,12 +64,8 @@ func (e *engine) supervise(ctx context.Context, c *process.Child, heldUntil <-ch
 			e.stopTimerFired(ctx, r)
 		case evQuitAnswered:
 			e.quitFinished(r)
-		case evOutlivePassed:
-			if r.marksLeft > 0 {
-				e.lookForMark(r)
-			} else {
-				e.releaseHeld(r)
-			}
+		case evHoldTimer:
+			e.holdStepped(r, e.hold.tick())
 		case evJobStop:
 			e.onJobStop(r, ev.signal)
 		case evLoss:
@@ -89,7 +77,7 @@ func (e *engine) supervise(ctx context.Context, c *process.Child, heldUntil <-ch
 // whileRunning is what the loop listens to while r runs.
 func (e *engine) whileRunning(r *cmdRun, ready readiness) eventChans {
 	return eventChans{exited: r.child.Exited, done: e.doneChan(), signals: e.signals, readyFailed: ready.failed,
-		timer: r.stop.timer, quitDone: r.stop.quitDone, outliveEnd: r.outliveEnd, stopped: r.child.Stopped, lost: e.lostChan()}
+		timer: r.stop.timer, quitDone: r.stop.quitDone, holdTimer: e.hold.timerChan(), stopped: r.child.Stopped, lost: e.lostChan()}
 }
 
 // doneWhileRunning begins the requested stop; a done condition that cannot
@@ -156,12 +144,8 @@ func (e *engine) ended(r *cmdRun, ready readiness, st process.Status) ending {
 	if ev, ok := e.take(eventChans{readyFailed: ready.failed}); ok {
 		staleReadiness(e, ev.err)
 	}
-	e.settleMark(r)
-	end := ending{status: st, requested: r.requested && r.failure == nil, err: r.failure, terminating: r.terminating, lost: r.lost}
-	if r.held && r.outliveEnd != nil {
-		end.heldUntil = r.outliveEnd
-	}
-	return end
+	e.logHold(e.hold.settle(), false)
+	return ending{status: st, requested: r.requested && r.failure == nil, err: r.failure, terminating: r.terminating, lost: r.lost}
 }
 
 // doneChan is the done condition's channel in sidecar mode, else nil (never
@@ -183,7 +167,7 @@ func (e *engine) onSignal(ctx context.Context, r *cmdRun, sig unix.Signal) {
 	case sigDone:
 		e.onDone(ctx, r, doneEvent{Source: sourceDoneSignal, SeenAt: e.w.Now()})
 	case sigHold:
-		e.holdTermination(r, sig)
+		e.holdStepped(r, e.hold.take())
 	case sigAbsorb:
 		event(e.log.Info(), cmdline.EventSignalAbsorbed).Str("signal", signals.Name(sig)).
 			Msg("termination signal during a requested stop: not forwarded, the stop under way goes on")
@@ -215,15 +199,17 @@ func (e *engine) limitTermination(r *cmdRun, sig unix.Signal) {
 		Msg("the pod is stopping: CMD has termination-grace to exit before SIGKILL")
 }
 
-// releaseHeld forwards the held termination signal once --outlive-main has
-// passed. It cuts a --stop-delay short: the pod is going away now.
-func (e *engine) releaseHeld(r *cmdRun) {
-	r.outliveEnd = nil
-	sig := e.cfg.Sidecar.TerminationSignal
-	event(e.log.Info(), cmdline.EventSignalReleased).Str("signal", signals.Name(sig)).Dur("outlive_main_ms", e.cfg.Sidecar.OutliveMain).
-		Msg("outlive-main passed before the main was done; forwarding the termination signal")
-	e.forward(r.child, sig)
-	if r.stop.phase == stopDelaying {
+// holdStepped does what a step of the hold means while CMD runs: the held
+// signal goes on once no mark came (the signal was this container's alone)
+// or the deadline passed; then it cuts a --stop-delay short: the pod is
+// going away now.
+func (e *engine) holdStepped(r *cmdRun, step holdStep) {
+	e.logHold(step, false)
+	if step != stepAlone && step != stepReleased {
+		return
+	}
+	e.forward(r.child, e.cfg.Sidecar.TerminationSignal)
+	if step == stepReleased && r.stop.phase == stopDelaying {
 		r.stop.phase, r.stop.timer, r.stop.killAfter = stopSignaled, e.w.After(e.cfg.Grace), e.cfg.Grace
 	}
 }
