@@ -28,11 +28,11 @@ const (
 	// A signal: a pod going away starts no CMD, and a main stopping on its
 	// termination signal keeps that reason.
 	evSignal
-	evReadyFailed   // the ready file cannot be written
-	evTimer         // the stop sequence's next step; idle: the restart backoff passed
-	evQuitAnswered  // the stop's quit URLs answered
-	evHoldTimer     // the hold's timer: its next look for a mark, or its deadline (hold.go)
-	evJobStop       // CMD stopped by job control
+	evReadyFailed  // the ready file cannot be written
+	evTimer        // the stop sequence's next step; idle: the restart backoff passed
+	evQuitAnswered // the stop's quit URLs answered
+	evHoldTimer    // the hold's timer: its next look for a mark, or its deadline (hold.go)
+	evJobStop      // CMD stopped by job control
 	// A needed sidecar lost (main --needs): the main's own end, or its
 	// signal, keeps its reason; a CMD without the sidecar never starts.
 	evLoss

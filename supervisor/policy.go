@@ -28,11 +28,11 @@ const (
 type phase int
 
 const (
-	phaseIdle     phase = iota // no CMD runs: main's --wait-for, a restart backoff, the announcement
-	phaseRunning               // CMD runs (a stop tandem began on its own failure included)
-	phaseHoldable              // CMD runs, --outlive-main is set, no stop begun, nothing held yet
-	phaseStopping              // the requested stop (the main is done) is under way
-	phaseIdleHoldable          // no CMD runs (a restart backoff), --outlive-main can hold the termination signal
+	phaseIdle         phase = iota // no CMD runs: main's --wait-for, a restart backoff, the announcement
+	phaseRunning                   // CMD runs (a stop tandem began on its own failure included)
+	phaseHoldable                  // CMD runs, --outlive-main is set, no stop begun, nothing held yet
+	phaseStopping                  // the requested stop (the main is done) is under way
+	phaseIdleHoldable              // no CMD runs (a restart backoff), --outlive-main can hold the termination signal
 	phaseCount
 )
 

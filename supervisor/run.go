@@ -27,7 +27,7 @@ type engine struct {
 	done      chan doneEvent
 	newSource func() (doneSource, error) // sidecar: builds the done sources
 	hold      *hold                      // sidecar: the termination signal's hold (--outlive-main); nil in other modes
-	lifeline     *lifeline.Holder // main's done file's, or a sidecar's stopped file's
+	lifeline  *lifeline.Holder           // main's done file's, or a sidecar's stopped file's
 	// main --needs: the needed sidecars, their losses, and whether the main
 	// is done (a loss after that is none).
 	needs    *needs
