@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"os"
+	"reflect"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -74,18 +75,22 @@ type ranking struct{ held *loopEvent }
 
 // next waits for an event on ch and returns the ready one that ranks first.
 func (rk *ranking) next(ch eventChans) loopEvent {
-	if ev, ok := rk.take(ch); ok {
+	in := ch.inputs()
+	if ev, ok := rk.takeFrom(in); ok {
 		return ev
 	}
-	return rk.outranked(ch, ch.wait())
+	return rk.outranked(in, in.wait())
 }
+
+// take returns the ready event on ch that ranks first, without waiting.
+func (rk *ranking) take(ch eventChans) (loopEvent, bool) { return rk.takeFrom(ch.inputs()) }
 
 // outranked is ev, which select took, unless one that ranks before it was
 // ready too: then that one, and ev is held for the next call.
-func (rk *ranking) outranked(ch eventChans, ev loopEvent) loopEvent {
+func (rk *ranking) outranked(in inputs, ev loopEvent) loopEvent {
 	for k := range ev.kind {
-		if first, ok := ch.poll(k); ok {
-			ev.from = ch.of(ev.kind)
+		if first, ok := in[k].poll(); ok {
+			ev.from = in[ev.kind].ch
 			rk.held = &ev
 			return first
 		}
@@ -93,16 +98,15 @@ func (rk *ranking) outranked(ch eventChans, ev loopEvent) loopEvent {
 	return ev
 }
 
-// take returns the ready event on ch that ranks first, without waiting. A
-// held event counts only on the channel it came on: one that came for a
-// run that is over is never given to the next.
-func (rk *ranking) take(ch eventChans) (loopEvent, bool) {
+// takeFrom is take on in. A held event counts only on the channel it came
+// on: one that came for a run that is over is never given to the next.
+func (rk *ranking) takeFrom(in inputs) (loopEvent, bool) {
 	held, before := rk.held, eventKinds
-	if held != nil && held.from == ch.of(held.kind) {
+	if held != nil && held.from == in[held.kind].ch {
 		before = held.kind
 	}
 	for k := range before {
-		if ev, ok := ch.poll(k); ok {
+		if ev, ok := in[k].poll(); ok {
 			return ev, true
 		}
 	}
@@ -113,90 +117,69 @@ func (rk *ranking) take(ch eventChans) (loopEvent, bool) {
 	return *held, true
 }
 
-// wait blocks until a channel of ch delivers, and takes any one of those
-// ready.
-func (ch eventChans) wait() loopEvent {
-	select {
-	case st := <-ch.exited:
-		return loopEvent{kind: evExit, status: st}
-	case ev := <-ch.done:
-		return loopEvent{kind: evDone, done: ev}
-	case sig := <-ch.signals:
-		return loopEvent{kind: evSignal, signal: sig.(unix.Signal)} // os/signal delivers syscall.Signal, which unix.Signal is
-	case err := <-ch.readyFailed:
-		return loopEvent{kind: evReadyFailed, err: err}
-	case <-ch.timer:
-		return loopEvent{kind: evTimer}
-	case <-ch.quitDone:
-		return loopEvent{kind: evQuitAnswered}
-	case <-ch.holdTimer:
-		return loopEvent{kind: evHoldTimer}
-	case sig := <-ch.stopped:
-		return loopEvent{kind: evJobStop, signal: sig}
-	case loss := <-ch.lost:
-		return loopEvent{kind: evLoss, loss: loss}
-	case <-ch.waitOver:
-		return loopEvent{kind: evWaitOver}
-	}
+// input is one kind's channel as the loops take it.
+type input struct {
+	ch   any                             // the channel, for a held event's check; nil when none
+	sel  reflect.SelectCase              // for wait; a zero Chan is never ready
+	recv func(v reflect.Value) loopEvent // wait's received value as the event
+	poll func() (loopEvent, bool)        // takes a ready value without waiting
 }
 
-// poll takes an event of kind k if one is ready.
-func (ch eventChans) poll(k eventKind) (loopEvent, bool) {
-	ev := loopEvent{kind: k}
-	var ok bool
-	switch k {
-	case evExit:
-		ev.status, ok = tryReceive(ch.exited)
-	case evDone:
-		ev.done, ok = tryReceive(ch.done)
-	case evSignal:
-		var sig os.Signal
-		if sig, ok = tryReceive(ch.signals); ok {
-			ev.signal = sig.(unix.Signal)
+// on is the input of kind k on c; set puts what c carries into the event.
+func on[T any](k eventKind, c <-chan T, set func(*loopEvent, T)) input {
+	in := input{sel: reflect.SelectCase{Dir: reflect.SelectRecv}, poll: func() (loopEvent, bool) { return loopEvent{}, false }}
+	if c == nil {
+		return in
+	}
+	event := func(v T) loopEvent {
+		ev := loopEvent{kind: k}
+		set(&ev, v)
+		return ev
+	}
+	in.ch = c
+	in.sel.Chan = reflect.ValueOf(c)
+	in.recv = func(v reflect.Value) loopEvent { return event(v.Interface().(T)) }
+	in.poll = func() (loopEvent, bool) {
+		v, ok := tryReceive(c)
+		if !ok {
+			return loopEvent{}, false
 		}
-	case evReadyFailed:
-		ev.err, ok = tryReceive(ch.readyFailed)
-	case evTimer:
-		_, ok = tryReceive(ch.timer)
-	case evQuitAnswered:
-		_, ok = tryReceive(ch.quitDone)
-	case evHoldTimer:
-		_, ok = tryReceive(ch.holdTimer)
-	case evJobStop:
-		ev.signal, ok = tryReceive(ch.stopped)
-	case evLoss:
-		ev.loss, ok = tryReceive(ch.lost)
-	case evWaitOver:
-		_, ok = tryReceive(ch.waitOver)
+		return event(v), true
 	}
-	return ev, ok
+	return in
 }
 
-// of is the channel events of kind k come on.
-func (ch eventChans) of(k eventKind) any {
-	switch k {
-	case evExit:
-		return ch.exited
-	case evDone:
-		return ch.done
-	case evSignal:
-		return ch.signals
-	case evReadyFailed:
-		return ch.readyFailed
-	case evTimer:
-		return ch.timer
-	case evQuitAnswered:
-		return ch.quitDone
-	case evHoldTimer:
-		return ch.holdTimer
-	case evJobStop:
-		return ch.stopped
-	case evLoss:
-		return ch.lost
-	case evWaitOver:
-		return ch.waitOver
+func none[T any](*loopEvent, T) {}
+
+// inputs is a loop's channels by kind.
+type inputs [eventKinds]input
+
+// inputs is ch's channels by kind: the one list of what each kind comes on
+// and carries.
+func (ch eventChans) inputs() inputs {
+	return inputs{
+		evExit:         on(evExit, ch.exited, func(ev *loopEvent, st process.Status) { ev.status = st }),
+		evDone:         on(evDone, ch.done, func(ev *loopEvent, d doneEvent) { ev.done = d }),
+		evSignal:       on(evSignal, ch.signals, func(ev *loopEvent, s os.Signal) { ev.signal = s.(unix.Signal) }), // os/signal delivers syscall.Signal, which unix.Signal is
+		evReadyFailed:  on(evReadyFailed, ch.readyFailed, func(ev *loopEvent, err error) { ev.err = err }),
+		evTimer:        on(evTimer, ch.timer, none[time.Time]),
+		evQuitAnswered: on(evQuitAnswered, ch.quitDone, none[struct{}]),
+		evHoldTimer:    on(evHoldTimer, ch.holdTimer, none[time.Time]),
+		evJobStop:      on(evJobStop, ch.stopped, func(ev *loopEvent, s unix.Signal) { ev.signal = s }),
+		evLoss:         on(evLoss, ch.lost, func(ev *loopEvent, l sidecarLoss) { ev.loss = l }),
+		evWaitOver:     on(evWaitOver, ch.waitOver, none[struct{}]),
 	}
-	return nil
+}
+
+// wait blocks until a channel of in delivers, and takes any one of those
+// ready.
+func (in inputs) wait() loopEvent {
+	cases := make([]reflect.SelectCase, len(in))
+	for k := range in {
+		cases[k] = in[k].sel
+	}
+	k, v, _ := reflect.Select(cases)
+	return in[k].recv(v)
 }
 
 // tryReceive receives from c if a value is there.

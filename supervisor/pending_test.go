@@ -62,8 +62,8 @@ func TestRankTakesTheFirstReady(t *testing.T) {
 			}
 
 			ch = readyChans(first, second)
-			byselect, _ := ch.poll(second)
-			if got, want := taken(rk.outranked(ch, byselect), rk.next(ch)), pair(first, second); got != want {
+			byselect, _ := ch.inputs()[second].poll()
+			if got, want := taken(rk.outranked(ch.inputs(), byselect), rk.next(ch)), pair(first, second); got != want {
 				t.Errorf("select took %d: took %v, want %v", second, got, want)
 			}
 			if ev, ok := rk.take(ch); ok {
@@ -98,8 +98,8 @@ func TestRankEventValues(t *testing.T) {
 func TestRankHeldEventKeepsItsChannel(t *testing.T) {
 	var rk ranking
 	run := readyChans(evExit, evSignal)
-	sig, _ := run.poll(evSignal)
-	rk.outranked(run, sig)
+	sig, _ := run.inputs()[evSignal].poll()
+	rk.outranked(run.inputs(), sig)
 	if ev, ok := rk.take(eventChans{done: make(chan doneEvent)}); ok {
 		t.Fatalf("took %d from a loop that does not listen to signals", ev.kind)
 	}
@@ -110,8 +110,8 @@ func TestRankHeldEventKeepsItsChannel(t *testing.T) {
 	}
 
 	run = readyChans(evExit, evReadyFailed)
-	failed, _ := run.poll(evReadyFailed)
-	rk.outranked(run, failed)
+	failed, _ := run.inputs()[evReadyFailed].poll()
+	rk.outranked(run.inputs(), failed)
 	nextRun := readyChans(evWaitOver)
 	nextRun.readyFailed = make(chan error, 1)
 	if ev := rk.next(nextRun); ev.kind != evWaitOver {
