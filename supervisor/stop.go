@@ -26,6 +26,8 @@ const (
 
 // stopSequence is the requested stop as state of the loop: its timers and
 // the end of the quit calls are events there, so only the loop signals CMD.
+// Its fields change in this file only: enter moves it on, callQuit starts
+// the quit calls.
 type stopSequence struct {
 	phase      stopPhase
 	timer      <-chan time.Time
@@ -35,6 +37,12 @@ type stopSequence struct {
 }
 
 func (s *stopSequence) active() bool { return s.phase != stopIdle }
+
+// enter moves the sequence to phase p; timer (nil: none) is its next step,
+// killAfter what a stopSignaled timer waits before SIGKILL.
+func (s *stopSequence) enter(p stopPhase, timer <-chan time.Time, killAfter time.Duration) {
+	s.phase, s.timer, s.killAfter = p, timer, killAfter
+}
 
 // end stops what the sequence still has running once CMD is gone.
 func (s *stopSequence) end() {
@@ -56,7 +64,7 @@ func (e *engine) beginStop(ctx context.Context, r *cmdRun, delay bool) {
 		return
 	}
 	if d := e.cfg.Sidecar.StopDelay; delay && d > 0 {
-		r.stop.phase, r.stop.timer = stopDelaying, e.w.After(d)
+		r.stop.enter(stopDelaying, e.w.After(d), 0)
 		event(e.log.Info(), cmdline.EventStopDelayed).Dur("stop_delay_ms", d).Msg("stop delayed so CMD can drain")
 		return
 	}
@@ -71,7 +79,8 @@ func (e *engine) afterDelay(ctx context.Context, r *cmdRun) {
 	}
 	quitCtx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
-	r.stop.phase, r.stop.timer, r.stop.quitDone, r.stop.cancelQuit = stopQuitting, nil, done, cancel
+	r.stop.enter(stopQuitting, nil, 0)
+	r.stop.quitDone, r.stop.cancelQuit = done, cancel
 	go func() {
 		defer close(done)
 		e.w.Quit(quitCtx, urls, quitCallTimeout(e.cfg.Grace), e.log)
@@ -80,11 +89,10 @@ func (e *engine) afterDelay(ctx context.Context, r *cmdRun) {
 
 func (e *engine) quitFinished(r *cmdRun) {
 	r.stop.quitDone = nil
-	r.stop.phase, r.stop.timer = stopAwaitingQuit, e.w.After(e.cfg.Grace)
+	r.stop.enter(stopAwaitingQuit, e.w.After(e.cfg.Grace), 0)
 }
 
 func (e *engine) stopTimerFired(ctx context.Context, r *cmdRun) {
-	r.stop.timer = nil
 	switch r.stop.phase {
 	case stopDelaying:
 		e.afterDelay(ctx, r)
@@ -94,7 +102,7 @@ func (e *engine) stopTimerFired(ctx context.Context, r *cmdRun) {
 		event(e.log.Warn(), cmdline.EventKillSent).Int("pid", r.child.Pid).Dur("grace_ms", r.stop.killAfter).
 			Msg("CMD did not stop within grace; sending SIGKILL")
 		_ = e.w.Signal(r.child.Pid, unix.SIGKILL, true)
-		r.stop.phase = stopKilled
+		r.stop.enter(stopKilled, nil, 0)
 	}
 }
 
@@ -117,8 +125,14 @@ func (e *engine) sendStop(r *cmdRun) { e.logStopSent(r, e.signalStop(r)) }
 func (e *engine) signalStop(r *cmdRun) stopSent {
 	at := e.w.Now()
 	err := e.w.Signal(r.child.Pid, e.cfg.StopSignal, true)
-	r.stop.phase, r.stop.timer, r.stop.killAfter = stopSignaled, e.w.After(e.cfg.Grace), e.cfg.Grace
+	e.killAfter(r, e.cfg.Grace)
 	return stopSent{at: at, err: err}
+}
+
+// killAfter: a signal that stops CMD went out (the stop signal, the pod's
+// signal to a main, a held signal released); SIGKILL follows after grace.
+func (e *engine) killAfter(r *cmdRun, grace time.Duration) {
+	r.stop.enter(stopSignaled, e.w.After(grace), grace)
 }
 
 func (e *engine) logStopSent(r *cmdRun, sent stopSent) {

@@ -194,7 +194,7 @@ func (e *engine) limitTermination(r *cmdRun, sig unix.Signal) {
 	if e.cfg.Mode != ModeMain || grace <= 0 || r.stop.active() {
 		return
 	}
-	r.stop.phase, r.stop.timer, r.stop.killAfter = stopSignaled, e.w.After(grace), grace
+	e.killAfter(r, grace)
 	event(e.log.Info(), cmdline.EventTerminationGrace).Str("signal", signals.Name(sig)).Dur("termination_grace_ms", grace).
 		Msg("the pod is stopping: CMD has termination-grace to exit before SIGKILL")
 }
@@ -210,7 +210,7 @@ func (e *engine) holdStepped(r *cmdRun, step holdStep) {
 	}
 	e.forward(r.child, e.cfg.Sidecar.TerminationSignal)
 	if step == stepReleased && r.stop.phase == stopDelaying {
-		r.stop.phase, r.stop.timer, r.stop.killAfter = stopSignaled, e.w.After(e.cfg.Grace), e.cfg.Grace
+		e.killAfter(r, e.cfg.Grace)
 	}
 }
 
