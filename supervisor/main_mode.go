@@ -5,11 +5,37 @@ import (
 	"fmt"
 	"sync"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor/peers"
 	"github.com/tandem-sh/tandem/supervisor/probe"
+	"github.com/tandem-sh/tandem/supervisor/signals"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
+
+// mainState is what only a main's engine keeps.
+type mainState struct {
+	// --needs: the needed sidecars, their losses, and whether the main is
+	// done (a loss after that is none).
+	needs    *needs
+	lost     chan sidecarLoss
+	mainDone bool
+	marked   bool // its termination is marked beside the done file
+}
+
+func newMainState(m MainConfig) mainState {
+	return mainState{lost: make(chan sidecarLoss, len(m.Needs)+1)}
+}
+
+// lostChan is the needed sidecars' losses while the main is not done, else
+// nil (never ready); nil in the other modes.
+func (s *mainState) lostChan() <-chan sidecarLoss {
+	if s.mainDone {
+		return nil
+	}
+	return s.lost
+}
 
 // runMain: wait for --wait-for, run CMD, and whatever the end, announce it
 // (done file, quit URLs, peers) so sidecars stop.
@@ -45,6 +71,20 @@ func (e *engine) runMain(ctx context.Context) outcome {
 		return e.announce(ctx, startFailed(err))
 	}
 	return e.announce(ctx, e.endingOutcome(e.supervise(ctx, c)))
+}
+
+// limitTermination gives a main's CMD --termination-grace to exit after the
+// pod's stop signal, then SIGKILL: its done file is then written in time
+// for the sidecars, which --outlive-main holds until then, to keep the
+// rest of the pod's grace period for their own stop (docs/commands.md).
+func (e *engine) limitTermination(r *cmdRun, sig unix.Signal) {
+	grace := e.cfg.Main.TerminationGrace
+	if e.cfg.Mode != ModeMain || grace <= 0 || r.stop.active() {
+		return
+	}
+	e.killAfter(r, grace)
+	event(e.log.Info(), cmdline.EventTerminationGrace).Str("signal", signals.Name(sig)).Dur("termination_grace_ms", grace).
+		Msg("the pod is stopping: CMD has termination-grace to exit before SIGKILL")
 }
 
 type waitResult struct {

@@ -79,12 +79,13 @@ func (e *engine) meaning(sig unix.Signal, p phase) (m meaning, terminating bool)
 // kindOf sorts sig; the sidecar's own signals come first (--done-signal may
 // be SIGINT, --termination-signal SIGQUIT).
 func (e *engine) kindOf(sig unix.Signal) kind {
-	sidecar := e.cfg.Mode == ModeSidecar
-	switch {
-	case sidecar && sig == e.cfg.Sidecar.DoneSignal:
+	switch sig {
+	case e.doneSignal: // 0 outside sidecar mode: never received
 		return kindDone
-	case sidecar && sig == e.cfg.Sidecar.TerminationSignal:
+	case e.terminationSignal:
 		return kindTermination
+	}
+	switch {
 	case sig == unix.SIGTERM || sig == unix.SIGINT:
 		return kindStop
 	case sig == unix.SIGHUP || sig == unix.SIGQUIT:

@@ -18,23 +18,16 @@ import (
 // engine runs one tandem: one goroutine (the caller of run) owns CMD's life
 // and reads every event; everything else only sends to it.
 type engine struct {
-	cfg     Config
-	log     zerolog.Logger
-	w       world
-	signals <-chan os.Signal
-	// done carries the sidecar's done condition from its sources (done
-	// files, lifelines); nil in other modes.
-	done      chan doneEvent
-	newSource func() (doneSource, error) // sidecar: builds the done sources
-	hold      *hold                      // sidecar: the termination signal's hold (--outlive-main); nil in other modes
-	lifeline  *lifeline.Holder           // main's done file's, or a sidecar's stopped file's
-	// main --needs: the needed sidecars, their losses, and whether the main
-	// is done (a loss after that is none).
-	needs    *needs
-	lost     chan sidecarLoss
-	mainDone bool
-	marked   bool // main: its termination is marked beside the done file
-	ranking       // which of the events pending at once the loops take first
+	cfg      Config
+	log      zerolog.Logger
+	w        world
+	signals  <-chan os.Signal
+	lifeline *lifeline.Holder // main's done file's, or a sidecar's stopped file's
+	ranking                   // which of the events pending at once the loops take first
+	// What one mode keeps (sidecar_mode.go, main_mode.go): the zero value
+	// in the others, whose nil channels are never ready.
+	sidecarState
+	mainState
 }
 
 // Run supervises cfg.Command until it ends. It returns nil when tandem must
@@ -65,10 +58,12 @@ func Run(ctx context.Context, cfg Config) error {
 }
 
 func newEngine(cfg Config, w world, sigs <-chan os.Signal) *engine {
-	e := &engine{cfg: cfg, log: cfg.Log, w: w, signals: sigs, done: make(chan doneEvent, 1),
-		lost: make(chan sidecarLoss, len(cfg.Main.Needs)+1)}
-	if cfg.Mode == ModeSidecar {
-		e.hold = newHold(cfg.Sidecar.OutliveMain, cfg.Sidecar.DoneFiles, w)
+	e := &engine{cfg: cfg, log: cfg.Log, w: w, signals: sigs}
+	switch cfg.Mode {
+	case ModeSidecar:
+		e.sidecarState = newSidecarState(cfg.Sidecar, w)
+	case ModeMain:
+		e.mainState = newMainState(cfg.Main)
 	}
 	return e
 }

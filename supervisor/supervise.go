@@ -148,15 +148,6 @@ func (e *engine) ended(r *cmdRun, ready readiness, st process.Status) ending {
 	return ending{status: st, requested: r.requested && r.failure == nil, err: r.failure, terminating: r.terminating, lost: r.lost}
 }
 
-// doneChan is the done condition's channel in sidecar mode, else nil (never
-// ready).
-func (e *engine) doneChan() <-chan doneEvent {
-	if e.cfg.Mode != ModeSidecar {
-		return nil
-	}
-	return e.done
-}
-
 // onSignal does what the signal means while CMD runs (signalTable).
 func (e *engine) onSignal(ctx context.Context, r *cmdRun, sig unix.Signal) {
 	m, terminating := e.meaning(sig, e.runPhase(r))
@@ -183,20 +174,6 @@ func (e *engine) onSignal(ctx context.Context, r *cmdRun, sig unix.Signal) {
 		}
 		e.markTermination(sig)
 	}
-}
-
-// limitTermination gives a main's CMD --termination-grace to exit after the
-// pod's stop signal, then SIGKILL: its done file is then written in time
-// for the sidecars, which --outlive-main holds until then, to keep the
-// rest of the pod's grace period for their own stop (docs/commands.md).
-func (e *engine) limitTermination(r *cmdRun, sig unix.Signal) {
-	grace := e.cfg.Main.TerminationGrace
-	if e.cfg.Mode != ModeMain || grace <= 0 || r.stop.active() {
-		return
-	}
-	e.killAfter(r, grace)
-	event(e.log.Info(), cmdline.EventTerminationGrace).Str("signal", signals.Name(sig)).Dur("termination_grace_ms", grace).
-		Msg("the pod is stopping: CMD has termination-grace to exit before SIGKILL")
 }
 
 // holdStepped does what a step of the hold means while CMD runs: the held
