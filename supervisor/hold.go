@@ -177,6 +177,30 @@ func (h *hold) anyMarked() bool {
 	return false
 }
 
+// holdStepped does what a step of the hold means, in both loops: the one
+// place the held signal goes on. While CMD runs (r), it goes to CMD once
+// no mark came or the deadline passed, and a deadline cuts a --stop-delay
+// short: the pod is going away now. While none runs (r nil: a restart
+// backoff, during names it), it ends tandem: ended says so.
+func (e *engine) holdStepped(step holdStep, r *cmdRun, during string) (end idleEnd, ended bool) {
+	e.logHold(step, r == nil)
+	if step != stepAlone && step != stepReleased {
+		return idleEnd{}, false
+	}
+	sig := e.cfg.Sidecar.TerminationSignal
+	switch {
+	case r == nil && step == stepAlone:
+		return e.interruptedIdle(sig, during), true
+	case r == nil:
+		return idleEnd{signal: sig}, true
+	}
+	e.forward(r.child, sig)
+	if step == stepReleased && r.stop.phase == stopDelaying {
+		e.killAfter(r, e.cfg.Grace)
+	}
+	return idleEnd{}, false
+}
+
 // logHold says what the hold did; idle: no CMD runs (a restart backoff).
 func (e *engine) logHold(step holdStep, idle bool) {
 	sig, l := signals.Name(e.cfg.Sidecar.TerminationSignal), e.log.Info()

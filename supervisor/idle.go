@@ -36,7 +36,7 @@ func (e *engine) idle(during string, until eventChans) (idleEnd, bool) {
 		case evLoss:
 			return idleEnd{lost: &ev.loss}, false
 		case evHoldTimer:
-			if end, ended := e.idleHold(e.hold.tick(), during); ended {
+			if end, ended := e.holdStepped(e.hold.tick(), nil, during); ended {
 				return end, false
 			}
 		default: // evTimer, evWaitOver: what the wait was for
@@ -56,8 +56,7 @@ func (e *engine) idleSignal(sig unix.Signal, during string) (idleEnd, bool) {
 		ev := doneEvent{Source: sourceDoneSignal, SeenAt: e.w.Now()}
 		return idleEnd{done: &ev}, true
 	case sigHold:
-		e.logHold(e.hold.take(), true)
-		return idleEnd{}, false
+		return e.holdStepped(e.hold.take(), nil, during)
 	case sigTerminate:
 		return e.interruptedIdle(sig, during), true
 	}
@@ -65,19 +64,7 @@ func (e *engine) idleSignal(sig unix.Signal, during string) (idleEnd, bool) {
 	return idleEnd{}, false
 }
 
-// idleHold does what a step of the hold means while no CMD runs: the held
-// signal, once it would go on, ends tandem.
-func (e *engine) idleHold(step holdStep, during string) (idleEnd, bool) {
-	e.logHold(step, true)
-	switch step {
-	case stepAlone:
-		return e.interruptedIdle(e.cfg.Sidecar.TerminationSignal, during), true
-	case stepReleased:
-		return idleEnd{signal: e.cfg.Sidecar.TerminationSignal}, true
-	}
-	return idleEnd{}, false
-}
-
+// interruptedIdle: a signal ends tandem while no CMD runs (128+N).
 func (e *engine) interruptedIdle(sig unix.Signal, during string) idleEnd {
 	event(e.log.Warn(), cmdline.EventInterrupted).Str("signal", signals.Name(sig)).Str("phase", during).
 		Msg("signal ends tandem while no CMD runs")

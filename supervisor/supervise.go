@@ -65,7 +65,7 @@ func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 		case evQuitAnswered:
 			e.quitFinished(r)
 		case evHoldTimer:
-			e.holdStepped(r, e.hold.tick())
+			e.holdStepped(e.hold.tick(), r, "")
 		case evJobStop:
 			e.onJobStop(r, ev.signal)
 		case evLoss:
@@ -144,7 +144,7 @@ func (e *engine) ended(r *cmdRun, ready readiness, st process.Status) ending {
 	if ev, ok := e.take(eventChans{readyFailed: ready.failed}); ok {
 		staleReadiness(e, ev.err)
 	}
-	e.logHold(e.hold.settle(), false)
+	e.holdStepped(e.hold.settle(), r, "")
 	return ending{status: st, requested: r.requested && r.failure == nil, err: r.failure, terminating: r.terminating, lost: r.lost}
 }
 
@@ -158,7 +158,7 @@ func (e *engine) onSignal(ctx context.Context, r *cmdRun, sig unix.Signal) {
 	case sigDone:
 		e.onDone(ctx, r, doneEvent{Source: sourceDoneSignal, SeenAt: e.w.Now()})
 	case sigHold:
-		e.holdStepped(r, e.hold.take())
+		e.holdStepped(e.hold.take(), r, "")
 	case sigAbsorb:
 		event(e.log.Info(), cmdline.EventSignalAbsorbed).Str("signal", signals.Name(sig)).
 			Msg("termination signal during a requested stop: not forwarded, the stop under way goes on")
@@ -173,21 +173,6 @@ func (e *engine) onSignal(ctx context.Context, r *cmdRun, sig unix.Signal) {
 			e.limitTermination(r, sig)
 		}
 		e.markTermination(sig)
-	}
-}
-
-// holdStepped does what a step of the hold means while CMD runs: the held
-// signal goes on once no mark came (the signal was this container's alone)
-// or the deadline passed; then it cuts a --stop-delay short: the pod is
-// going away now.
-func (e *engine) holdStepped(r *cmdRun, step holdStep) {
-	e.logHold(step, false)
-	if step != stepAlone && step != stepReleased {
-		return
-	}
-	e.forward(r.child, e.cfg.Sidecar.TerminationSignal)
-	if step == stepReleased && r.stop.phase == stopDelaying {
-		e.killAfter(r, e.cfg.Grace)
 	}
 }
 
