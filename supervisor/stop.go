@@ -11,6 +11,10 @@ import (
 	"github.com/tandem-sh/tandem/supervisor/signals"
 )
 
+// The requested stop: the main is done (the done condition, the done
+// signal), so CMD is stopped, and tandem exits 0 however CMD took it. The
+// same sequence, without --stop-delay, stops CMD when tandem itself fails.
+
 // stopPhase is where the stop sequence is: --stop-delay, quit URLs, --grace
 // for CMD to leave after them, the stop signal, --grace, SIGKILL.
 type stopPhase int
@@ -26,8 +30,8 @@ const (
 
 // stopSequence is the requested stop as state of the loop: its timers and
 // the end of the quit calls are events there, so only the loop signals CMD.
-// Its fields change in this file only: enter moves it on, callQuit starts
-// the quit calls.
+// Its fields change in this file only: enter moves it on, afterDelay starts
+// the quit calls and quitFinished ends them.
 type stopSequence struct {
 	phase      stopPhase
 	timer      <-chan time.Time
@@ -49,6 +53,56 @@ func (s *stopSequence) end() {
 	if s.cancelQuit != nil {
 		s.cancelQuit()
 	}
+}
+
+// doneWhileRunning begins the requested stop; a done condition that cannot
+// be known fails tandem.
+func (e *engine) doneWhileRunning(ctx context.Context, r *cmdRun, ev doneEvent) {
+	if ev.Err != nil {
+		e.failWhileRunning(ctx, r, ev.Err)
+		return
+	}
+	if r.requested {
+		// A second source of the same news (the main peer's end after its
+		// done signal): the stop under way goes on.
+		event(e.log.Debug(), cmdline.EventDoneSeen).Str("source", ev.Source).Msg("main is done (again): the stop goes on")
+		return
+	}
+	e.onDone(ctx, r, ev)
+}
+
+// onDone stops CMD for the main being done. When nothing comes before the
+// stop signal (no --stop-delay, no quit URLs), the signal goes out first and
+// the two lines that say so follow, stamped with its time: each line is an
+// encode and a write(2) that CMD's stop need not wait for.
+func (e *engine) onDone(ctx context.Context, r *cmdRun, ev doneEvent) {
+	r.requested = true
+	if e.stopsAtOnce(r) {
+		sent := e.signalStop(r)
+		e.logDone(ev, sent.at)
+		e.logStopSent(r, sent)
+		return
+	}
+	e.logDone(ev, time.Time{})
+	e.beginStop(ctx, r, true)
+}
+
+// logDone says the main is done; a non-zero at is the time the line
+// reports (the stop signal's, sent before the line was written).
+func (e *engine) logDone(ev doneEvent, at time.Time) {
+	l := e.log.Info()
+	if !at.IsZero() {
+		l = logstamp.At(l, at)
+	}
+	l = event(l, cmdline.EventDoneSeen).Str("source", ev.Source)
+	if ev.Path != "" {
+		l = l.Str("path", ev.Path)
+	}
+	if ev.Status != nil {
+		l = l.Int("main_exit_code", ev.Status.ExitCode).Str("main", ev.Status.Name).
+			Dur("after_file_time_ms", ev.SeenAt.Sub(ev.Status.Time))
+	}
+	l.Msg("main is done")
 }
 
 // quitCallTimeout bounds each quit URL call: at least a second, at most five,

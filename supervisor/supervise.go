@@ -8,7 +8,6 @@ import (
 
 	"github.com/rs/zerolog"
 	"github.com/tandem-sh/tandem/internal/cmdline"
-	"github.com/tandem-sh/tandem/internal/logstamp"
 	"github.com/tandem-sh/tandem/supervisor/process"
 	"github.com/tandem-sh/tandem/supervisor/signals"
 )
@@ -80,22 +79,6 @@ func (e *engine) whileRunning(r *cmdRun, ready readiness) eventChans {
 		timer: r.stop.timer, quitDone: r.stop.quitDone, holdTimer: e.hold.timerChan(), stopped: r.child.Stopped, lost: e.lostChan()}
 }
 
-// doneWhileRunning begins the requested stop; a done condition that cannot
-// be known fails tandem.
-func (e *engine) doneWhileRunning(ctx context.Context, r *cmdRun, ev doneEvent) {
-	if ev.Err != nil {
-		e.failWhileRunning(ctx, r, ev.Err)
-		return
-	}
-	if r.requested {
-		// A second source of the same news (the main peer's end after its
-		// done signal): the stop under way goes on.
-		event(e.log.Debug(), cmdline.EventDoneSeen).Str("source", ev.Source).Msg("main is done (again): the stop goes on")
-		return
-	}
-	e.onDone(ctx, r, ev)
-}
-
 // failWhileRunning: tandem failed while CMD runs (the ready file cannot be
 // written, a done file cannot be looked for): stop CMD, exit 125.
 func (e *engine) failWhileRunning(ctx context.Context, r *cmdRun, err error) {
@@ -106,22 +89,6 @@ func (e *engine) failWhileRunning(ctx context.Context, r *cmdRun, err error) {
 
 func staleReadiness(e *engine, err error) {
 	event(e.log.Warn(), cmdline.EventFailed).Err(err).Msg("the ready file could not be written, but CMD had already exited")
-}
-
-// onDone stops CMD for the main being done. When nothing comes before the
-// stop signal (no --stop-delay, no quit URLs), the signal goes out first and
-// the two lines that say so follow, stamped with its time: each line is an
-// encode and a write(2) that CMD's stop need not wait for.
-func (e *engine) onDone(ctx context.Context, r *cmdRun, ev doneEvent) {
-	r.requested = true
-	if e.stopsAtOnce(r) {
-		sent := e.signalStop(r)
-		e.logDone(ev, sent.at)
-		e.logStopSent(r, sent)
-		return
-	}
-	e.logDone(ev, time.Time{})
-	e.beginStop(ctx, r, true)
 }
 
 // ended closes the run. A done condition pending with the exit makes it the
@@ -187,24 +154,6 @@ func (e *engine) forward(c *process.Child, sig unix.Signal) {
 	}
 	event(e.log.Debug(), cmdline.EventSignalForwarded).Str("received", signals.Name(sig)).Str("sent", signals.Name(to)).Int("pid", c.Pid).
 		Bool("group", !e.cfg.ChildOnly).Msg("signal forwarded")
-}
-
-// logDone says the main is done; a non-zero at is the time the line
-// reports (the stop signal's, sent before the line was written).
-func (e *engine) logDone(ev doneEvent, at time.Time) {
-	l := e.log.Info()
-	if !at.IsZero() {
-		l = logstamp.At(l, at)
-	}
-	l = event(l, cmdline.EventDoneSeen).Str("source", ev.Source)
-	if ev.Path != "" {
-		l = l.Str("path", ev.Path)
-	}
-	if ev.Status != nil {
-		l = l.Int("main_exit_code", ev.Status.ExitCode).Str("main", ev.Status.Name).
-			Dur("after_file_time_ms", ev.SeenAt.Sub(ev.Status.Time))
-	}
-	l.Msg("main is done")
 }
 
 func (e *engine) logExit(c *process.Child, st process.Status) {
