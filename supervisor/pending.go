@@ -82,8 +82,21 @@ func (rk *ranking) next(ch eventChans) loopEvent {
 	return rk.outranked(in, in.wait())
 }
 
-// take returns the ready event on ch that ranks first, without waiting.
-func (rk *ranking) take(ch eventChans) (loopEvent, bool) { return rk.takeFrom(ch.inputs()) }
+// withExit takes, in rank order, what is pending on ch as CMD exits: the
+// exit ranks first, so what came for the run it ends is still there (the
+// done condition, a readiness failure), for ended to close the run with.
+// ch's channels deliver once each, so this ends.
+func (rk *ranking) withExit(ch eventChans) []loopEvent {
+	in := ch.inputs()
+	var pending []loopEvent
+	for {
+		ev, ok := rk.takeFrom(in)
+		if !ok {
+			return pending
+		}
+		pending = append(pending, ev)
+	}
+}
 
 // outranked is ev, which select took, unless one that ranks before it was
 // ready too: then that one, and ev is held for the next call.
@@ -98,8 +111,9 @@ func (rk *ranking) outranked(in inputs, ev loopEvent) loopEvent {
 	return ev
 }
 
-// takeFrom is take on in. A held event counts only on the channel it came
-// on: one that came for a run that is over is never given to the next.
+// takeFrom returns the ready event on in that ranks first, without
+// waiting. A held event counts only on the channel it came on: one that
+// came for a run that is over is never given to the next.
 func (rk *ranking) takeFrom(in inputs) (loopEvent, bool) {
 	held, before := rk.held, eventKinds
 	if held != nil && held.from == in[held.kind].ch {

@@ -66,7 +66,7 @@ func TestRankTakesTheFirstReady(t *testing.T) {
 			if got, want := taken(rk.outranked(ch.inputs(), byselect), rk.next(ch)), pair(first, second); got != want {
 				t.Errorf("select took %d: took %v, want %v", second, got, want)
 			}
-			if ev, ok := rk.take(ch); ok {
+			if ev, ok := rk.takeFrom(ch.inputs()); ok {
 				t.Errorf("took %d again", ev.kind)
 			}
 		}
@@ -100,7 +100,7 @@ func TestRankHeldEventKeepsItsChannel(t *testing.T) {
 	run := readyChans(evExit, evSignal)
 	sig, _ := run.inputs()[evSignal].poll()
 	rk.outranked(run.inputs(), sig)
-	if ev, ok := rk.take(eventChans{done: make(chan doneEvent)}); ok {
+	if ev, ok := rk.takeFrom(eventChans{done: make(chan doneEvent)}.inputs()); ok {
 		t.Fatalf("took %d from a loop that does not listen to signals", ev.kind)
 	}
 	backoff := readyChans(evWaitOver)
@@ -116,6 +116,20 @@ func TestRankHeldEventKeepsItsChannel(t *testing.T) {
 	nextRun.readyFailed = make(chan error, 1)
 	if ev := rk.next(nextRun); ev.kind != evWaitOver {
 		t.Errorf("took %d, want the wait's end, not the last run's failure", ev.kind)
+	}
+}
+
+// What is pending as CMD exits comes with the exit, in rank order, from the
+// channels of the run it ends only.
+func TestRankWithExit(t *testing.T) {
+	var rk ranking
+	run := readyChans(evDone, evReadyFailed, evSignal)
+	got := rk.withExit(eventChans{done: run.done, readyFailed: run.readyFailed})
+	if len(got) != 2 || got[0].kind != evDone || got[1].kind != evReadyFailed {
+		t.Fatalf("took %+v, want the done condition, then the readiness failure", got)
+	}
+	if ev, ok := rk.takeFrom(run.inputs()); !ok || ev.kind != evSignal {
+		t.Errorf("took %+v, %v; want the signal, left for the next loop", ev, ok)
 	}
 }
 

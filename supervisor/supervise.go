@@ -99,17 +99,18 @@ func (e *engine) ended(r *cmdRun, ready readiness, st process.Status) ending {
 	r.stop.end()
 	e.logExit(r.child, st)
 	e.stopLeftovers(r.child.Pid)
-	if !r.requested && r.failure == nil {
-		if ev, ok := e.take(eventChans{done: e.doneChan()}); ok && ev.done.Err != nil {
+	for _, ev := range e.withExit(eventChans{done: e.doneChan(), readyFailed: ready.failed}) {
+		switch {
+		case ev.kind == evReadyFailed:
+			staleReadiness(e, ev.err)
+		case r.requested || r.failure != nil: // a done condition after the stop began: nothing new
+		case ev.done.Err != nil:
 			e.logFailure(ev.done.Err, "tandem failed as CMD exited")
 			r.failure = ev.done.Err
-		} else if ok {
+		default:
 			e.logDone(ev.done, time.Time{})
 			r.requested = true
 		}
-	}
-	if ev, ok := e.take(eventChans{readyFailed: ready.failed}); ok {
-		staleReadiness(e, ev.err)
 	}
 	e.holdStepped(e.hold.settle(), r, "")
 	return ending{status: st, requested: r.requested && r.failure == nil, err: r.failure, terminating: r.terminating, lost: r.lost}
