@@ -50,7 +50,8 @@ const (
 	stepReleased                 // the deadline passed: the signal goes on now
 )
 
-// hold is the sidecar's hold; only the engine's goroutine touches it.
+// hold is the sidecar's hold; only the engine's goroutine touches it. In
+// the other modes, as without --outlive-main, it never holds.
 type hold struct {
 	outlive   time.Duration // --outlive-main; 0 never holds
 	doneFiles []string
@@ -75,7 +76,7 @@ func newHold(outlive time.Duration, doneFiles []string, w world) *hold {
 // done files (a shared PID namespace) the main cannot be told this way:
 // the signal is held as ever.
 func (h *hold) open() bool {
-	if h == nil || h.outlive <= 0 || h.state != holdNone {
+	if h.outlive <= 0 || h.state != holdNone {
 		return false
 	}
 	if len(h.doneFiles) == 0 {
@@ -121,7 +122,7 @@ func (h *hold) tick() holdStep {
 // settle decides a provisional hold as CMD exits: one last look. Not
 // marked, the signal was this container's alone, and it has lost its CMD.
 func (h *hold) settle() holdStep {
-	if h == nil || h.state != holdProvisional {
+	if h.state != holdProvisional {
 		return stepWaits
 	}
 	if h.anyMarked() {
@@ -145,23 +146,10 @@ func (h *hold) confirm() holdStep {
 }
 
 // held: confirmed, the deadline still ahead; a restart goes on under it.
-func (h *hold) held() bool { return h != nil && h.state == holdConfirmed }
+func (h *hold) held() bool { return h.state == holdConfirmed }
 
 // looking: provisional, the answer still to come.
-func (h *hold) looking() bool { return h != nil && h.state == holdProvisional }
-
-// taken: the termination signal was held (and perhaps released since): a
-// second one is not held again.
-func (h *hold) taken() bool { return h != nil && h.state != holdNone }
-
-// timerChan is the hold's timer for the loops; nil (never ready) without a
-// hold.
-func (h *hold) timerChan() <-chan time.Time {
-	if h == nil {
-		return nil
-	}
-	return h.timer
-}
+func (h *hold) looking() bool { return h.state == holdProvisional }
 
 // anyMarked: a main of the done files marked its termination. Without
 // done files no main can mark it, and the signal is held as ever.

@@ -21,10 +21,10 @@ type idleEnd struct {
 // the hold still looks for a main's mark goes on until the answer: a
 // restart is not begun for a signal that may be this container's alone.
 func (e *engine) idle(during string, until eventChans) (idleEnd, bool) {
-	until.done, until.signals, until.lost = e.doneChan(), e.signals, e.lostChan()
+	until.done, until.signals, until.lost = e.done, e.signals, e.lost
 	over := false
 	for {
-		until.holdTimer = e.hold.timerChan()
+		until.holdTimer = e.hold.timer
 		ev := e.next(until)
 		switch ev.kind {
 		case evDone:

@@ -16,25 +16,15 @@ import (
 
 // mainState is what only a main's engine keeps.
 type mainState struct {
-	// --needs: the needed sidecars, their losses, and whether the main is
-	// done (a loss after that is none).
-	needs    *needs
-	lost     chan sidecarLoss
-	mainDone bool
-	marked   bool // its termination is marked beside the done file
+	// --needs: the needed sidecars, and their losses while the main is not
+	// done (nil after, as in the other modes: a loss then is none).
+	needs  *needs
+	lost   chan sidecarLoss
+	marked bool // its termination is marked beside the done file
 }
 
 func newMainState(m MainConfig) mainState {
 	return mainState{lost: make(chan sidecarLoss, len(m.Needs)+1)}
-}
-
-// lostChan is the needed sidecars' losses while the main is not done, else
-// nil (never ready); nil in the other modes.
-func (s *mainState) lostChan() <-chan sidecarLoss {
-	if s.mainDone {
-		return nil
-	}
-	return s.lost
 }
 
 // runMain: wait for --wait-for, run CMD, and whatever the end, announce it
@@ -124,7 +114,7 @@ func (e *engine) waitBeforeStart(ctx context.Context) (out outcome, ended bool) 
 // announce tells the sidecars that the main is done. A done file that cannot
 // be written fails tandem (125): a sidecar waiting for it would never stop.
 func (e *engine) announce(ctx context.Context, out outcome) outcome {
-	e.mainDone = true // what the needed sidecars do now is no loss
+	e.lost = nil // the main is done: what the needed sidecars do now is no loss
 	e.needs.release()
 	m := e.cfg.Main
 	if m.DoneFile != "" {

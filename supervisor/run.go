@@ -23,6 +23,7 @@ type engine struct {
 	w        world
 	signals  <-chan os.Signal
 	lifeline *lifeline.Holder // main's done file's, or a sidecar's stopped file's
+	hold     *hold            // sidecar: the termination signal's hold (--outlive-main)
 	ranking                   // which of the events pending at once the loops take first
 	// What one mode keeps (sidecar_mode.go, main_mode.go): the zero value
 	// in the others, whose nil channels are never ready.
@@ -58,10 +59,11 @@ func Run(ctx context.Context, cfg Config) error {
 }
 
 func newEngine(cfg Config, w world, sigs <-chan os.Signal) *engine {
-	e := &engine{cfg: cfg, log: cfg.Log, w: w, signals: sigs}
+	e := &engine{cfg: cfg, log: cfg.Log, w: w, signals: sigs, hold: newHold(0, nil, w)}
 	switch cfg.Mode {
 	case ModeSidecar:
-		e.sidecarState = newSidecarState(cfg.Sidecar, w)
+		e.sidecarState = newSidecarState(cfg.Sidecar)
+		e.hold = newHold(cfg.Sidecar.OutliveMain, cfg.Sidecar.DoneFiles, w)
 	case ModeMain:
 		e.mainState = newMainState(cfg.Main)
 	}

@@ -14,23 +14,17 @@ import (
 // sidecarState is what only a sidecar's engine keeps.
 type sidecarState struct {
 	// done carries the done condition from its sources (done files,
-	// lifelines).
+	// lifelines); nil, never ready, in the other modes.
 	done      chan doneEvent
 	newSource func() (doneSource, error) // builds the done sources
-	hold      *hold                      // the termination signal's hold (--outlive-main)
 	// The signals that mean something to a sidecar (policy.go's kinds):
 	// --done-signal, --termination-signal.
 	doneSignal, terminationSignal unix.Signal
 }
 
-func newSidecarState(sc SidecarConfig, w world) sidecarState {
-	return sidecarState{done: make(chan doneEvent, 1), hold: newHold(sc.OutliveMain, sc.DoneFiles, w),
-		doneSignal: sc.DoneSignal, terminationSignal: sc.TerminationSignal}
+func newSidecarState(sc SidecarConfig) sidecarState {
+	return sidecarState{done: make(chan doneEvent, 1), doneSignal: sc.DoneSignal, terminationSignal: sc.TerminationSignal}
 }
-
-// doneChan is the done condition's channel; nil (never ready) in the
-// other modes.
-func (s *sidecarState) doneChan() <-chan doneEvent { return s.done }
 
 // runSidecar: CMD runs until the main is done, is restarted per --restart,
 // and the termination signal may be held (--outlive-main).

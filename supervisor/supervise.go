@@ -75,8 +75,8 @@ func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 
 // whileRunning is what the loop listens to while r runs.
 func (e *engine) whileRunning(r *cmdRun, ready readiness) eventChans {
-	return eventChans{exited: r.child.Exited, done: e.doneChan(), signals: e.signals, readyFailed: ready.failed,
-		timer: r.stop.timer, quitDone: r.stop.quitDone, holdTimer: e.hold.timerChan(), stopped: r.child.Stopped, lost: e.lostChan()}
+	return eventChans{exited: r.child.Exited, done: e.done, signals: e.signals, readyFailed: ready.failed,
+		timer: r.stop.timer, quitDone: r.stop.quitDone, holdTimer: e.hold.timer, stopped: r.child.Stopped, lost: e.lost}
 }
 
 // failWhileRunning: tandem failed while CMD runs (the ready file cannot be
@@ -99,7 +99,7 @@ func (e *engine) ended(r *cmdRun, ready readiness, st process.Status) ending {
 	r.stop.end()
 	e.logExit(r.child, st)
 	e.stopLeftovers(r.child.Pid)
-	for _, ev := range e.withExit(eventChans{done: e.doneChan(), readyFailed: ready.failed}) {
+	for _, ev := range e.withExit(eventChans{done: e.done, readyFailed: ready.failed}) {
 		switch {
 		case ev.kind == evReadyFailed:
 			staleReadiness(e, ev.err)
