@@ -4,10 +4,10 @@
 // The lifecycle, for every mode (Run):
 //
 //  1. Become a child subreaper when not PID 1. The forwarded signals'
-//     registration began in main, before the command line was parsed
-//     (package catch); Run starts the process's one reaper, which registers
-//     SIGCHLD, and waits for that registration to end, before anything is
-//     started.
+//     registration began in main, while the command line was parsed
+//     (package catch; Run begins it if main could not tell); Run starts
+//     the process's one reaper, which registers SIGCHLD, and waits for the
+//     registration to end, all before anything is started.
 //  2. main: remove a stale done file, wait for --wait-for (main_mode.go).
 //     sidecar: build the done sources (package donewatch, on fsnotify and
 //     the mains' lifelines), which only send the engine its one event; if
