@@ -2,7 +2,6 @@ package supervisor
 
 import (
 	"os"
-	"reflect"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -75,11 +74,10 @@ type ranking struct{ held *loopEvent }
 
 // next waits for an event on ch and returns the ready one that ranks first.
 func (rk *ranking) next(ch eventChans) loopEvent {
-	in := ch.inputs()
-	if ev, ok := rk.takeFrom(in); ok {
+	if ev, ok := rk.takeFrom(ch); ok {
 		return ev
 	}
-	return rk.outranked(in, in.wait())
+	return rk.outranked(ch, ch.wait())
 }
 
 // withExit takes, in rank order, what is pending on ch as CMD exits: the
@@ -87,10 +85,9 @@ func (rk *ranking) next(ch eventChans) loopEvent {
 // done condition, a readiness failure), for ended to close the run with.
 // ch's channels deliver once each, so this ends.
 func (rk *ranking) withExit(ch eventChans) []loopEvent {
-	in := ch.inputs()
 	var pending []loopEvent
 	for {
-		ev, ok := rk.takeFrom(in)
+		ev, ok := rk.takeFrom(ch)
 		if !ok {
 			return pending
 		}
@@ -100,10 +97,10 @@ func (rk *ranking) withExit(ch eventChans) []loopEvent {
 
 // outranked is ev, which select took, unless one that ranks before it was
 // ready too: then that one, and ev is held for the next call.
-func (rk *ranking) outranked(in inputs, ev loopEvent) loopEvent {
+func (rk *ranking) outranked(ch eventChans, ev loopEvent) loopEvent {
 	for k := range ev.kind {
-		if first, ok := in[k].poll(); ok {
-			ev.from = in[ev.kind].ch
+		if _, first, ok := ch.source(k, true); ok {
+			ev.from, _, _ = ch.source(ev.kind, false)
 			rk.held = &ev
 			return first
 		}
@@ -111,16 +108,18 @@ func (rk *ranking) outranked(in inputs, ev loopEvent) loopEvent {
 	return ev
 }
 
-// takeFrom returns the ready event on in that ranks first, without
+// takeFrom returns the ready event on ch that ranks first, without
 // waiting. A held event counts only on the channel it came on: one that
 // came for a run that is over is never given to the next.
-func (rk *ranking) takeFrom(in inputs) (loopEvent, bool) {
+func (rk *ranking) takeFrom(ch eventChans) (loopEvent, bool) {
 	held, before := rk.held, eventKinds
-	if held != nil && held.from == in[held.kind].ch {
-		before = held.kind
+	if held != nil {
+		if from, _, _ := ch.source(held.kind, false); from == held.from {
+			before = held.kind
+		}
 	}
 	for k := range before {
-		if ev, ok := in[k].poll(); ok {
+		if _, ev, ok := ch.source(k, true); ok {
 			return ev, true
 		}
 	}
@@ -131,78 +130,89 @@ func (rk *ranking) takeFrom(in inputs) (loopEvent, bool) {
 	return *held, true
 }
 
-// input is one kind's channel as the loops take it.
-type input struct {
-	ch   any                             // the channel, for a held event's check; nil when none
-	sel  reflect.SelectCase              // for wait; a zero Chan is never ready
-	recv func(v reflect.Value) loopEvent // wait's received value as the event
-	poll func() (loopEvent, bool)        // takes a ready value without waiting
-}
+// wait and source are the two places that name each kind's channel and
+// what it carries: a select cannot be built from a list without reflect,
+// whose cost (allocations on every event, 57 KB of binary) the loop does
+// not pay. TestWaitAndSourceAgree holds them together.
 
-// on is the input of kind k on c; set puts what c carries into the event.
-func on[T any](k eventKind, c <-chan T, set func(*loopEvent, T)) input {
-	in := input{sel: reflect.SelectCase{Dir: reflect.SelectRecv}, poll: func() (loopEvent, bool) { return loopEvent{}, false }}
-	if c == nil {
-		return in
-	}
-	event := func(v T) loopEvent {
-		ev := loopEvent{kind: k}
-		set(&ev, v)
-		return ev
-	}
-	in.ch = c
-	in.sel.Chan = reflect.ValueOf(c)
-	in.recv = func(v reflect.Value) loopEvent { return event(v.Interface().(T)) }
-	in.poll = func() (loopEvent, bool) {
-		v, ok := tryReceive(c)
-		if !ok {
-			return loopEvent{}, false
-		}
-		return event(v), true
-	}
-	return in
-}
-
-func none[T any](*loopEvent, T) {}
-
-// inputs is a loop's channels by kind.
-type inputs [eventKinds]input
-
-// inputs is ch's channels by kind: the one list of what each kind comes on
-// and carries.
-func (ch eventChans) inputs() inputs {
-	return inputs{
-		evExit:         on(evExit, ch.exited, func(ev *loopEvent, st process.Status) { ev.status = st }),
-		evDone:         on(evDone, ch.done, func(ev *loopEvent, d doneEvent) { ev.done = d }),
-		evSignal:       on(evSignal, ch.signals, func(ev *loopEvent, s os.Signal) { ev.signal = s.(unix.Signal) }), // os/signal delivers syscall.Signal, which unix.Signal is
-		evReadyFailed:  on(evReadyFailed, ch.readyFailed, func(ev *loopEvent, err error) { ev.err = err }),
-		evTimer:        on(evTimer, ch.timer, none[time.Time]),
-		evQuitAnswered: on(evQuitAnswered, ch.quitDone, none[struct{}]),
-		evHoldTimer:    on(evHoldTimer, ch.holdTimer, none[time.Time]),
-		evJobStop:      on(evJobStop, ch.stopped, func(ev *loopEvent, s unix.Signal) { ev.signal = s }),
-		evLoss:         on(evLoss, ch.lost, func(ev *loopEvent, l sidecarLoss) { ev.loss = l }),
-		evWaitOver:     on(evWaitOver, ch.waitOver, none[struct{}]),
-	}
-}
-
-// wait blocks until a channel of in delivers, and takes any one of those
+// wait blocks until a channel of ch delivers, and takes any one of those
 // ready.
-func (in inputs) wait() loopEvent {
-	cases := make([]reflect.SelectCase, len(in))
-	for k := range in {
-		cases[k] = in[k].sel
+func (ch eventChans) wait() loopEvent {
+	select {
+	case st := <-ch.exited:
+		return loopEvent{kind: evExit, status: st}
+	case ev := <-ch.done:
+		return loopEvent{kind: evDone, done: ev}
+	case sig := <-ch.signals:
+		return loopEvent{kind: evSignal, signal: sig.(unix.Signal)} // os/signal delivers syscall.Signal, which unix.Signal is
+	case err := <-ch.readyFailed:
+		return loopEvent{kind: evReadyFailed, err: err}
+	case <-ch.timer:
+		return loopEvent{kind: evTimer}
+	case <-ch.quitDone:
+		return loopEvent{kind: evQuitAnswered}
+	case <-ch.holdTimer:
+		return loopEvent{kind: evHoldTimer}
+	case sig := <-ch.stopped:
+		return loopEvent{kind: evJobStop, signal: sig}
+	case loss := <-ch.lost:
+		return loopEvent{kind: evLoss, loss: loss}
+	case <-ch.waitOver:
+		return loopEvent{kind: evWaitOver}
 	}
-	k, v, _ := reflect.Select(cases)
-	return in[k].recv(v)
 }
 
-// tryReceive receives from c if a value is there.
-func tryReceive[T any](c <-chan T) (T, bool) {
-	select {
-	case v := <-c:
-		return v, true
-	default:
-		var zero T
-		return zero, false
+// source is kind k's channel in ch (from, which a held event's check
+// compares) and, when take, the event ready on it, taken without waiting.
+func (ch eventChans) source(k eventKind, take bool) (from any, ev loopEvent, ok bool) {
+	ev.kind = k
+	switch k {
+	case evExit:
+		from = ch.exited
+		ev.status, ok = receive(ch.exited, take)
+	case evDone:
+		from = ch.done
+		ev.done, ok = receive(ch.done, take)
+	case evSignal:
+		var sig os.Signal
+		from = ch.signals
+		if sig, ok = receive(ch.signals, take); ok {
+			ev.signal = sig.(unix.Signal)
+		}
+	case evReadyFailed:
+		from = ch.readyFailed
+		ev.err, ok = receive(ch.readyFailed, take)
+	case evTimer:
+		from = ch.timer
+		_, ok = receive(ch.timer, take)
+	case evQuitAnswered:
+		from = ch.quitDone
+		_, ok = receive(ch.quitDone, take)
+	case evHoldTimer:
+		from = ch.holdTimer
+		_, ok = receive(ch.holdTimer, take)
+	case evJobStop:
+		from = ch.stopped
+		ev.signal, ok = receive(ch.stopped, take)
+	case evLoss:
+		from = ch.lost
+		ev.loss, ok = receive(ch.lost, take)
+	case evWaitOver:
+		from = ch.waitOver
+		_, ok = receive(ch.waitOver, take)
 	}
+	return from, ev, ok
+}
+
+// receive takes a value from c if take and one is there.
+func receive[T any](c <-chan T, take bool) (T, bool) {
+	if take {
+		select {
+		case v := <-c:
+			return v, true
+		default:
+		}
+	}
+	var zero T
+	return zero, false
 }

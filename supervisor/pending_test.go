@@ -62,13 +62,28 @@ func TestRankTakesTheFirstReady(t *testing.T) {
 			}
 
 			ch = readyChans(first, second)
-			byselect, _ := ch.inputs()[second].poll()
-			if got, want := taken(rk.outranked(ch.inputs(), byselect), rk.next(ch)), pair(first, second); got != want {
+			_, byselect, _ := ch.source(second, true)
+			if got, want := taken(rk.outranked(ch, byselect), rk.next(ch)), pair(first, second); got != want {
 				t.Errorf("select took %d: took %v, want %v", second, got, want)
 			}
-			if ev, ok := rk.takeFrom(ch.inputs()); ok {
+			if ev, ok := rk.takeFrom(ch); ok {
 				t.Errorf("took %d again", ev.kind)
 			}
+		}
+	}
+}
+
+// wait and source agree on each kind's channel: an event of each kind alone
+// comes out of wait as that kind, on the channel source names.
+func TestWaitAndSourceAgree(t *testing.T) {
+	for _, k := range rank {
+		ch := readyChans(k)
+		from, _, _ := ch.source(k, false)
+		if from == nil {
+			t.Errorf("kind %d: source names no channel", k)
+		}
+		if ev := ch.wait(); ev.kind != k {
+			t.Errorf("kind %d ready alone: wait took kind %d", k, ev.kind)
 		}
 	}
 }
@@ -98,9 +113,9 @@ func TestRankEventValues(t *testing.T) {
 func TestRankHeldEventKeepsItsChannel(t *testing.T) {
 	var rk ranking
 	run := readyChans(evExit, evSignal)
-	sig, _ := run.inputs()[evSignal].poll()
-	rk.outranked(run.inputs(), sig)
-	if ev, ok := rk.takeFrom(eventChans{done: make(chan doneEvent)}.inputs()); ok {
+	_, sig, _ := run.source(evSignal, true)
+	rk.outranked(run, sig)
+	if ev, ok := rk.takeFrom(eventChans{done: make(chan doneEvent)}); ok {
 		t.Fatalf("took %d from a loop that does not listen to signals", ev.kind)
 	}
 	backoff := readyChans(evWaitOver)
@@ -110,8 +125,8 @@ func TestRankHeldEventKeepsItsChannel(t *testing.T) {
 	}
 
 	run = readyChans(evExit, evReadyFailed)
-	failed, _ := run.inputs()[evReadyFailed].poll()
-	rk.outranked(run.inputs(), failed)
+	_, failed, _ := run.source(evReadyFailed, true)
+	rk.outranked(run, failed)
 	nextRun := readyChans(evWaitOver)
 	nextRun.readyFailed = make(chan error, 1)
 	if ev := rk.next(nextRun); ev.kind != evWaitOver {
@@ -128,7 +143,7 @@ func TestRankWithExit(t *testing.T) {
 	if len(got) != 2 || got[0].kind != evDone || got[1].kind != evReadyFailed {
 		t.Fatalf("took %+v, want the done condition, then the readiness failure", got)
 	}
-	if ev, ok := rk.takeFrom(run.inputs()); !ok || ev.kind != evSignal {
+	if ev, ok := rk.takeFrom(run); !ok || ev.kind != evSignal {
 		t.Errorf("took %+v, %v; want the signal, left for the next loop", ev, ok)
 	}
 }
