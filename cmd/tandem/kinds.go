@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -23,14 +25,25 @@ type kind struct {
 	emptyOK  bool   // --termination-log "" disables
 }
 
-// parser is a kind and how one text of it is read. parse returns the value,
-// or why text is not one: a phrase that says what is accepted, else the
-// kind's expected is added to it. format is how the help shows a default
-// (fmt.Sprint when nil).
+// parser is a kind and how one text of it is read. parse returns the
+// value, or why text is not one: errBad when the kind's expected says it
+// all, else a phrase to which the kind's expected is added unless it says
+// what is accepted. format is how the help shows a default (fmt.Sprint
+// when nil).
 type parser[T any] struct {
 	kind
-	parse  func(text string) (T, string)
+	parse  func(text string) (T, error)
 	format func(T) string
+}
+
+var errBad = errors.New("not accepted")
+
+// bad is errBad for any error of a parser whose words stay unsaid.
+func bad(err error) error {
+	if err != nil {
+		return errBad
+	}
+	return nil
 }
 
 // read is text's value, or an error saying what is wrong with it and what
@@ -43,14 +56,16 @@ func (p parser[T]) read(text string) (T, error) {
 		}
 		return zero, errors.New("expected " + p.expected)
 	}
-	v, problem := p.parse(text)
+	v, err := p.parse(text)
 	switch {
-	case problem == "":
+	case err == nil:
 		return v, nil
-	case !strings.Contains(problem, "expected"):
-		problem += "; expected " + p.expected
+	case errors.Is(err, errBad):
+		return zero, errors.New("expected " + p.expected)
+	case !strings.Contains(err.Error(), "expected"):
+		return zero, fmt.Errorf("%v; expected %s", err, p.expected)
 	}
-	return zero, errors.New(problem)
+	return zero, err
 }
 
 func (p parser[T]) show(v T) string {
@@ -64,20 +79,19 @@ func (p parser[T]) show(v T) string {
 // or forever) or a nanosecond (an interval, a timeout that must allow a try).
 func durationOf(least time.Duration) parser[time.Duration] {
 	p := parser[time.Duration]{kind: kind{name: "duration", expected: "a duration such as 10s or 500ms"}}
-	tooSmall := "expected a duration of 0 or more, such as 10s or 500ms"
+	tooSmall := errors.New("expected a duration of 0 or more, such as 10s or 500ms")
 	if least > 0 {
-		p.name, p.expected = "interval", "a duration above 0, such as 10s or 500ms"
-		tooSmall = "expected " + p.expected
+		p.name, p.expected, tooSmall = "interval", "a duration above 0, such as 10s or 500ms", errBad
 	}
-	p.parse = func(text string) (time.Duration, string) {
+	p.parse = func(text string) (time.Duration, error) {
 		d, err := time.ParseDuration(text)
 		switch {
 		case err != nil:
-			return 0, "expected " + p.expected
+			return 0, errBad
 		case d < least:
 			return 0, tooSmall
 		}
-		return d, ""
+		return d, nil
 	}
 	return p
 }
@@ -87,100 +101,82 @@ var (
 	intervalKind = durationOf(time.Nanosecond)
 )
 
-var exitCodeKind = parser[int]{kind: kind{name: "exit code", expected: "an exit code from 0 to 255, such as 0 or 3"},
-	parse: func(text string) (int, string) {
+// number is a whole number from 0 to most.
+func number(name, expected string, most int) parser[int] {
+	return parser[int]{kind: kind{name: name, expected: expected}, parse: func(text string) (int, error) {
 		n, err := strconv.Atoi(text)
-		if err != nil || n < 0 || n > exitcode.Max {
-			return 0, "expected an exit code from 0 to 255, such as 0 or 3"
+		if err != nil || n < 0 || n > most {
+			return 0, errBad
 		}
-		return n, ""
+		return n, nil
 	}}
+}
 
-var countKind = parser[int]{kind: kind{name: "count", expected: "a whole number from 0, such as 5"},
-	parse: func(text string) (int, string) {
-		n, err := strconv.Atoi(text)
-		if err != nil || n < 0 {
-			return 0, "expected a whole number from 0, such as 5"
-		}
-		return n, ""
-	}}
+var (
+	exitCodeKind = number("exit code", "an exit code from 0 to 255, such as 0 or 3", exitcode.Max)
+	countKind    = number("count", "a whole number from 0, such as 5", math.MaxInt)
+)
 
 var boolKind = parser[bool]{kind: kind{name: "bool", expected: "true or false"},
-	parse: func(text string) (bool, string) {
+	parse: func(text string) (bool, error) {
 		b, err := strconv.ParseBool(text)
-		if err != nil {
-			return false, "expected true or false"
-		}
-		return b, ""
+		return b, bad(err)
 	}}
 
 var signalKind = parser[unix.Signal]{
 	kind: kind{name: "signal", expected: "a signal name such as TERM or USR2, or a number from 1 to 64 (not 32 or 33)"},
-	parse: func(text string) (unix.Signal, string) {
+	parse: func(text string) (unix.Signal, error) {
 		sig, err := signals.Parse(text)
-		if err != nil {
-			return 0, "expected a signal name such as TERM or USR2, or a number from 1 to 64 (not 32 or 33)"
-		}
-		return sig, ""
+		return sig, bad(err)
 	},
-	// TERM, USR2: as it is given.
-	format: func(sig unix.Signal) string { return strings.TrimPrefix(signals.Name(sig), "SIG") },
+	format: signalName,
+}
+
+// signalName is a signal as it is given: TERM, USR2; 0 for none.
+func signalName(sig unix.Signal) string {
+	if sig == 0 {
+		return "0"
+	}
+	return strings.TrimPrefix(signals.Name(sig), "SIG")
 }
 
 // rewrite is FROM:TO, a pair of signals.
 type rewrite struct{ from, to unix.Signal }
 
-var rewriteKind = parser[rewrite]{kind: kind{name: "rewrite", expected: "FROM:TO with signals such as TERM:QUIT, or FROM:0 to drop FROM"},
-	parse: func(text string) (rewrite, string) {
-		from, to, err := signals.ParseRewrite(text)
-		if err != nil {
-			return rewrite{}, problemOf(err, text)
-		}
-		return rewrite{from, to}, ""
-	}}
-
-// rewrites are --rewrite's pairs as the map the engine takes. Two pairs
-// that rewrite one signal to two others contradict each other: which one
-// was meant cannot be known.
-func rewrites(pairs []rewrite) (map[unix.Signal]unix.Signal, error) {
-	m := map[unix.Signal]unix.Signal{}
-	name := func(sig unix.Signal) string {
-		if sig == 0 {
-			return "0"
-		}
-		return signalKind.format(sig)
-	}
-	for _, r := range pairs {
-		if to, ok := m[r.from]; ok && to != r.to {
-			return nil, usagef("--%s %s:%s and --%s %s:%s contradict each other: expected one rewrite of %s",
-				cmdline.FlagRewrite, name(r.from), name(to), cmdline.FlagRewrite, name(r.from), name(r.to), name(r.from))
-		}
-		m[r.from] = r.to
-	}
-	return m, nil
+// rewriteKind reads FROM:TO. A pair that rewrites a FROM of held to
+// another signal contradicts it: which one was meant cannot be known.
+func rewriteKind(held *[]rewrite) parser[rewrite] {
+	return parser[rewrite]{kind: kind{name: "rewrite", expected: "FROM:TO with signals such as TERM:QUIT, or FROM:0 to drop FROM"},
+		parse: func(text string) (rewrite, error) {
+			from, to, err := signals.ParseRewrite(text)
+			if err != nil {
+				return rewrite{}, problem(err, text)
+			}
+			for _, r := range *held {
+				if r.from == from && r.to != to {
+					return rewrite{}, fmt.Errorf("--%s %s:%s and --%s %s:%s contradict each other: expected one rewrite of %s", cmdline.FlagRewrite,
+						signalName(from), signalName(r.to), cmdline.FlagRewrite, signalName(from), signalName(to), signalName(from))
+				}
+			}
+			return rewrite{from, to}, nil
+		}}
 }
 
 var conditionKind = parser[probe.Condition]{kind: kind{name: "condition", expected: probe.Forms + ", such as tcp:127.0.0.1:5432"},
-	parse: func(text string) (probe.Condition, string) {
+	parse: func(text string) (probe.Condition, error) {
 		c, err := probe.Parse(text)
-		if err != nil {
-			return c, problemOf(err, text)
-		}
-		return c, ""
+		return c, problem(err, text)
 	}}
 
 var urlKind = parser[probe.Target]{kind: kind{name: "url", expected: "an http:// URL such as http://127.0.0.1:15020/quitquitquit"},
-	parse: func(text string) (probe.Target, string) {
-		t, err := probe.ParseURL(text)
-		switch {
-		case strings.HasPrefix(strings.ToLower(text), "https://"):
+	parse: func(text string) (probe.Target, error) {
+		if strings.HasPrefix(strings.ToLower(text), "https://") {
 			// Not the condition's advice (exec: with a client): a quit
 			// URL is called, not probed.
-			return t, "https is not supported (tandem stays small and has no TLS)"
-		case err != nil:
-			return t, problemOf(err, text)
+			return probe.Target{}, errors.New("https is not supported (tandem stays small and has no TLS)")
 		}
-		return t, ""
+		t, err := probe.ParseURL(text)
+		return t, problem(err, text)
 	}}
 
 // isName: a name is matched between processes (--peer NAME finds --name
@@ -204,11 +200,11 @@ func isName(text string) bool {
 }
 
 var nameKind = parser[string]{kind: kind{name: "name", expected: "a name such as db-proxy (letters, digits, '-', '_' and '.')"},
-	parse: func(text string) (string, string) {
+	parse: func(text string) (string, error) {
 		if !isName(text) {
-			return "", "expected a name such as db-proxy (letters, digits, '-', '_' and '.', at most 253)"
+			return "", errors.New("expected a name such as db-proxy (letters, digits, '-', '_' and '.', at most 253)")
 		}
-		return text, ""
+		return text, nil
 	}}
 
 // option is a word that a choice accepts, and what it means.
@@ -217,32 +213,22 @@ type option[T comparable] struct {
 	value T
 }
 
-// words are options that mean themselves.
-func words(ws ...string) []option[string] {
-	options := make([]option[string], len(ws))
-	for i, w := range ws {
-		options[i] = option[string]{w, w}
-	}
-	return options
-}
-
 // choice is one of options' words; a default that is none of them shows
 // as nothing.
 func choice[T comparable](options ...option[T]) parser[T] {
-	last := len(options) - 1
-	first := make([]string, last)
-	for i, o := range options[:last] {
-		first[i] = o.word
+	words := make([]string, len(options))
+	for i, o := range options {
+		words[i] = o.word
 	}
-	p := parser[T]{kind: kind{name: "choice", expected: strings.Join(first, ", ") + " or " + options[last].word}}
-	p.parse = func(text string) (T, string) {
-		for _, o := range options {
-			if text == o.word {
-				return o.value, ""
-			}
+	last := len(words) - 1
+	p := parser[T]{kind: kind{name: "choice", expected: strings.Join(words[:last], ", ") + " or " + words[last]}}
+	p.parse = func(text string) (T, error) {
+		i := slices.Index(words, text)
+		if i < 0 {
+			var zero T
+			return zero, errBad
 		}
-		var zero T
-		return zero, "expected " + p.expected
+		return options[i].value, nil
 	}
 	p.format = func(v T) string {
 		for _, o := range options {
@@ -255,15 +241,18 @@ func choice[T comparable](options ...option[T]) parser[T] {
 	return p
 }
 
-// problemOf is an engine parser's error without the value it starts with
+// problem is an engine parser's error without the value it starts with
 // (`condition "x": `, `rewrite "x": `, `"x": `), which the usage error
 // names itself.
-func problemOf(err error, text string) string {
+func problem(err error, text string) error {
+	if err == nil {
+		return nil
+	}
 	msg := err.Error()
 	for _, word := range []string{"condition ", "rewrite ", ""} {
 		if rest, ok := strings.CutPrefix(msg, word+strconv.Quote(text)+": "); ok {
-			return rest
+			return errors.New(rest)
 		}
 	}
-	return msg
+	return err
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -37,12 +38,12 @@ func pathKind(example string, rules pathRules) parser[string] {
 	if rules.watched {
 		p.name = "watched path"
 	}
-	p.parse = func(text string) (string, string) {
+	p.parse = func(text string) (string, error) {
 		if problem := pathProblem(text, rules.watched); problem != "" {
-			return "", problem + "; expected " + p.expected
+			return "", errors.New(problem)
 		}
 		// Cleaned once, here: every part of tandem then uses the same text.
-		return filepath.Clean(text), ""
+		return filepath.Clean(text), nil
 	}
 	return p
 }

@@ -87,7 +87,7 @@ func TestNameLengthLimit(t *testing.T) {
 // On the command line each --done-file is one path, commas and all; the
 // variable's value is a comma-separated list.
 func TestRepeatableFlagCommas(t *testing.T) {
-	got := mustRunApp(t, nil, "sidecar", "--done-file", "/run/a,b/done", "--ready-when", "exec:check a,b", "--", "x")
+	got := mustRunApp(t, nil, "sidecar", "--done-file", "/run/a,b/done", "--ready-when", "exec:check a,b", "--ready-file", "/run/r", "--", "x")
 	if files := got.cfg.Sidecar.DoneFiles; !slices.Equal(files, []string{"/run/a,b/done"}) {
 		t.Errorf("--done-file /run/a,b/done: %q; want the one path", files)
 	}

@@ -47,14 +47,12 @@ func rephrase(cliCtx *cli.Context, err error) error {
 	return err
 }
 
-// refusal reads how the parsers report a text that a value's Set refused:
-// Go's flag package for the command line, urfave/cli for a variable. The
-// problem is the Set's own error text.
+// refusal reads how Go's flag package reports a text that a value's Set
+// refused. The problem is the Set's own error text.
 func refusal(msg string) (origin, text string, problem error, ok bool) {
 	for _, form := range []struct{ prefix, from string }{
 		{"invalid value ", " for flag -"},
 		{"invalid boolean value ", " for -"},
-		{"could not parse ", " from environment variable "},
 	} {
 		rest, found := strings.CutPrefix(msg, form.prefix)
 		if !found {
@@ -67,12 +65,7 @@ func refusal(msg string) (origin, text string, problem error, ok bool) {
 			return "", "", nil, false
 		}
 		origin, rest, _ = strings.Cut(rest, ": ")
-		if env, _, isEnv := unquote(origin); isEnv {
-			origin = env // `"TANDEM_GRACE" as value for flag grace`
-		} else {
-			origin = "--" + origin
-		}
-		return origin, text, fmt.Errorf("%s", rest), true
+		return "--" + origin, text, fmt.Errorf("%s", rest), true
 	}
 	return "", "", nil, false
 }
