@@ -94,7 +94,7 @@ func Defaults(mode Mode) Config {
 			DoneSignal:        unix.SIGUSR2,
 			TerminationSignal: unix.SIGTERM,
 			PollInterval:      time.Second,
-			RestartWindow:     10 * time.Minute,
+			RestartWindow:     DefaultRestartWindow,
 		},
 		Main: MainConfig{
 			DoneSignal:   unix.SIGUSR2,
@@ -109,6 +109,8 @@ func Defaults(mode Mode) Config {
 const (
 	DefaultWaitInterval = 250 * time.Millisecond
 	DefaultPeerTimeout  = 30 * time.Second
+	// DefaultRestartWindow is sidecar --restart-window's.
+	DefaultRestartWindow = 10 * time.Minute
 )
 
 // Validate rejects what cannot work, before anything starts: settings
@@ -150,11 +152,17 @@ func (s *SidecarConfig) validate() error {
 	return nil
 }
 
-// restartBudget: --max-restarts counts the restarts --restart makes;
-// without them it would look like a limit and be none.
+// restartBudget: --max-restarts counts the restarts --restart makes,
+// within --restart-window; either without the other would look like a
+// limit and be none. A window equal to the default cannot be told from
+// none given.
 func (s *SidecarConfig) restartBudget() error {
 	if s.MaxRestarts > 0 && s.Restart == RestartNever {
 		return fmt.Errorf("--%s %d: has no effect without --%s on-failure or always", cmdline.FlagMaxRestarts, s.MaxRestarts, cmdline.FlagRestart)
+	}
+	if s.MaxRestarts == 0 && s.RestartWindow != 0 && s.RestartWindow != DefaultRestartWindow {
+		return fmt.Errorf("--%s %s: has no effect without --%s N, the restarts it counts; expected both, e.g. --%s 5 --%s %s",
+			cmdline.FlagRestartWindow, s.RestartWindow, cmdline.FlagMaxRestarts, cmdline.FlagMaxRestarts, cmdline.FlagRestartWindow, s.RestartWindow)
 	}
 	return nil
 }
