@@ -127,7 +127,10 @@ func (c *Config) validate() error {
 	case ModeSidecar:
 		return c.Sidecar.validate()
 	case ModeMain:
-		return c.Main.validateNeeds()
+		if err := c.Main.validateNeeds(); err != nil {
+			return err
+		}
+		return c.Main.needsOnce()
 	}
 	return nil
 }
@@ -184,6 +187,19 @@ func (s *SidecarConfig) ownFilesApart() error {
 	if s.ReadyFile != "" && s.StoppedFile != "" && SamePath(s.ReadyFile, s.StoppedFile) {
 		return fmt.Errorf("--%s %q is also the --%s; expected two paths such as /run/tandem/proxy.ready and /run/tandem/proxy.stopped",
 			cmdline.FlagStoppedFile, s.StoppedFile, cmdline.FlagReadyFile)
+	}
+	return nil
+}
+
+// needsOnce: each sidecar's ready file is needed once, however spelled.
+func (m *MainConfig) needsOnce() error {
+	for i, r := range m.Needs {
+		for _, earlier := range m.Needs[:i] {
+			if SamePath(r, earlier) {
+				return fmt.Errorf("--%s %q: the same file as --%s %q; expected each sidecar's ready file once",
+					cmdline.FlagNeeds, r, cmdline.FlagNeeds, earlier)
+			}
+		}
 	}
 	return nil
 }

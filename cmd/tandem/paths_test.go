@@ -12,8 +12,8 @@ import (
 
 // TestPathFaults: a file flag that names a directory (existing, or by a
 // trailing /) or has a .. component, a ready or stopped file that is one
-// of the sidecar's own done files, however spelled, is a usage error
-// before anything runs, and nothing is removed.
+// of the sidecar's own done files, a --needs given twice, however spelled,
+// is a usage error before anything runs, and nothing is removed.
 func TestPathFaults(t *testing.T) {
 	dir := t.TempDir()
 	existing := filepath.Join(dir, "existing")
@@ -39,6 +39,8 @@ func TestPathFaults(t *testing.T) {
 		{"a .. component in a variable", []string{"done", "--done-file", "../done"}, "has a .. component"},
 		{"ready file is a done file", []string{"sidecar", "--done-file", "/elsewhere", "--done-file", "done",
 			"--ready-file", done, "--", "x"}, "is also a --done-file"},
+		{"a needed ready file twice, spelled two ways", []string{"main", "--needs", "db.ready", "--needs", dir + "//db.ready", "--", "x"},
+			`--needs "` + dir + `/db.ready": the same file as --needs "db.ready"`},
 		{"ready file is the stopped file", []string{"sidecar", "--ready-file", "r", "--stopped-file", dir + "/r", "--", "x"},
 			"is also the --ready-file"},
 	} {
