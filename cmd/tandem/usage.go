@@ -41,6 +41,10 @@ func rephrase(cliCtx *cli.Context, err error) error {
 		}
 		return fmt.Errorf("--%s needs a value", name)
 	}
+	if names, ok := strings.CutPrefix(msg, "Cannot use two forms of the same flag: "); ok {
+		later, first, _ := strings.Cut(names, " ")
+		return fmt.Errorf("--%s and --%s are two names of one flag: expected only one of them", first, later)
+	}
 	if arg, ok := strings.CutPrefix(msg, "bad flag syntax: "); ok {
 		return fmt.Errorf("bad flag syntax %q: expected --FLAG or --FLAG=VALUE", arg)
 	}
