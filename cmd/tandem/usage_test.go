@@ -72,6 +72,7 @@ func TestUsageErrors(t *testing.T) {
 		{"wait interval from env", map[string]string{"TANDEM_INTERVAL": "often"}, []string{"wait", "--for", "file:/x"}, "often"},
 		{"wait bad flag", nil, []string{"wait", "--bogus"}, "bogus"},
 		{"install no dir", nil, []string{"install"}, "got 0 arguments"},
+		{"install empty dir", nil, []string{"install", ""}, `DIR "": expected`},
 		{"install two dirs", nil, []string{"install", dir, dir}, "got 2 arguments"},
 		{"install bad flag", nil, []string{"install", "--bogus", dir}, "bogus"},
 		{"version bad flag", nil, []string{"version", "--bogus"}, "bogus"},
