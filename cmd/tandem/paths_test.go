@@ -101,3 +101,22 @@ func TestRepeatableFlagCommas(t *testing.T) {
 		t.Errorf("TANDEM_DONE_FILE with two paths: %q", files)
 	}
 }
+
+// TestCommasInTheDocs: docs/commands.md says what TestRepeatableFlagCommas
+// proves, and nowhere the opposite.
+func TestCommasInTheDocs(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "commands.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(doc)), " ")
+	if strings.Contains(text, "split on commas on the command line") {
+		t.Error("docs/commands.md says command-line values are split on commas")
+	}
+	for _, says := range []string{"a repeatable flag's variable takes a comma-separated list (on the command line each flag is one value",
+		"On the command line each flag is one value, commas and all"} {
+		if !strings.Contains(text, says) {
+			t.Errorf("docs/commands.md does not say %q", says)
+		}
+	}
+}
