@@ -47,9 +47,9 @@ type settings struct {
 	// `tandem --grace 5s -- CMD` and `tandem --grace 5s run -- CMD` parse.
 	// The commands define them too (commandLevel), with the same values.
 	global, supervision []*valueFlag
-	name                *valueFlag      // --name: done's too
-	termLog             *single[string] // not given: the default path, when writable
-	doneFile            *single[string] // done's: its older variable is read when it is not given
+	name                *valueFlag     // --name: done's too
+	termLog             *bound[string] // not given: the default path, when writable
+	doneFile            *bound[string] // done's: its older variable is read when it is not given
 }
 
 func newSettings() *settings {

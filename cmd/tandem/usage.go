@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -11,10 +10,10 @@ import (
 	"github.com/tandem-sh/tandem/internal/exitcode"
 )
 
-// usageError is every command's OnUsageError: exit 2, and the parsers' own
-// words (`flag provided but not defined: -bogus`, `invalid value "10" for
-// flag -grace: ...`) said as tandem says them, with two dashes and what is
-// accepted.
+// usageError is every command's OnUsageError: exit 2, and the parser's
+// own words (`flag provided but not defined: -bogus`) said as tandem says
+// them, with two dashes and what is accepted; a refused value as its flag
+// kept it.
 func usageError(cliCtx *cli.Context, err error, _ bool) error {
 	return &exitcode.Error{Code: exitcode.Usage, Err: rephrase(cliCtx, err)}
 }
@@ -28,8 +27,10 @@ func refused(origin, text string, problem error) error {
 
 func rephrase(cliCtx *cli.Context, err error) error {
 	msg := err.Error()
-	if origin, text, problem, ok := refusal(msg); ok {
-		return refused(origin, text, problem)
+	for _, f := range contextFlags(cliCtx) {
+		if vf, ok := f.(*valueFlag); ok && vf.refusal != nil {
+			return vf.refusal
+		}
 	}
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
 		return unknownFlag(cliCtx, strings.TrimLeft(name, "-"))
@@ -49,39 +50,6 @@ func rephrase(cliCtx *cli.Context, err error) error {
 		return fmt.Errorf("bad flag syntax %q: expected --FLAG or --FLAG=VALUE", arg)
 	}
 	return err
-}
-
-// refusal reads how Go's flag package reports a text that a value's Set
-// refused. The problem is the Set's own error text.
-func refusal(msg string) (origin, text string, problem error, ok bool) {
-	for _, form := range []struct{ prefix, from string }{
-		{"invalid value ", " for flag -"},
-		{"invalid boolean value ", " for -"},
-	} {
-		rest, found := strings.CutPrefix(msg, form.prefix)
-		if !found {
-			continue
-		}
-		if text, rest, found = unquote(rest); !found {
-			return "", "", nil, false
-		}
-		if rest, found = strings.CutPrefix(rest, form.from); !found {
-			return "", "", nil, false
-		}
-		origin, rest, _ = strings.Cut(rest, ": ")
-		return "--" + origin, text, fmt.Errorf("%s", rest), true
-	}
-	return "", "", nil, false
-}
-
-// unquote reads the Go-quoted string s starts with, and what follows it.
-func unquote(s string) (text, rest string, ok bool) {
-	quoted, err := strconv.QuotedPrefix(s)
-	if err != nil {
-		return "", s, false
-	}
-	text, err = strconv.Unquote(quoted)
-	return text, s[len(quoted):], err == nil
 }
 
 func unknownFlag(cliCtx *cli.Context, name string) error {
