@@ -24,7 +24,7 @@ func newApp() *cli.App {
 			"   tandem [run flags] -- CMD [ARG...]   (same as `tandem run`)",
 		Version:              version,
 		HideVersion:          true,
-		Flags:                appFlags(s.global, s.supervision),
+		Flags:                commandFlags(nil, s.global, s.supervision), // the app's: before a command's name
 		Commands:             cmds,
 		Action:               bareRun,
 		OnUsageError:         usageError,
@@ -42,7 +42,7 @@ type settings struct {
 	wait      supervisor.WaitOptions
 	logLevel  zerolog.Level // NoLevel until given: the command's default
 	logFormat string
-	rewrites  []rewrite
+	rewrites  []cmdline.Rewrite
 	// The app's flags, declared once: the global flags and run's, so that
 	// `tandem --grace 5s -- CMD` and `tandem --grace 5s run -- CMD` parse.
 	// The commands define them too (commandLevel), with the same values.
@@ -89,23 +89,13 @@ func (s *settings) commands() []*cli.Command {
 }
 
 // commandFlags are a command's flags: the app's that it takes too, shared
-// (commandLevel), then its own.
+// (commandLevel), then its own; the app's own are the app's flags.
 func commandFlags(shared []*valueFlag, own ...[]*valueFlag) []cli.Flag {
 	var all []cli.Flag
 	for _, f := range shared {
 		all = append(all, commandLevel(f))
 	}
 	for _, f := range slices.Concat(own...) {
-		all = append(all, f)
-	}
-	return all
-}
-
-// appFlags are the app's: they parse before a command's name, and read
-// their variables.
-func appFlags(groups ...[]*valueFlag) []cli.Flag {
-	var all []cli.Flag
-	for _, f := range slices.Concat(groups...) {
 		all = append(all, f)
 	}
 	return all

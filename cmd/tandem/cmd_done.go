@@ -13,7 +13,7 @@ import (
 // doneFlags are `tandem done`'s own, beside peerFlags. --done-file is the
 // name sidecar and main use; --file, its older name, stays an alias.
 func (s *settings) doneFlags() []*valueFlag {
-	s.doneFile = one(pathKind("/run/tandem/done", pathRules{}), &s.done.File)
+	s.doneFile = one(cmdline.PathKind("/run/tandem/done", cmdline.PathRules{}), &s.done.File)
 	doneFile := newFlag(cmdline.FlagDoneFile, s.doneFile,
 		"done file to write (one JSON line, atomically); --file and $TANDEM_FILE, its older names, are still read")
 	doneFile.Aliases = []string{cmdline.FlagFile}
@@ -21,7 +21,7 @@ func (s *settings) doneFlags() []*valueFlag {
 	name.Usage = "name recorded in the done file [$" + cmdline.EnvVar(cmdline.FlagName) + "]"
 	return []*valueFlag{
 		doneFile,
-		newFlag(cmdline.FlagExitCode, one(exitCodeKind, &s.done.ExitCode), "the main's exit status to record in the file"),
+		newFlag(cmdline.FlagExitCode, one(cmdline.ExitCodeKind, &s.done.ExitCode), "the main's exit status to record in the file"),
 		name,
 	}
 }
@@ -29,18 +29,18 @@ func (s *settings) doneFlags() []*valueFlag {
 // peerFlags are shared by main and done, bound to the command's options.
 func peerFlags(opts *peers.Options, doneSignal *unix.Signal) []*valueFlag {
 	return []*valueFlag{
-		newFlag(cmdline.FlagSignalPeers, one(boolKind, &opts.Enabled),
+		newFlag(cmdline.FlagSignalPeers, one(cmdline.BoolKind, &opts.Enabled),
 			"send the done signal to every tandem sidecar in the shared PID namespace"),
-		newFlag(cmdline.FlagPeer, many(nameKind, &opts.Names),
+		newFlag(cmdline.FlagPeer, many(cmdline.NameKind, &opts.Names),
 			"signal only the sidecar started with --name NAME (repeatable; implies --signal-peers)"),
-		newFlag(cmdline.FlagPeerTimeout, one(intervalKind, &opts.Timeout),
+		newFlag(cmdline.FlagPeerTimeout, one(cmdline.IntervalKind, &opts.Timeout),
 			"how long to keep looking for peers that have not started yet"),
 		doneSignalFlag(doneSignal),
 	}
 }
 
 func doneSignalFlag(sig *unix.Signal) *valueFlag {
-	return newFlag(cmdline.FlagDoneSignal, one(signalKind, sig), "the signal that means \"main is done\" (main and sidecar must agree)")
+	return newFlag(cmdline.FlagDoneSignal, one(cmdline.SignalKind, sig), "the signal that means \"main is done\" (main and sidecar must agree)")
 }
 
 // olderDoneFileEnv is the variable `tandem done` read before TANDEM_DONE_FILE:

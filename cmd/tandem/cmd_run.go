@@ -12,16 +12,16 @@ import (
 // `tandem -- CMD`): the app defines them.
 func (s *settings) supervisionFlags() []*valueFlag {
 	c := &s.cfg
-	s.termLog = one(pathKind("/dev/termination-log", pathRules{emptyOK: true}), &c.TerminationLog)
-	s.name = newFlag(cmdline.FlagName, one(nameKind, &c.Name),
+	s.termLog = one(cmdline.PathKind("/dev/termination-log", cmdline.PathRules{EmptyOK: true}), &c.TerminationLog)
+	s.name = newFlag(cmdline.FlagName, one(cmdline.NameKind, &c.Name),
 		"this container's name in logs, files, and for done --peer (give it as a flag so peers can see it)")
 	return []*valueFlag{
-		newFlag(cmdline.FlagGrace, one(durationKind, &c.Grace), "time between the stop signal and SIGKILL when tandem stops CMD"),
-		newFlag(cmdline.FlagStopSignal, one(signalKind, &c.StopSignal), "signal tandem uses to stop CMD (name or number)"),
-		newFlag(cmdline.FlagRewrite, many(rewriteKind(&s.rewrites), &s.rewrites),
+		newFlag(cmdline.FlagGrace, one(cmdline.DurationKind, &c.Grace), "time between the stop signal and SIGKILL when tandem stops CMD"),
+		newFlag(cmdline.FlagStopSignal, one(cmdline.SignalKind, &c.StopSignal), "signal tandem uses to stop CMD (name or number)"),
+		newFlag(cmdline.FlagRewrite, many(cmdline.RewriteKind(&s.rewrites), &s.rewrites),
 			"deliver a forwarded signal FROM as TO, e.g. TERM:QUIT; FROM:0 drops FROM (repeatable)"),
-		newFlag(cmdline.FlagChildOnly, one(boolKind, &c.ChildOnly), "forward signals to CMD alone instead of its process group"),
-		newFlag(cmdline.FlagSuccessCode, many(exitCodeKind, &c.SuccessCodes), "report CMD's exit code N as 0 (repeatable)"),
+		newFlag(cmdline.FlagChildOnly, one(cmdline.BoolKind, &c.ChildOnly), "forward signals to CMD alone instead of its process group"),
+		newFlag(cmdline.FlagSuccessCode, many(cmdline.ExitCodeKind, &c.SuccessCodes), "report CMD's exit code N as 0 (repeatable)"),
 		newFlag(cmdline.FlagTerminationLog, s.termLog,
 			"file for one JSON line saying why tandem ended (default /dev/termination-log when writable; empty disables)"),
 		s.name,
@@ -47,7 +47,7 @@ func (s *settings) config(mode supervisor.Mode, command []string) supervisor.Con
 	cfg.Mode, cfg.Command = mode, command
 	cfg.Rewrite = make(map[unix.Signal]unix.Signal, len(s.rewrites))
 	for _, r := range s.rewrites {
-		cfg.Rewrite[r.from] = r.to
+		cfg.Rewrite[r.From] = r.To
 	}
 	cfg.Main.Peers.Enabled = cfg.Main.Peers.Enabled || len(cfg.Main.Peers.Names) > 0 // --peer implies --signal-peers
 	cfg.Log = s.logger(mode.String())

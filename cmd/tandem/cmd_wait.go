@@ -11,8 +11,8 @@ func (s *settings) waitFlags() []*valueFlag {
 	w := &s.wait
 	return []*valueFlag{
 		newFlag(cmdline.FlagFor, many(conditionKind, &w.Conditions), probe.Forms+" (repeatable)"),
-		newFlag(cmdline.FlagTimeout, one(durationKind, &w.Timeout), "give up after this long, exit 1 (0 = wait forever)"),
-		newFlag(cmdline.FlagInterval, one(intervalKind, &w.Interval), "time between two rounds of probes"),
+		newFlag(cmdline.FlagTimeout, one(cmdline.DurationKind, &w.Timeout), "give up after this long, exit 1 (0 = wait forever)"),
+		newFlag(cmdline.FlagInterval, one(cmdline.IntervalKind, &w.Interval), "time between two rounds of probes"),
 	}
 }
 

@@ -12,16 +12,14 @@ import (
 
 // globalFlags are every command's but version's.
 func (s *settings) globalFlags() []*valueFlag {
-	type level = option[zerolog.Level]
-	levels := choice(level{"debug", zerolog.DebugLevel}, level{"info", zerolog.InfoLevel},
-		level{"warn", zerolog.WarnLevel}, level{"error", zerolog.ErrorLevel})
-	type format = option[string]
-	formats := choice(format{"json", "json"}, format{"console", "console"}, format{"auto", "auto"})
+	levels := cmdline.Choice([]string{"debug", "info", "warn", "error"},
+		zerolog.DebugLevel, zerolog.InfoLevel, zerolog.WarnLevel, zerolog.ErrorLevel)
+	formats := []string{"json", "console", "auto"}
 	return []*valueFlag{
 		// Not given, NoLevel: the mode's level (defaultLevel).
 		newFlag(cmdline.FlagLogLevel, one(levels, &s.logLevel),
 			"debug, info, warn or error (default: warn for run, as quiet as tini when all goes well; info for the others)"),
-		newFlag(cmdline.FlagLogFormat, one(formats, &s.logFormat), "json, console, or auto (console when stderr is a terminal)"),
+		newFlag(cmdline.FlagLogFormat, one(cmdline.Choice(formats, formats...), &s.logFormat), "json, console, or auto (console when stderr is a terminal)"),
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/exitcode"
 )
 
@@ -74,13 +75,13 @@ func TestWatchedDirectory(t *testing.T) {
 // tandem adds; one byte more is refused, naming the limit.
 func TestNameLengthLimit(t *testing.T) {
 	dir := t.TempDir()
-	longest := filepath.Join(dir, strings.Repeat("n", nameMax-addedToName))
+	longest := filepath.Join(dir, strings.Repeat("n", cmdline.NameMax-cmdline.AddedToName))
 	mustRunApp(t, nil, "main", "--done-file", longest, "--", "x")
 	_, _, err := runApp(t, nil, "main", "--done-file", longest+"n", "--", "x")
 	if exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), "NAME_MAX") {
 		t.Errorf("a name one byte too long: %v; want exit 2 naming NAME_MAX", err)
 	}
-	_, _, err = runApp(t, nil, "main", "--done-file", filepath.Join(dir, strings.Repeat("d", nameMax+1), "done"), "--", "x")
+	_, _, err = runApp(t, nil, "main", "--done-file", filepath.Join(dir, strings.Repeat("d", cmdline.NameMax+1), "done"), "--", "x")
 	if exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), "NAME_MAX") {
 		t.Errorf("a directory name too long: %v; want exit 2 naming NAME_MAX", err)
 	}

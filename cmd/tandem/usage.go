@@ -38,7 +38,7 @@ func rephrase(cliCtx *cli.Context, err error) error {
 	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
 		name = strings.TrimLeft(name, "-")
 		if f := flagNamed(cliCtx, name); f != nil {
-			return fmt.Errorf("--%s needs a value: expected %s", name, f.value().kindOf().expected)
+			return fmt.Errorf("--%s needs a value: expected %s", name, f.value().kindOf().Expected)
 		}
 		return fmt.Errorf("--%s needs a value", name)
 	}

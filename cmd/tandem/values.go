@@ -4,6 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+
+	"github.com/tandem-sh/tandem/internal/cmdline"
 )
 
 // value is what one of tandem's flags holds. Bound where the flag is
@@ -13,7 +15,7 @@ import (
 type value interface {
 	flag.Value
 	IsBoolFlag() bool
-	kindOf() kind
+	kindOf() cmdline.Kind
 	repeatable() bool
 	setVariable(text string) error // the text of TANDEM_<FLAG>
 	// replaced: what is held came from a source (the variable, the command
@@ -24,7 +26,7 @@ type value interface {
 // bound is a value of p's kind: a flag given once, whose last text counts
 // (one), or a repeatable one that holds every text, in order (many).
 type bound[T any] struct {
-	parser[T]
+	cmdline.Parser[T]
 	one   *T
 	many  *[]T
 	given bool
@@ -32,16 +34,16 @@ type bound[T any] struct {
 }
 
 // one binds a flag to *dst, which holds its default until it is given.
-func one[T any](p parser[T], dst *T) *bound[T] { return &bound[T]{parser: p, one: dst} }
+func one[T any](p cmdline.Parser[T], dst *T) *bound[T] { return &bound[T]{Parser: p, one: dst} }
 
 // many binds a repeatable flag to *dst.
-func many[T any](p parser[T], dst *[]T) *bound[T] { return &bound[T]{parser: p, many: dst} }
+func many[T any](p cmdline.Parser[T], dst *[]T) *bound[T] { return &bound[T]{Parser: p, many: dst} }
 
 func (b *bound[T]) Set(text string) error {
 	if b.fresh {
 		*b.many, b.fresh = nil, false
 	}
-	v, err := b.read(text)
+	v, err := b.Read(text)
 	switch {
 	case err != nil:
 		return err
@@ -75,11 +77,11 @@ func (b *bound[T]) setVariable(text string) error {
 
 func (b *bound[T]) String() string {
 	if b.one != nil {
-		return b.show(*b.one)
+		return b.Show(*b.one)
 	}
 	texts := make([]string, len(*b.many))
 	for i, v := range *b.many {
-		texts[i] = b.show(v)
+		texts[i] = b.Show(v)
 	}
 	return strings.Join(texts, ",")
 }
@@ -91,6 +93,6 @@ func (b *bound[T]) IsBoolFlag() bool {
 	return ok
 }
 
-func (b *bound[T]) kindOf() kind     { return b.kind }
-func (b *bound[T]) repeatable() bool { return b.many != nil }
-func (b *bound[T]) replaced()        { b.fresh = b.many != nil && len(*b.many) > 0 }
+func (b *bound[T]) kindOf() cmdline.Kind { return b.Kind }
+func (b *bound[T]) repeatable() bool     { return b.many != nil }
+func (b *bound[T]) replaced()            { b.fresh = b.many != nil && len(*b.many) > 0 }
