@@ -88,8 +88,9 @@ func (s *settings) commands() []*cli.Command {
 	}
 }
 
-// commandFlags are a command's flags: the app's that it takes too, shared
-// (commandLevel), then its own; the app's own are the app's flags.
+// commandFlags are a command's flags: the app's that it defines again,
+// sharing their values (commandLevel), then its own. With none shared,
+// they are the app's.
 func commandFlags(shared []*valueFlag, own ...[]*valueFlag) []cli.Flag {
 	var all []cli.Flag
 	for _, f := range shared {

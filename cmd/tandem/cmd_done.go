@@ -54,7 +54,8 @@ func (s *settings) announce(cliCtx *cli.Context) error {
 		return err
 	}
 	text, older := os.LookupEnv(olderDoneFileEnv)
-	if older = older && !s.doneFile.given; older {
+	older = older && !s.doneFile.given // --done-file and TANDEM_DONE_FILE come first
+	if older {
 		if err := s.doneFile.Set(text); err != nil {
 			return usagef("%w", refused(olderDoneFileEnv, text, err))
 		}

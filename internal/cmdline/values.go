@@ -29,7 +29,7 @@ type Kind struct {
 }
 
 // Parser is a kind and how one text of it is read. Parse returns the
-// value, or why text is not one: ErrBad when the kind's Expected says it
+// value, or why text is not one: errBad when the kind's Expected says it
 // all, else a phrase to which Expected is added unless it says what is
 // accepted. Format is how the help shows a value.
 type Parser[T any] struct {
@@ -38,13 +38,13 @@ type Parser[T any] struct {
 	Format func(T) string // nil: fmt.Sprint
 }
 
-// ErrBad is a Parse's refusal that Expected says all about.
-var ErrBad = errors.New("not accepted")
+// errBad is a Parse's refusal that Expected says all about.
+var errBad = errors.New("not accepted")
 
-// Bad is ErrBad for any error of a parser whose words stay unsaid.
-func Bad(err error) error {
+// bad is errBad for any error of a parser whose words stay unsaid.
+func bad(err error) error {
 	if err != nil {
-		return ErrBad
+		return errBad
 	}
 	return nil
 }
@@ -63,7 +63,7 @@ func (p Parser[T]) Read(text string) (T, error) {
 	switch {
 	case err == nil:
 		return v, nil
-	case errors.Is(err, ErrBad):
+	case errors.Is(err, errBad):
 		return zero, errors.New("expected " + p.Expected)
 	case !strings.Contains(err.Error(), "expected"):
 		return zero, fmt.Errorf("%v; expected %s", err, p.Expected)
@@ -85,13 +85,13 @@ func durationOf(least time.Duration) Parser[time.Duration] {
 	p := Parser[time.Duration]{Kind: Kind{Name: "duration", Expected: "a duration such as 10s or 500ms"}}
 	tooSmall := errors.New("expected a duration of 0 or more, such as 10s or 500ms")
 	if least > 0 {
-		p.Name, p.Expected, tooSmall = "interval", "a duration above 0, such as 10s or 500ms", ErrBad
+		p.Name, p.Expected, tooSmall = "interval", "a duration above 0, such as 10s or 500ms", errBad
 	}
 	p.Parse = func(text string) (time.Duration, error) {
 		d, err := time.ParseDuration(text)
 		switch {
 		case err != nil:
-			return 0, ErrBad
+			return 0, errBad
 		case d < least:
 			return 0, tooSmall
 		}
@@ -111,7 +111,7 @@ func number(name, expected string, most int) Parser[int] {
 	return Parser[int]{Kind: Kind{Name: name, Expected: expected}, Parse: func(text string) (int, error) {
 		n, err := strconv.Atoi(text)
 		if err != nil || n < 0 || n > most {
-			return 0, ErrBad
+			return 0, errBad
 		}
 		return n, nil
 	}}
@@ -127,7 +127,7 @@ var (
 var BoolKind = Parser[bool]{Kind: Kind{Name: "bool", Expected: "true or false"},
 	Parse: func(text string) (bool, error) {
 		b, err := strconv.ParseBool(text)
-		return b, Bad(err)
+		return b, bad(err)
 	}}
 
 // SignalKind is a signal by name or number.
@@ -135,7 +135,7 @@ var SignalKind = Parser[unix.Signal]{
 	Kind: Kind{Name: "signal", Expected: "a signal name such as TERM or USR2, or a number from 1 to 64 (not 32 or 33)"},
 	Parse: func(text string) (unix.Signal, error) {
 		sig, err := signals.Parse(text)
-		return sig, Bad(err)
+		return sig, bad(err)
 	},
 	Format: SignalName,
 }
@@ -210,7 +210,7 @@ func Choice[T comparable](words []string, values ...T) Parser[T] {
 			return values[i], nil
 		}
 		var zero T
-		return zero, ErrBad
+		return zero, errBad
 	}
 	p.Format = func(v T) string {
 		if i := slices.Index(values, v); i >= 0 {
