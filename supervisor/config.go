@@ -195,7 +195,10 @@ func (s *SidecarConfig) ownFilesApart() error {
 func (m *MainConfig) needsOnce() error {
 	for i, r := range m.Needs {
 		for _, earlier := range m.Needs[:i] {
-			if SamePath(r, earlier) {
+			switch {
+			case r == earlier:
+				return fmt.Errorf("--%s %q: given twice; expected each sidecar's ready file once", cmdline.FlagNeeds, r)
+			case SamePath(r, earlier):
 				return fmt.Errorf("--%s %q: the same file as --%s %q; expected each sidecar's ready file once",
 					cmdline.FlagNeeds, r, cmdline.FlagNeeds, earlier)
 			}

@@ -49,7 +49,9 @@ func TestValidateRejectsAndNamesTheValue(t *testing.T) {
 		{"stopped file is the ready file", ModeSidecar, func(c *Config) {
 			c.Sidecar.ReadyFile, c.Sidecar.StoppedFile = "/run/r", "/run//r"
 		}, []string{`--stopped-file "/run//r" is also the --ready-file`}},
-		{"needs twice", ModeMain, func(c *Config) { c.Main.Needs = []string{"/run/a.ready", "/run/b.ready", "/run//a.ready"} },
+		{"needs twice", ModeMain, func(c *Config) { c.Main.Needs = []string{"/run/a.ready", "/run/b.ready", "/run/a.ready"} },
+			[]string{`--needs "/run/a.ready": given twice`}},
+		{"needs twice, spelled two ways", ModeMain, func(c *Config) { c.Main.Needs = []string{"/run/a.ready", "/run/b.ready", "/run//a.ready"} },
 			[]string{`--needs "/run//a.ready": the same file as --needs "/run/a.ready"`}},
 		{"done signal is the termination signal", ModeSidecar, func(c *Config) {
 			c.Sidecar.TerminationSignal, c.Sidecar.DoneSignal = unix.SIGQUIT, unix.SIGQUIT
