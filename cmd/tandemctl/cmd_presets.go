@@ -37,7 +37,7 @@ func presetsAction(cliCtx *cli.Context) error {
 	case "text":
 		return writePresets(cliCtx.App.Writer, table)
 	default:
-		return fmt.Errorf("--output %q: expected text or json", out)
+		return usageError{fmt.Errorf("--output %q: expected text or json", out)}
 	}
 }
 

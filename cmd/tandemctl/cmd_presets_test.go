@@ -40,9 +40,9 @@ func TestPresetsJSON(t *testing.T) {
 }
 
 func TestPresetsBadOutput(t *testing.T) {
-	_, stderr, code := run(t, "", "presets", "-o", "yaml")
-	if code == 0 || !strings.Contains(stderr, `--output "yaml": expected text or json`) {
-		t.Errorf("exit %d, %q; want a usage error naming yaml", code, stderr)
+	out, stderr, code := run(t, "", "presets", "-o", "yaml")
+	if code != exitUsage || !strings.Contains(stderr, `--output "yaml": expected text or json`) || out != "" {
+		t.Errorf("exit %d, %q, stdout %q; want exit 2, a usage error naming yaml, nothing written", code, stderr, out)
 	}
 }
 
