@@ -1,10 +1,10 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
+	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/urfave/cli/v2"
 
 	"github.com/tandem-sh/tandem/kube/inject"
@@ -75,8 +75,9 @@ func readInjectFlags(cliCtx *cli.Context) (inject.Options, *imageLookups, error)
 	if cliCtx.Bool("presets") {
 		opts.Presets = presets.Builtin()
 	}
-	if opts.Image == "" {
-		return opts, nil, errors.New("--image: expected an image that holds /tandem, e.g. ghcr.io/tandem-sh/tandem:" + version)
+	// Written into every pod as it is: the kubelet would refuse it there.
+	if _, err := name.ParseReference(opts.Image); err != nil {
+		return opts, nil, fmt.Errorf("--image %q: expected an image reference (the image that holds /tandem), e.g. ghcr.io/tandem-sh/tandem:%s (%v)", opts.Image, version, err)
 	}
 	timeout := cliCtx.Duration("lookup-timeout")
 	if timeout <= 0 {
