@@ -164,11 +164,28 @@ func TestInjectUsageErrors(t *testing.T) {
 		{[]string{"inject", "--image", "", good}, "--image: expected an image"},
 		{[]string{"inject", "--no-such-flag", good}, "unknown flag --no-such-flag for tandemctl inject"},
 		{[]string{"injekt"}, `unknown command "injekt"`},
+		{[]string{"inject", "--sidecar", "", good}, `--sidecar "": expected a container name`},
+		{[]string{"inject", "--sidecar", "db_proxy", good}, `--sidecar "db_proxy": expected a container name`},
+		{[]string{"inject", good, "--mode", "native"}, `"--mode" after the files: flags go before them`},
 	}
 	for _, tt := range tests {
 		out, stderr, code := run(t, "", tt.args...)
 		if code != 2 || out != "" || !strings.Contains(stderr, tt.want) {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2, no stdout, %q", tt.args, code, out, stderr, tt.want)
+		}
+	}
+}
+
+// A "--" after the files ends the flags, as it does before them: it is
+// not a file.
+func TestInjectDoubleDash(t *testing.T) {
+	dir := t.TempDir()
+	job := writeFile(t, dir, "job.yaml", plainJob)
+	want, _, _ := run(t, "", "inject", "--resolve", "none", "--image", testImage, job)
+	for _, args := range [][]string{{job, "--"}, {"--", job}} {
+		out, stderr, code := run(t, "", append([]string{"inject", "--resolve", "none", "--image", testImage}, args...)...)
+		if code != 0 || out != want {
+			t.Errorf("%q: exit %d, stderr %q, stdout\n%s\nwant exit 0 and\n%s", args, code, stderr, out, want)
 		}
 	}
 }

@@ -3,6 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -29,7 +32,11 @@ func injectAction(cliCtx *cli.Context) error {
 	if err != nil {
 		return usageError{err}
 	}
-	files, err := manifest.Read(cliCtx.Args().Slice(), cliCtx.App.Reader)
+	inputs, err := injectInputs(cliCtx.Args().Slice())
+	if err != nil {
+		return usageError{err}
+	}
+	files, err := manifest.Read(inputs, cliCtx.App.Reader)
 	if err != nil {
 		return usageError{err}
 	}
@@ -49,6 +56,22 @@ func injectAction(cliCtx *cli.Context) error {
 		return reportedError{failed}
 	}
 	return nil
+}
+
+// injectInputs are the files inject reads. Flags end at the first file,
+// so a "--" there ends nothing but is taken as the end of the flags it
+// is everywhere else; a flag after the files that names no file is one
+// the user meant to set.
+func injectInputs(args []string) ([]string, error) {
+	if i := slices.Index(args, "--"); i >= 0 {
+		args = slices.Delete(slices.Clone(args), i, i+1)
+	}
+	for _, a := range args {
+		if _, err := os.Stat(a); err != nil && strings.HasPrefix(a, "-") && a != manifest.Stdin {
+			return nil, fmt.Errorf("%q after the files: flags go before them (tandemctl inject [flags] [FILE|DIR|-]...)", a)
+		}
+	}
+	return args, nil
 }
 
 // injectOptions reads inject's flags, with a resolver for this run.
