@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tandem-sh/tandem/kube/manifest"
 )
 
 // run runs tandemctl in-process as main() would, and returns its output
@@ -115,6 +117,11 @@ func TestInjectFilesAndDirectories(t *testing.T) {
 		"job/export: injected (mains: export; sidecars: db-proxy)" + termAssumed("db-proxy") + "\npod/p: injected (mains: m; sidecars: s)" + termAssumed("s") + "\n"
 	if stderr != wantReport {
 		t.Errorf("report\n%s\nwant\n%s", stderr, wantReport)
+	}
+	// YAML files then a JSON one: one stream that parses, each document
+	// of its own.
+	if f, err := manifest.Parse("stdout", []byte(out)); err != nil || len(f.Docs) != 3 {
+		t.Errorf("the output does not parse into its 3 documents: %v\n%s", err, out)
 	}
 	jsonPart := out[strings.LastIndex(out, "\n{")+1:]
 	var pod map[string]any
