@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"slices"
@@ -43,9 +42,6 @@ func injectAction(cliCtx *cli.Context) error {
 	if w := devImageWarning(cliCtx); w != "" {
 		fmt.Fprintln(cliCtx.App.ErrWriter, "tandemctl: warning: "+w)
 	}
-	if p, ok := opts.Resolver.(prefetcher); ok {
-		p.ResolveAll(cliCtx.Context, imagesToRead(files, opts))
-	}
 	failed := inject.Files(cliCtx.Context, files, opts, func(r inject.Report) {
 		fmt.Fprintln(cliCtx.App.ErrWriter, r.String())
 	})
@@ -82,23 +78,4 @@ func injectOptions(cliCtx *cli.Context) (inject.Options, error) {
 	}
 	opts.Resolver, err = lookups.resolver()
 	return opts, err
-}
-
-// prefetcher reads many images at once (registry.Resolver), so that
-// injecting, which asks for one image after another, waits on none.
-type prefetcher interface {
-	ResolveAll(ctx context.Context, images []string)
-}
-
-// imagesToRead lists the images that injecting files will look up.
-func imagesToRead(files []*manifest.File, opts inject.Options) []string {
-	var images []string
-	for _, f := range files {
-		for _, doc := range f.Docs {
-			for _, res := range doc.Resources() {
-				images = append(images, inject.Images(res, opts)...)
-			}
-		}
-	}
-	return images
 }
