@@ -17,6 +17,10 @@ func TestPresetsText(t *testing.T) {
 	for _, want := range []string{
 		"NAME", "cloud-sql-connectors/cloud-sql-proxy", "http://127.0.0.1:9091/quitquitquit (with --quitquitquit)",
 		"istio/proxyv2", "Verified from:", "cloud-sql-proxy: github.com/GoogleCloudPlatform/cloud-sql-proxy v2.25.3",
+		"cloud-sql-proxy: quit on with --quitquitquit or CSQL_PROXY_QUITQUITQUIT=true, port from --admin-port or CSQL_PROXY_ADMIN_PORT; " +
+			"ready on with --health-check or CSQL_PROXY_HEALTH_CHECK=true, port from --http-port or CSQL_PROXY_HTTP_PORT; " +
+			"exit 0 on its stop signal with --exit-zero-on-sigterm or CSQL_PROXY_EXIT_ZERO_ON_SIGTERM=true",
+		"daprd: quit port from --dapr-http-port",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

@@ -13,6 +13,9 @@ import (
 // tandem command line and start hook, and the warnings they bring, so
 // that apply only writes them.
 func (p *plan) decide(opts Options) {
+	for _, c := range append(slices.Clone(p.sidecars), p.natives...) {
+		p.presetEndpoints(c)
+	}
 	// The kubelet already runs these as native sidecars: only their PID 1
 	// changes.
 	for _, c := range p.natives {
@@ -60,7 +63,7 @@ func (p *plan) classicSidecar(i int, c *container, doneFiles []string) cmdline.S
 		sidecar.StoppedFile = stoppedFile(c.name)
 	}
 	sidecar.ReadyFile, sidecar.ReadyWhen = p.readiness(c)
-	sidecar.QuitURLs = c.presetQuitURLs()
+	sidecar.QuitURLs = c.quitURLs
 	switch yamlnode.ScalarAt(p.spec, "restartPolicy") {
 	case "OnFailure":
 		// The kubelet retries a failed main in the same pod: keep the proxy.

@@ -86,12 +86,12 @@ func lateSidecarOf(n *yaml.Node, command []string, table *presets.Table) (lateSi
 		return lateSidecar{}, false
 	}
 	args, _ := yamlnode.StringsOf(yamlnode.Lookup(n, "args"))
-	c := &container{node: n, preset: &m, argv: append(slices.Clone(command), args...)}
-	urls := c.presetQuitURLs()
-	if len(urls) == 0 {
+	c := &container{node: n}
+	url, ok, err := m.Quit.For(append(slices.Clone(command), args...), c.env())
+	if !ok || err != nil {
 		return lateSidecar{}, false
 	}
-	return lateSidecar{name: yamlnode.ScalarAt(n, "name"), url: urls[0], m: m}, true
+	return lateSidecar{name: yamlnode.ScalarAt(n, "name"), url: url, m: m}, true
 }
 
 // withQuitURLs is a main's tandem command with --quit-url URL before its

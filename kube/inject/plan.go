@@ -51,6 +51,10 @@ type container struct {
 	preset *presets.Match
 	// argv is what it runs, as read (its preset's endpoints depend on it).
 	argv []string
+	// Its preset's readiness and quit calls, as it runs.
+	presetReady    string
+	hasPresetReady bool
+	quitURLs       []string
 	// command is the tandem command line it gets, nil when it is not
 	// wrapped; startHook its postStart command, nil for none.
 	command, startHook []string

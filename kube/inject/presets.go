@@ -79,21 +79,32 @@ func presetNote(m presets.Match) string {
 	return note
 }
 
+// presetEndpoints works out c's readiness and quit call from its preset,
+// as it runs them: on or off, and on the ports its own flags and
+// environment set. An endpoint whose port cannot be read is left out,
+// with a warning.
+func (p *plan) presetEndpoints(c *container) {
+	if c.preset == nil {
+		return
+	}
+	env := c.env()
+	var err error
+	if c.presetReady, c.hasPresetReady, err = c.preset.Ready.For(c.argv, env); err != nil {
+		p.warnings = append(p.warnings, fmt.Sprintf("sidecar %q: preset %s's readiness left out: %v", c.name, c.preset.Name, err))
+	}
+	quit, ok, err := c.preset.Quit.For(c.argv, env)
+	if err != nil {
+		p.warnings = append(p.warnings, fmt.Sprintf("sidecar %q: preset %s's quit call left out: %v", c.name, c.preset.Name, err))
+	}
+	if ok {
+		c.quitURLs = []string{quit}
+	}
+}
+
 // presetCondition is c's readiness from its preset, when the pod
 // declares no probe and the sidecar serves it as it runs.
 func (c *container) presetCondition() (string, bool) {
-	if c.preset == nil || !c.preset.Ready.Applies(c.argv, c.env()) {
-		return "", false
-	}
-	return c.preset.Ready.Target(), true
-}
-
-// presetQuitURLs are the quit calls c's preset asks for, as it runs.
-func (c *container) presetQuitURLs() []string {
-	if c.preset == nil || !c.preset.Quit.Applies(c.argv, c.env()) {
-		return nil
-	}
-	return []string{c.preset.Quit.Target()}
+	return c.presetReady, c.hasPresetReady
 }
 
 // env is c's environment as the manifest states it (values only).

@@ -252,3 +252,51 @@ func TestPresetLinkerdShutdownNeedsItsVariable(t *testing.T) {
 		t.Errorf("--quit-url %v; want linkerd's /shutdown", got)
 	}
 }
+
+// The ports the proxy's own flags or CSQL_PROXY_ variables set are where
+// tandem waits for its readiness and calls its quit URL: the ready file
+// appears, and the main that needs it runs.
+func TestPresetEndpointsOnTheSidecarsPorts(t *testing.T) {
+	for name, tt := range map[string]struct{ args, env string }{
+		"flags":     {`"--quitquitquit", "--admin-port", "9192", "--health-check", "--http-port=9191", "p:r:i"`, ""},
+		"variables": {`"p:r:i"`, "          env:\n            - {name: CSQL_PROXY_QUITQUITQUIT, value: \"true\"}\n            - {name: CSQL_PROXY_ADMIN_PORT, value: \"9192\"}\n            - {name: CSQL_PROXY_HEALTH_CHECK, value: \"true\"}\n            - {name: CSQL_PROXY_HTTP_PORT, value: \"9191\"}\n"},
+	} {
+		r, out := injectYAML(t, presetJob("", tt.args)+tt.env, presetOptions())
+		if r.Status != Injected || len(r.Warnings) != 0 {
+			t.Fatalf("%s: report %q; want injected without a warning", name, r)
+		}
+		sidecar := commandOf(t, out, "db")
+		if got := flagValues(sidecar, "--quit-url"); !slices.Equal(got, []string{"http://127.0.0.1:9192/quitquitquit"}) {
+			t.Errorf("%s: --quit-url %v; want its --admin-port's", name, got)
+		}
+		if got := flagValues(sidecar, "--ready-when"); !slices.Equal(got, []string{"http://127.0.0.1:9191/startup"}) {
+			t.Errorf("%s: --ready-when %v; want its --http-port's", name, got)
+		}
+	}
+}
+
+// A port that is not a number ($(VAR) from a secret, say) leaves that
+// endpoint out with a warning, rather than waiting on the default port.
+func TestPresetPortNotANumber(t *testing.T) {
+	r, out := injectYAML(t, presetJob("", `"--health-check", "--http-port", "$(PORT)", "p:r:i"`), presetOptions())
+	if r.Status != Injected || len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], `sidecar "db": preset cloud-sql-proxy's readiness left out: --http-port "$(PORT)": not a port number`) {
+		t.Fatalf("report %q; want a warning naming the flag and its value", r)
+	}
+	if got := flagValues(commandOf(t, out, "db"), "--ready-when"); len(got) != 0 {
+		t.Errorf("--ready-when %v; want none", got)
+	}
+}
+
+// daprd's quit call goes to the HTTP port its --dapr-http-port sets.
+func TestDaprdQuitOnItsPort(t *testing.T) {
+	src := strings.Replace(presetJob("", `"--app-id", "export", "--dapr-http-port", "3501"`),
+		"mirror.example:5000/gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.25.3", "daprio/daprd:1.15.0", 1)
+	src = strings.Replace(src, "          args: [", "          command: [/daprd]\n          args: [", 1)
+	r, out := injectYAML(t, src, testOptionsWith(func(o *Options) { o.Presets = presets.Builtin(); o.Resolver = nil }))
+	if r.Status != Injected {
+		t.Fatalf("report %q", r)
+	}
+	if got := flagValues(commandOf(t, out, "db"), "--quit-url"); !slices.Equal(got, []string{"http://127.0.0.1:3501/v1.0/shutdown"}) {
+		t.Errorf("--quit-url %v; want its --dapr-http-port's /v1.0/shutdown", got)
+	}
+}
