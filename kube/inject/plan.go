@@ -173,11 +173,14 @@ func namedSidecars(all, containers []*yaml.Node, annotations *yaml.Node, opts Op
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	matches = keepAMain(containers, matches)
+	matches, alone := keepAMain(containers, matches)
 	flagged := append(slices.Clone(opts.Sidecars), matchedNames(all, matches)...)
 	names, err := sidecarNames(all, yamlnode.ScalarAt(annotations, SidecarsKey), flagged)
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	if len(names) == 0 && alone != "" {
+		return nil, nil, nil, errSkip{NoSidecars, "no main to wrap: every container is a known sidecar (" + alone + "), as in the sidecar's own workload"}
 	}
 	stated := yamlnode.ScalarAt(annotations, NeedsKey)
 	if yamlnode.Lookup(annotations, NeedsKey) != nil {

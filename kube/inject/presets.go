@@ -2,6 +2,7 @@ package inject
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/tandem-sh/tandem/internal/yamlnode"
 	"github.com/tandem-sh/tandem/kube/presets"
@@ -37,14 +38,18 @@ func presetMatches(ctrs []*yaml.Node, annotations *yaml.Node, table *presets.Tab
 
 // keepAMain drops the matches when they would leave the pod no main: a
 // pod that runs a known sidecar alone (a proxy's own Deployment) is not
-// one to inject.
-func keepAMain(containers []*yaml.Node, matches map[string]presets.Match) map[string]presets.Match {
+// one to inject. dropped says which it dropped, for the report.
+func keepAMain(containers []*yaml.Node, matches map[string]presets.Match) (kept map[string]presets.Match, dropped string) {
+	var all []string
 	for _, n := range containers {
-		if _, ok := matches[yamlnode.ScalarAt(n, "name")]; !ok {
-			return matches
+		name := yamlnode.ScalarAt(n, "name")
+		m, ok := matches[name]
+		if !ok {
+			return matches, ""
 		}
+		all = append(all, name+": preset "+m.Name)
 	}
-	return nil
+	return nil, strings.Join(all, ", ")
 }
 
 // matchedNames are the names of the matched containers, in ctrs' order.

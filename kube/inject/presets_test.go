@@ -182,6 +182,11 @@ func TestPresetAloneIsNotInjected(t *testing.T) {
 	if r.Status != Skipped || r.Cause != NoSidecars {
 		t.Errorf("report %v; want skipped, no sidecars", r)
 	}
+	// It says what is wrong: not that no sidecar is named, but that there
+	// is no main.
+	if want := "job/export: skipped (no main to wrap: every container is a known sidecar (db: preset cloud-sql-proxy), as in the sidecar's own workload)"; r.String() != want {
+		t.Errorf("report %q; want %q", r, want)
+	}
 }
 
 // A tag newer than the one read is still a match, and the report says so.
