@@ -34,6 +34,11 @@ func (p *plan) decide(opts Options) {
 		}
 		return
 	}
+	steps := 1
+	for _, c := range p.sidecars {
+		steps = max(steps, c.stopSteps())
+	}
+	p.warnings = append(p.warnings, p.grace.fit(steps)...)
 	var doneFiles []string
 	for _, c := range p.mains {
 		done := MountPath + "/" + c.name + ".done"
@@ -54,7 +59,7 @@ func (p *plan) classicSidecar(i int, c *container, doneFiles []string) cmdline.S
 	// it: its stopped file is among this one's done files), and a pod
 	// whose main never starts does not keep it for ever.
 	sidecar := cmdline.Sidecar{Binary: binary, Name: c.name, DoneFiles: doneFiles,
-		OutliveMain: p.grace.period, TerminationSignal: c.terminationSignal, Grace: p.grace.sidecarStopGrace(),
+		OutliveMain: p.grace.period, TerminationSignal: c.terminationSignal, Grace: p.grace.sidecarStopGrace(c.stopSteps()),
 		Restart: cmdline.RestartAlways, MainStartTimeout: mainStartTimeout}
 	if i+1 < len(p.sidecars) {
 		sidecar.DoneFiles = append(slices.Clone(doneFiles), stoppedFile(p.sidecars[i+1].name))
