@@ -81,7 +81,7 @@ func (lp *latePlan) apply() {
 // lateSidecarOf is container n as a late sidecar, when its image has a
 // preset whose quit URL it serves as it runs.
 func lateSidecarOf(n *yaml.Node, command []string, table *presets.Table) (lateSidecar, bool) {
-	m, ok := table.Lookup(yamlnode.ScalarAt(n, "image"))
+	m, ok := presetOf(table, yamlnode.ScalarAt(n, "image"))
 	if !ok {
 		return lateSidecar{}, false
 	}

@@ -115,12 +115,13 @@ func preparePlan(template *yaml.Node, opts Options) (*plan, error) {
 	views, origs := expandedAll(ctrs.Content)
 	natives := nativeSidecars(spec, origs)
 	all := append(slices.Clone(views), natives...)
-	names, needs, matches, err := namedSidecars(all, views, annotations, opts)
+	n, err := namedSidecars(all, views, annotations, opts)
 	if err != nil {
 		return nil, err
 	}
+	names := n.names
 	if len(names) == 0 {
-		return nil, errSkip{NoSidecars, noSidecars(ctrs, opts.Sidecars)}
+		return nil, errSkip{NoSidecars, strings.Join(append([]string{noSidecars(ctrs, opts.Sidecars)}, n.notes...), "; ")}
 	}
 	// A pod wrapped by hand also has the volume and names tandem adds:
 	// say it is wrapped, not that a volume collides.
@@ -130,13 +131,14 @@ func preparePlan(template *yaml.Node, opts Options) (*plan, error) {
 	if err := checkCollisions(spec); err != nil {
 		return nil, err
 	}
-	p := &plan{spec: spec, meta: meta, needs: needs}
+	p := &plan{spec: spec, meta: meta, needs: n.needs, warnings: n.notes}
 	stated, err := statedStopSignals(annotations, append(containerNames(views), containerNames(natives)...))
 	p.problems = append(p.problems, checkShapes(meta, spec, all), err)
 	var graceErr error
 	p.grace, graceErr = splitGrace(spec, annotations)
 	p.problems = append(p.problems, graceErr)
-	p.sortContainers(views, natives, origs, names, stated, matches)
+	p.sortContainers(views, natives, origs, names, stated, n.matches)
+	p.warnings = append(p.warnings, p.olderTagWarnings()...)
 	if len(p.mains) == 0 {
 		return nil, fmt.Errorf("every container is named a sidecar (%s): a pod needs a main container whose end stops them", strings.Join(names, ", "))
 	}
@@ -165,29 +167,37 @@ func (p *plan) sortContainers(views, natives []*yaml.Node, origs map[*yaml.Node]
 	}
 }
 
-// namedSidecars are the pod's sidecars (named by the annotation, by
+// named is what the pod names: its sidecars (by the annotation, by
 // --sidecar, or by a preset), the ones the mains need (tandem.sh/needs,
-// else the presets' essential ones), and the preset of each it matched.
-func namedSidecars(all, containers []*yaml.Node, annotations *yaml.Node, opts Options) ([]string, []string, map[string]presets.Match, error) {
+// else the presets' essential ones), the preset of each it matched, and
+// notes on images that look like a preset's but are not references.
+type named struct {
+	names, needs []string
+	matches      map[string]presets.Match
+	notes        []string
+}
+
+// namedSidecars reads what the pod names (all: the containers, then the
+// native sidecars).
+func namedSidecars(all, containers []*yaml.Node, annotations *yaml.Node, opts Options) (named, error) {
 	matches, err := presetMatches(all, annotations, opts.Presets)
 	if err != nil {
-		return nil, nil, nil, err
+		return named{}, err
 	}
+	n := named{notes: invalidPresetImages(all, matches, opts.Presets)}
 	matches, alone := keepAMain(containers, matches)
 	flagged := append(slices.Clone(opts.Sidecars), matchedNames(all, matches)...)
-	names, err := sidecarNames(all, yamlnode.ScalarAt(annotations, SidecarsKey), flagged)
-	if err != nil {
-		return nil, nil, nil, err
+	if n.names, err = sidecarNames(all, yamlnode.ScalarAt(annotations, SidecarsKey), flagged); err != nil {
+		return named{}, err
 	}
-	if len(names) == 0 && alone != "" {
-		return nil, nil, nil, errSkip{NoSidecars, "no main to wrap: every container is a known sidecar (" + alone + "), as in the sidecar's own workload"}
+	if len(n.names) == 0 && alone != "" {
+		return named{}, errSkip{NoSidecars, "no main to wrap: every container is a known sidecar (" + alone + "), as in the sidecar's own workload"}
 	}
-	stated := yamlnode.ScalarAt(annotations, NeedsKey)
+	n.matches, n.needs = matches, essentialByPreset(n.names, matches)
 	if yamlnode.Lookup(annotations, NeedsKey) != nil {
-		needs, err := neededSidecars(stated, names)
-		return names, needs, matches, err
+		n.needs, err = neededSidecars(yamlnode.ScalarAt(annotations, NeedsKey), n.names)
 	}
-	return names, essentialByPreset(names, matches), matches, nil
+	return n, err
 }
 
 // matchOf is name's preset, nil for none.

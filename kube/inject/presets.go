@@ -2,8 +2,10 @@ package inject
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/tandem-sh/tandem/internal/yamlnode"
 	"github.com/tandem-sh/tandem/kube/presets"
 	"go.yaml.in/yaml/v3"
@@ -29,11 +31,44 @@ func presetMatches(ctrs []*yaml.Node, annotations *yaml.Node, table *presets.Tab
 	}
 	matches := map[string]presets.Match{}
 	for _, n := range ctrs {
-		if m, ok := table.Lookup(yamlnode.ScalarAt(n, "image")); ok {
+		if m, ok := presetOf(table, yamlnode.ScalarAt(n, "image")); ok {
 			matches[yamlnode.ScalarAt(n, "name")] = m
 		}
 	}
 	return matches, nil
+}
+
+// presetOf is the preset of image when it is an image reference: one
+// that is not (upper case in its repository) cannot be pulled, so it is
+// not taken for the sidecar it names.
+func presetOf(table *presets.Table, image string) (presets.Match, bool) {
+	m, ok := table.Lookup(image)
+	if !ok {
+		return presets.Match{}, false
+	}
+	if _, err := name.ParseReference(image); err != nil {
+		return presets.Match{}, false
+	}
+	return m, true
+}
+
+// invalidPresetImages say which containers (of ctrs) have an image that
+// names a preset's repository but is not an image reference, when
+// presets are on (matches not nil).
+func invalidPresetImages(ctrs []*yaml.Node, matches map[string]presets.Match, table *presets.Table) []string {
+	if matches == nil {
+		return nil
+	}
+	var notes []string
+	for _, n := range ctrs {
+		image := yamlnode.ScalarAt(n, "image")
+		m, ok := table.Lookup(image)
+		if _, err := name.ParseReference(image); ok && err != nil {
+			notes = append(notes, fmt.Sprintf("container %q: image %q is not an image reference (%v), so it is not taken for preset %s, and the kubelet cannot pull it",
+				yamlnode.ScalarAt(n, "name"), image, err, m.Name))
+		}
+	}
+	return notes
 }
 
 // keepAMain drops the matches when they would leave the pod no main: a
@@ -73,6 +108,19 @@ func essentialByPreset(sidecars []string, matches map[string]presets.Match) []st
 		}
 	}
 	return needs
+}
+
+// olderTagWarnings say which sidecars run a release of their preset's
+// image older than the one it was verified at.
+func (p *plan) olderTagWarnings() []string {
+	var warnings []string
+	for _, c := range append(slices.Clone(p.sidecars), p.natives...) {
+		if c.preset != nil && c.preset.OlderThanVerified() {
+			warnings = append(warnings, fmt.Sprintf("sidecar %q: tag %s is older than the %s preset %s was verified at: check that it serves what `tandemctl presets` says",
+				c.name, c.preset.Tag, c.preset.Verified.Version, c.preset.Name))
+		}
+	}
+	return warnings
 }
 
 // presetNote is the report's word on a sidecar named by its preset.

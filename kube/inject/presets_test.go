@@ -319,3 +319,28 @@ func TestPodFailureWarningExitZeroProxy(t *testing.T) {
 		t.Errorf("warning %q; want %q", r.Warnings[0], want)
 	}
 }
+
+// A tag older than the one the preset was read at still matches, with a
+// warning in the report line: its flags may differ.
+func TestPresetOlderTagWarned(t *testing.T) {
+	src := strings.Replace(presetJob("", `"x"`), "cloud-sql-proxy:2.25.3", "cloud-sql-proxy:2.14.1", 1)
+	opts := presetOptions()
+	opts.Resolver.(*fakeResolver).images["mirror.example:5000/gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.14.1"] = ImageConfig{Entrypoint: []string{"/cloud-sql-proxy"}}
+	r, _ := injectYAML(t, src, opts)
+	want := "; warning: sidecar \"db\": tag 2.14.1 is older than the 2.25.3 preset cloud-sql-proxy was verified at: check that it serves what `tandemctl presets` says"
+	if r.Status != Injected || !strings.Contains(r.String(), want) {
+		t.Errorf("report %q; want %q", r, want)
+	}
+}
+
+// An image that names a preset's repository in upper case is not an
+// image reference: it is not taken for the preset, and the report says
+// why, rather than injecting a pod the kubelet cannot pull.
+func TestPresetInvalidReferenceNotMatched(t *testing.T) {
+	src := strings.Replace(presetJob("", `"x"`), "mirror.example:5000/gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.25.3", "gcr.io/Cloud-SQL-Connectors/Cloud-SQL-Proxy:2.25.3", 1)
+	r, _ := injectYAML(t, src, presetOptions())
+	want := `container "db": image "gcr.io/Cloud-SQL-Connectors/Cloud-SQL-Proxy:2.25.3" is not an image reference (`
+	if r.Status != Skipped || !strings.Contains(r.Reason, want) || !strings.Contains(r.Reason, "not taken for preset cloud-sql-proxy") {
+		t.Errorf("report %q; want skipped, saying %q", r, want)
+	}
+}

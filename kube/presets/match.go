@@ -56,6 +56,25 @@ func (m Match) NewerThanVerified() bool {
 	return false
 }
 
+// OlderThanVerified is true when the image's tag is a release older than
+// the one the preset was read at: its flags and endpoints may not be the
+// ones the preset states. A tag that names a series (2.25) is compared as
+// far as it goes: it is not older than the 2.25.3 in it.
+func (m Match) OlderThanVerified() bool {
+	tag, ok := release(m.Tag)
+	verified, ok2 := release(m.Verified.Version)
+	if !ok || !ok2 {
+		return false
+	}
+	given := len(strings.Split(strings.TrimPrefix(strings.SplitN(m.Tag, "-", 2)[0], "v"), "."))
+	for i := range given {
+		if tag[i] != verified[i] {
+			return tag[i] < verified[i]
+		}
+	}
+	return false
+}
+
 // release reads "v1.2.3", "1.2" or "1.2.3-alpine" as three numbers.
 func release(s string) ([3]int, bool) {
 	var v [3]int

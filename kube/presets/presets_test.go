@@ -70,6 +70,25 @@ func TestNewerThanVerified(t *testing.T) {
 	}
 }
 
+// A release older than the one read is said to be; anything else is not.
+func TestOlderThanVerified(t *testing.T) {
+	table := Builtin()
+	for image, older := range map[string]bool{
+		"gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.14.1":      true,
+		"gcr.io/cloud-sql-connectors/cloud-sql-proxy:v2.25":       false, // 2.25.0
+		"gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.25.3":      false,
+		"gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.26.0":      false,
+		"gcr.io/cloud-sql-connectors/cloud-sql-proxy:latest":      false,
+		"gcr.io/cloud-sql-connectors/cloud-sql-proxy@sha256:0123": false,
+		"istio/proxyv2:1.0.0": false, // read at a commit
+	} {
+		m, _ := table.Lookup(image)
+		if got := m.OlderThanVerified(); got != older {
+			t.Errorf("%s: older %v; want %v", image, got, older)
+		}
+	}
+}
+
 func TestEndpointFor(t *testing.T) {
 	quit := &Endpoint{URL: "http://127.0.0.1:9091/quitquitquit", WhenArg: "--quitquitquit"}
 	for _, tc := range []struct {
