@@ -258,3 +258,17 @@ func TestInjectList(t *testing.T) {
 		t.Errorf("the list was not injected in place:\n%s", out)
 	}
 }
+
+// Two JSON objects from stdin on one line come out one a line, the last
+// one ending its line too.
+func TestInjectJSONValuesEndTheirLines(t *testing.T) {
+	pod := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"m","image":"app:1","command":["/m"]},{"name":"s","image":"app:1","command":["/s"]}]}}`
+	out, stderr, code := run(t, pod+pod, "inject", "--resolve", "none", "--image", testImage, "--sidecar", "s")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(out, "\n")
+	if len(lines) != 3 || lines[2] != "" || !json.Valid([]byte(lines[0])) || !json.Valid([]byte(lines[1])) {
+		t.Errorf("want two JSON lines, each ending with a newline; got %q", out)
+	}
+}
