@@ -28,8 +28,9 @@ func (m Mode) String() string {
 
 // Config is everything Run needs, parsed and typed by the CLI, which
 // checks each value as it reads it (its range too), naming the text given.
-// Defaults gives every default; Run checks what the values say together
-// (validate) without changing it.
+// Defaults gives every default; Validate checks what the values say
+// together, without changing them: the CLI before anything starts, and
+// Run again.
 type Config struct {
 	Mode    Mode
 	Command []string
@@ -93,7 +94,7 @@ func Defaults(mode Mode) Config {
 			DoneSignal:        unix.SIGUSR2,
 			TerminationSignal: unix.SIGTERM,
 			PollInterval:      time.Second,
-			RestartWindow:     10 * time.Minute,
+			RestartWindow:     DefaultRestartWindow,
 		},
 		Main: MainConfig{
 			DoneSignal:   unix.SIGUSR2,
@@ -108,11 +109,16 @@ func Defaults(mode Mode) Config {
 const (
 	DefaultWaitInterval = 250 * time.Millisecond
 	DefaultPeerTimeout  = 30 * time.Second
+	// DefaultRestartWindow is sidecar --restart-window's.
+	DefaultRestartWindow = 10 * time.Minute
 )
 
-// validate rejects what cannot work, before anything starts: settings
+// Validate rejects what cannot work, before anything starts: settings
 // that contradict each other, or that no single value shows. It names the
-// flag, the value and what would be accepted.
+// flag, the value and what would be accepted; the settings of other modes
+// are not looked at.
+func (c *Config) Validate() error { return c.validate() }
+
 func (c *Config) validate() error {
 	if len(c.Command) == 0 {
 		return fmt.Errorf("missing CMD: expected `tandem %s [flags] -- CMD [ARG...]`", c.Mode)
@@ -121,12 +127,21 @@ func (c *Config) validate() error {
 	case ModeSidecar:
 		return c.Sidecar.validate()
 	case ModeMain:
-		return c.Main.validateNeeds()
+		if err := c.Main.validateNeeds(); err != nil {
+			return err
+		}
+		return c.Main.needsOnce()
 	}
 	return nil
 }
 
 func (s *SidecarConfig) validate() error {
+	if err := s.restartBudget(); err != nil {
+		return err
+	}
+	if err := s.ownFilesApart(); err != nil {
+		return err
+	}
 	if len(s.ReadyWhen) > 0 && s.ReadyFile == "" {
 		return fmt.Errorf("--%s needs --%s PATH: the file that announces readiness", cmdline.FlagReadyWhen, cmdline.FlagReadyFile)
 	}
@@ -136,6 +151,58 @@ func (s *SidecarConfig) validate() error {
 	if s.DoneSignal == unix.SIGTERM || s.DoneSignal == s.TerminationSignal || !signals.Forwardable(s.DoneSignal) {
 		return fmt.Errorf("--%s %s: expected a catchable signal other than SIGTERM and the termination signal, e.g. USR2",
 			cmdline.FlagDoneSignal, signals.Name(s.DoneSignal))
+	}
+	return nil
+}
+
+// restartBudget: --max-restarts counts the restarts --restart makes,
+// within --restart-window; either without the other would look like a
+// limit and be none. A window equal to the default cannot be told from
+// none given.
+func (s *SidecarConfig) restartBudget() error {
+	if s.MaxRestarts > 0 && s.Restart == RestartNever {
+		return fmt.Errorf("--%s %d: has no effect without --%s on-failure or always", cmdline.FlagMaxRestarts, s.MaxRestarts, cmdline.FlagRestart)
+	}
+	if s.MaxRestarts == 0 && s.RestartWindow != 0 && s.RestartWindow != DefaultRestartWindow {
+		return fmt.Errorf("--%s %s: has no effect without --%s N, the restarts it counts; expected both, e.g. --%s 5 --%s %s",
+			cmdline.FlagRestartWindow, s.RestartWindow, cmdline.FlagMaxRestarts, cmdline.FlagMaxRestarts, cmdline.FlagRestartWindow, s.RestartWindow)
+	}
+	return nil
+}
+
+// ownFilesApart: a file the sidecar writes must not be one it waits for
+// (it would see itself done), nor its other file.
+func (s *SidecarConfig) ownFilesApart() error {
+	for _, own := range []struct{ flag, path, example string }{
+		{cmdline.FlagReadyFile, s.ReadyFile, "/run/tandem/proxy.ready"},
+		{cmdline.FlagStoppedFile, s.StoppedFile, "/run/tandem/proxy.stopped"},
+	} {
+		for _, done := range s.DoneFiles {
+			if own.path != "" && SamePath(own.path, done) {
+				return fmt.Errorf("--%s %q is also a --%s: the sidecar would wait for its own file; expected another path such as %s",
+					own.flag, own.path, cmdline.FlagDoneFile, own.example)
+			}
+		}
+	}
+	if s.ReadyFile != "" && s.StoppedFile != "" && SamePath(s.ReadyFile, s.StoppedFile) {
+		return fmt.Errorf("--%s %q is also the --%s; expected two paths such as /run/tandem/proxy.ready and /run/tandem/proxy.stopped",
+			cmdline.FlagStoppedFile, s.StoppedFile, cmdline.FlagReadyFile)
+	}
+	return nil
+}
+
+// needsOnce: each sidecar's ready file is needed once, however spelled.
+func (m *MainConfig) needsOnce() error {
+	for i, r := range m.Needs {
+		for _, earlier := range m.Needs[:i] {
+			switch {
+			case r == earlier:
+				return fmt.Errorf("--%s %q: given twice; expected each sidecar's ready file once", cmdline.FlagNeeds, r)
+			case SamePath(r, earlier):
+				return fmt.Errorf("--%s %q: the same file as --%s %q; expected each sidecar's ready file once",
+					cmdline.FlagNeeds, r, cmdline.FlagNeeds, earlier)
+			}
+		}
 	}
 	return nil
 }

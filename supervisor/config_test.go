@@ -38,6 +38,21 @@ func TestValidateRejectsAndNamesTheValue(t *testing.T) {
 		{"done signal TERM", ModeSidecar, func(c *Config) { c.Sidecar.DoneSignal = unix.SIGTERM }, []string{"--done-signal", "SIGTERM"}},
 		{"done signal KILL", ModeSidecar, func(c *Config) { c.Sidecar.DoneSignal = unix.SIGKILL }, []string{"--done-signal", "SIGKILL"}},
 		{"done signal CHLD", ModeSidecar, func(c *Config) { c.Sidecar.DoneSignal = unix.SIGCHLD }, []string{"--done-signal", "SIGCHLD"}},
+		{"max-restarts without restart", ModeSidecar, func(c *Config) { c.Sidecar.MaxRestarts = 3 },
+			[]string{"--max-restarts 3", "--restart on-failure or always"}},
+		{"restart window without max-restarts", ModeSidecar, func(c *Config) {
+			c.Sidecar.Restart, c.Sidecar.RestartWindow = RestartAlways, 5*time.Minute
+		}, []string{"--restart-window 5m0s", "without --max-restarts"}},
+		{"ready file is a done file", ModeSidecar, func(c *Config) {
+			c.Sidecar.DoneFiles, c.Sidecar.ReadyFile = []string{"/run/a", "/run/b"}, "/run/./b"
+		}, []string{`--ready-file "/run/./b" is also a --done-file`}},
+		{"stopped file is the ready file", ModeSidecar, func(c *Config) {
+			c.Sidecar.ReadyFile, c.Sidecar.StoppedFile = "/run/r", "/run//r"
+		}, []string{`--stopped-file "/run//r" is also the --ready-file`}},
+		{"needs twice", ModeMain, func(c *Config) { c.Main.Needs = []string{"/run/a.ready", "/run/b.ready", "/run/a.ready"} },
+			[]string{`--needs "/run/a.ready": given twice`}},
+		{"needs twice, spelled two ways", ModeMain, func(c *Config) { c.Main.Needs = []string{"/run/a.ready", "/run/b.ready", "/run//a.ready"} },
+			[]string{`--needs "/run//a.ready": the same file as --needs "/run/a.ready"`}},
 		{"done signal is the termination signal", ModeSidecar, func(c *Config) {
 			c.Sidecar.TerminationSignal, c.Sidecar.DoneSignal = unix.SIGQUIT, unix.SIGQUIT
 		}, []string{"--done-signal", "SIGQUIT"}},

@@ -30,8 +30,8 @@ var badValues = map[string][]string{
 	"url":          {"ftp://h/q", "https://h/q", "http://127.0.0.1:70000/q"},
 	"name":         {"a b", "-a", "a/b", strings.Repeat("n", 254)},
 	"choice":       {"bogus"},
-	"path":         {"DIR", "DIR/x/", "DIR/" + strings.Repeat("n", nameMax-addedToName+1)},
-	"watched path": {"DIR/x/", "DIR/" + strings.Repeat("n", nameMax-addedToName+1)},
+	"path":         {"DIR", "DIR/x/", "DIR/" + strings.Repeat("n", cmdline.NameMax-cmdline.AddedToName+1)},
+	"watched path": {"DIR/x/", "DIR/" + strings.Repeat("n", cmdline.NameMax-cmdline.AddedToName+1)},
 }
 
 // goParserWords are what Go's parsers say; none may reach the user.
@@ -53,12 +53,12 @@ func TestBadInput(t *testing.T) {
 				continue
 			}
 			k := vf.value().kindOf()
-			values, ok := badValues[k.name]
+			values, ok := badValues[k.Name]
 			if !ok {
-				t.Errorf("--%s: no bad values for kind %q in badValues", name, k.name)
+				t.Errorf("--%s: no bad values for kind %q in badValues", name, k.Name)
 				continue
 			}
-			if !k.emptyOK {
+			if !k.EmptyOK {
 				values = append([]string{""}, values...)
 			}
 			for _, value := range values {

@@ -75,7 +75,7 @@ func missingCommand(cliCtx *cli.Context) error {
 
 func commandNames() []string {
 	var names []string
-	for _, c := range commands() {
+	for _, c := range newSettings().commands() {
 		names = append(names, c.Name)
 	}
 	return names

@@ -7,20 +7,40 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
-	"github.com/tandem-sh/tandem/supervisor"
+	"github.com/tandem-sh/tandem/supervisor/peers"
 )
 
 // doneFlags are `tandem done`'s own, beside peerFlags. --done-file is the
 // name sidecar and main use; --file, its older name, stays an alias.
-func doneFlags() []cli.Flag {
-	doneFile := newFlag(cmdline.FlagDoneFile, one(pathKind("/run/tandem/done", pathRules{}), ""),
+func (s *settings) doneFlags() []*valueFlag {
+	s.doneFile = one(cmdline.PathKind("/run/tandem/done", cmdline.PathRules{}), &s.done.File)
+	doneFile := newFlag(cmdline.FlagDoneFile, s.doneFile,
 		"done file to write (one JSON line, atomically); --file and $TANDEM_FILE, its older names, are still read")
 	doneFile.Aliases = []string{cmdline.FlagFile}
-	return []cli.Flag{
+	name := commandLevel(s.name) // the app's: given before `done` too
+	name.Usage = "name recorded in the done file [$" + cmdline.EnvVar(cmdline.FlagName) + "]"
+	return []*valueFlag{
 		doneFile,
-		newFlag(cmdline.FlagExitCode, one(exitCodeKind, 0), "the main's exit status to record in the file"),
-		newFlag(cmdline.FlagName, one(nameKind, ""), "name recorded in the done file"),
+		newFlag(cmdline.FlagExitCode, one(cmdline.ExitCodeKind, &s.done.ExitCode), "the main's exit status to record in the file"),
+		name,
 	}
+}
+
+// peerFlags are shared by main and done, bound to the command's options.
+func peerFlags(opts *peers.Options, doneSignal *unix.Signal) []*valueFlag {
+	return []*valueFlag{
+		newFlag(cmdline.FlagSignalPeers, one(cmdline.BoolKind, &opts.Enabled),
+			"send the done signal to every tandem sidecar in the shared PID namespace"),
+		newFlag(cmdline.FlagPeer, many(cmdline.NameKind, &opts.Names),
+			"signal only the sidecar started with --name NAME (repeatable; implies --signal-peers)"),
+		newFlag(cmdline.FlagPeerTimeout, one(cmdline.IntervalKind, &opts.Timeout),
+			"how long to keep looking for peers that have not started yet"),
+		doneSignalFlag(doneSignal),
+	}
+}
+
+func doneSignalFlag(sig *unix.Signal) *valueFlag {
+	return newFlag(cmdline.FlagDoneSignal, one(cmdline.SignalKind, sig), "the signal that means \"main is done\" (main and sidecar must agree)")
 }
 
 // olderDoneFileEnv is the variable `tandem done` read before TANDEM_DONE_FILE:
@@ -28,39 +48,25 @@ func doneFlags() []cli.Flag {
 // with a warning.
 const olderDoneFileEnv = "TANDEM_FILE"
 
-func doneOptions(cliCtx *cli.Context) (supervisor.DoneOptions, error) {
+// announce is `tandem done`.
+func (s *settings) announce(cliCtx *cli.Context) error {
 	if err := noArgs(cliCtx, "done takes flags only"); err != nil {
-		return supervisor.DoneOptions{}, err
+		return err
 	}
-	older, err := readOlderDoneFile(cliCtx)
-	if err != nil {
-		return supervisor.DoneOptions{}, err
+	text, older := os.LookupEnv(olderDoneFileEnv)
+	older = older && !s.doneFile.given // --done-file and TANDEM_DONE_FILE come first
+	if older {
+		if err := s.doneFile.Set(text); err != nil {
+			return usagef("%w", refused(olderDoneFileEnv, text, err))
+		}
 	}
-	opts := supervisor.DoneOptions{
-		File:       get[string](cliCtx, cmdline.FlagDoneFile),
-		ExitCode:   get[int](cliCtx, cmdline.FlagExitCode),
-		Name:       get[string](cliCtx, cmdline.FlagName),
-		Peers:      peerOptions(cliCtx),
-		DoneSignal: get[unix.Signal](cliCtx, cmdline.FlagDoneSignal),
-		Log:        newLogger(cliCtx, cmdline.CmdDone),
-	}
+	opts := s.done
+	opts.Name = s.cfg.Name
+	opts.Peers.Enabled = opts.Peers.Enabled || len(opts.Peers.Names) > 0 // --peer implies --signal-peers
+	opts.Log = s.logger(cmdline.CmdDone)
 	if older {
 		opts.Log.Warn().Str("event", cmdline.EventDeprecated).Str("variable", olderDoneFileEnv).
 			Msgf("%s is deprecated: set %s instead", olderDoneFileEnv, cmdline.EnvVar(cmdline.FlagDoneFile))
 	}
-	return opts, nil
-}
-
-// readOlderDoneFile gives --done-file the value of olderDoneFileEnv, checked
-// as any other, when neither the flag nor its variable is given; it says
-// whether it did.
-func readOlderDoneFile(cliCtx *cli.Context) (bool, error) {
-	text, ok := os.LookupEnv(olderDoneFileEnv)
-	if !ok || given(cliCtx, cmdline.FlagDoneFile) {
-		return false, nil
-	}
-	if err := cliCtx.Set(cmdline.FlagDoneFile, text); err != nil {
-		return false, usagef("%w", refused(olderDoneFileEnv, text, err))
-	}
-	return true, nil
+	return announceDone(cliCtx.Context, opts)
 }

@@ -13,7 +13,11 @@ func installAction(cliCtx *cli.Context) error {
 	if cliCtx.NArg() != 1 {
 		return usagef("install takes one DIR, got %d arguments: expected `tandem install DIR`", cliCtx.NArg())
 	}
-	target, err := install.Self(cliCtx.Args().First())
+	dir := cliCtx.Args().First()
+	if dir == "" { // a template's empty variable: not the working directory
+		return usagef("DIR %q: expected the directory to copy tandem into, such as /run/tandem", dir)
+	}
+	target, err := install.Self(dir)
 	if err != nil {
 		return err
 	}

@@ -1,31 +1,27 @@
 package main
 
 import (
-	"time"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
-	"github.com/tandem-sh/tandem/supervisor"
 	"github.com/tandem-sh/tandem/supervisor/probe"
 )
 
-func waitFlags() []cli.Flag {
-	return []cli.Flag{
-		newFlag(cmdline.FlagFor, many(conditionKind), probe.Forms+" (repeatable)"),
-		newFlag(cmdline.FlagTimeout, one(durationKind, 0), "give up after this long, exit 1 (0 = wait forever)"),
-		newFlag(cmdline.FlagInterval, one(intervalKind, supervisor.DefaultWaitInterval), "time between two rounds of probes"),
+func (s *settings) waitFlags() []*valueFlag {
+	w := &s.wait
+	return []*valueFlag{
+		newFlag(cmdline.FlagFor, many(conditionKind, &w.Conditions), probe.Forms+" (repeatable)"),
+		newFlag(cmdline.FlagTimeout, one(cmdline.DurationKind, &w.Timeout), "give up after this long, exit 1 (0 = wait forever)"),
+		newFlag(cmdline.FlagInterval, one(cmdline.IntervalKind, &w.Interval), "time between two rounds of probes"),
 	}
 }
 
-func waitOptions(cliCtx *cli.Context) (supervisor.WaitOptions, error) {
+// await is `tandem wait`.
+func (s *settings) await(cliCtx *cli.Context) error {
 	if err := noArgs(cliCtx, "give each condition with --"+cmdline.FlagFor); err != nil {
-		return supervisor.WaitOptions{}, err
+		return err
 	}
-	return supervisor.WaitOptions{
-		Conditions: get[[]probe.Condition](cliCtx, cmdline.FlagFor),
-		Interval:   get[time.Duration](cliCtx, cmdline.FlagInterval),
-		Timeout:    get[time.Duration](cliCtx, cmdline.FlagTimeout),
-		Log:        newLogger(cliCtx, cmdline.CmdWait),
-	}, nil
+	opts := s.wait
+	opts.Log = s.logger(cmdline.CmdWait)
+	return waitFor(cliCtx.Context, opts)
 }

@@ -5,23 +5,21 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
-	"github.com/urfave/cli/v2"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/logstamp"
 )
 
 // globalFlags are every command's but version's.
-func globalFlags() []cli.Flag {
-	type level = option[zerolog.Level]
-	levels := choice(level{"debug", zerolog.DebugLevel}, level{"info", zerolog.InfoLevel},
-		level{"warn", zerolog.WarnLevel}, level{"error", zerolog.ErrorLevel})
-	return []cli.Flag{
+func (s *settings) globalFlags() []*valueFlag {
+	levels := cmdline.Choice([]string{"debug", "info", "warn", "error"},
+		zerolog.DebugLevel, zerolog.InfoLevel, zerolog.WarnLevel, zerolog.ErrorLevel)
+	formats := []string{"json", "console", "auto"}
+	return []*valueFlag{
 		// Not given, NoLevel: the mode's level (defaultLevel).
-		newFlag(cmdline.FlagLogLevel, one(levels, zerolog.NoLevel),
+		newFlag(cmdline.FlagLogLevel, one(levels, &s.logLevel),
 			"debug, info, warn or error (default: warn for run, as quiet as tini when all goes well; info for the others)"),
-		newFlag(cmdline.FlagLogFormat, one(choice(words("json", "console", "auto")...), "auto"),
-			"json, console, or auto (console when stderr is a terminal)"),
+		newFlag(cmdline.FlagLogFormat, one(cmdline.Choice(formats, formats...), &s.logFormat), "json, console, or auto (console when stderr is a terminal)"),
 	}
 }
 
@@ -34,16 +32,14 @@ func defaultLevel(mode string) zerolog.Level {
 	return zerolog.InfoLevel
 }
 
-// newLogger builds the one logger, writing to stderr only: CMD owns stdout.
+// logger is the one logger, writing to stderr only: CMD owns stdout.
 // Every line carries the mode and, when given, --name (before or after the
 // command name).
-func newLogger(cliCtx *cli.Context, mode string) zerolog.Logger {
-	level := get[zerolog.Level](cliCtx, cmdline.FlagLogLevel)
+func (s *settings) logger(mode string) zerolog.Logger {
+	level, format, name := s.logLevel, s.logFormat, s.cfg.Name
 	if level == zerolog.NoLevel {
 		level = defaultLevel(mode)
 	}
-	format := get[string](cliCtx, cmdline.FlagLogFormat)
-	name := get[string](cliCtx, cmdline.FlagName)
 	var logger zerolog.Logger
 	switch {
 	case format == "console", format == "auto" && isTerminal(os.Stderr):

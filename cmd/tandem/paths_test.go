@@ -7,13 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/exitcode"
 )
 
 // TestPathFaults: a file flag that names a directory (existing, or by a
 // trailing /) or has a .. component, a ready or stopped file that is one
-// of the sidecar's own done files, however spelled, is a usage error
-// before anything runs, and nothing is removed.
+// of the sidecar's own done files, a --needs given twice, however spelled,
+// is a usage error before anything runs, and nothing is removed.
 func TestPathFaults(t *testing.T) {
 	dir := t.TempDir()
 	existing := filepath.Join(dir, "existing")
@@ -39,6 +40,8 @@ func TestPathFaults(t *testing.T) {
 		{"a .. component in a variable", []string{"done", "--done-file", "../done"}, "has a .. component"},
 		{"ready file is a done file", []string{"sidecar", "--done-file", "/elsewhere", "--done-file", "done",
 			"--ready-file", done, "--", "x"}, "is also a --done-file"},
+		{"a needed ready file twice, spelled two ways", []string{"main", "--needs", "db.ready", "--needs", dir + "//db.ready", "--", "x"},
+			`--needs "` + dir + `/db.ready": the same file as --needs "db.ready"`},
 		{"ready file is the stopped file", []string{"sidecar", "--ready-file", "r", "--stopped-file", dir + "/r", "--", "x"},
 			"is also the --ready-file"},
 	} {
@@ -72,13 +75,13 @@ func TestWatchedDirectory(t *testing.T) {
 // tandem adds; one byte more is refused, naming the limit.
 func TestNameLengthLimit(t *testing.T) {
 	dir := t.TempDir()
-	longest := filepath.Join(dir, strings.Repeat("n", nameMax-addedToName))
+	longest := filepath.Join(dir, strings.Repeat("n", cmdline.NameMax-cmdline.AddedToName))
 	mustRunApp(t, nil, "main", "--done-file", longest, "--", "x")
 	_, _, err := runApp(t, nil, "main", "--done-file", longest+"n", "--", "x")
 	if exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), "NAME_MAX") {
 		t.Errorf("a name one byte too long: %v; want exit 2 naming NAME_MAX", err)
 	}
-	_, _, err = runApp(t, nil, "main", "--done-file", filepath.Join(dir, strings.Repeat("d", nameMax+1), "done"), "--", "x")
+	_, _, err = runApp(t, nil, "main", "--done-file", filepath.Join(dir, strings.Repeat("d", cmdline.NameMax+1), "done"), "--", "x")
 	if exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), "NAME_MAX") {
 		t.Errorf("a directory name too long: %v; want exit 2 naming NAME_MAX", err)
 	}
@@ -87,7 +90,7 @@ func TestNameLengthLimit(t *testing.T) {
 // On the command line each --done-file is one path, commas and all; the
 // variable's value is a comma-separated list.
 func TestRepeatableFlagCommas(t *testing.T) {
-	got := mustRunApp(t, nil, "sidecar", "--done-file", "/run/a,b/done", "--ready-when", "exec:check a,b", "--", "x")
+	got := mustRunApp(t, nil, "sidecar", "--done-file", "/run/a,b/done", "--ready-when", "exec:check a,b", "--ready-file", "/run/r", "--", "x")
 	if files := got.cfg.Sidecar.DoneFiles; !slices.Equal(files, []string{"/run/a,b/done"}) {
 		t.Errorf("--done-file /run/a,b/done: %q; want the one path", files)
 	}
@@ -97,5 +100,24 @@ func TestRepeatableFlagCommas(t *testing.T) {
 	got = mustRunApp(t, map[string]string{"TANDEM_DONE_FILE": "/run/a.done,/run/b.done"}, "sidecar", "--", "x")
 	if files := got.cfg.Sidecar.DoneFiles; !slices.Equal(files, []string{"/run/a.done", "/run/b.done"}) {
 		t.Errorf("TANDEM_DONE_FILE with two paths: %q", files)
+	}
+}
+
+// TestCommasInTheDocs: docs/commands.md says what TestRepeatableFlagCommas
+// proves, and nowhere the opposite.
+func TestCommasInTheDocs(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "commands.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(doc)), " ")
+	if strings.Contains(text, "split on commas on the command line") {
+		t.Error("docs/commands.md says command-line values are split on commas")
+	}
+	for _, says := range []string{"a repeatable flag's variable takes a comma-separated list (on the command line each flag is one value",
+		"On the command line each flag is one value, commas and all"} {
+		if !strings.Contains(text, says) {
+			t.Errorf("docs/commands.md does not say %q", says)
+		}
 	}
 }

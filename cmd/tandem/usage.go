@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -11,10 +10,10 @@ import (
 	"github.com/tandem-sh/tandem/internal/exitcode"
 )
 
-// usageError is every command's OnUsageError: exit 2, and the parsers' own
-// words (`flag provided but not defined: -bogus`, `invalid value "10" for
-// flag -grace: ...`) said as tandem says them, with two dashes and what is
-// accepted.
+// usageError is every command's OnUsageError: exit 2, and the parser's
+// own words (`flag provided but not defined: -bogus`) said as tandem says
+// them, with two dashes and what is accepted; a refused value as its flag
+// kept it.
 func usageError(cliCtx *cli.Context, err error, _ bool) error {
 	return &exitcode.Error{Code: exitcode.Usage, Err: rephrase(cliCtx, err)}
 }
@@ -28,8 +27,10 @@ func refused(origin, text string, problem error) error {
 
 func rephrase(cliCtx *cli.Context, err error) error {
 	msg := err.Error()
-	if origin, text, problem, ok := refusal(msg); ok {
-		return refused(origin, text, problem)
+	for _, f := range contextFlags(cliCtx) {
+		if vf, ok := f.(*valueFlag); ok && vf.refusal != nil {
+			return vf.refusal
+		}
 	}
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
 		return unknownFlag(cliCtx, strings.TrimLeft(name, "-"))
@@ -37,54 +38,18 @@ func rephrase(cliCtx *cli.Context, err error) error {
 	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
 		name = strings.TrimLeft(name, "-")
 		if f := flagNamed(cliCtx, name); f != nil {
-			return fmt.Errorf("--%s needs a value: expected %s", name, f.value().kindOf().expected)
+			return fmt.Errorf("--%s needs a value: expected %s", name, f.value().kindOf().Expected)
 		}
 		return fmt.Errorf("--%s needs a value", name)
+	}
+	if names, ok := strings.CutPrefix(msg, "Cannot use two forms of the same flag: "); ok {
+		later, first, _ := strings.Cut(names, " ")
+		return fmt.Errorf("--%s and --%s are two names of one flag: expected only one of them", first, later)
 	}
 	if arg, ok := strings.CutPrefix(msg, "bad flag syntax: "); ok {
 		return fmt.Errorf("bad flag syntax %q: expected --FLAG or --FLAG=VALUE", arg)
 	}
 	return err
-}
-
-// refusal reads how the parsers report a text that a value's Set refused:
-// Go's flag package for the command line, urfave/cli for a variable. The
-// problem is the Set's own error text.
-func refusal(msg string) (origin, text string, problem error, ok bool) {
-	for _, form := range []struct{ prefix, from string }{
-		{"invalid value ", " for flag -"},
-		{"invalid boolean value ", " for -"},
-		{"could not parse ", " from environment variable "},
-	} {
-		rest, found := strings.CutPrefix(msg, form.prefix)
-		if !found {
-			continue
-		}
-		if text, rest, found = unquote(rest); !found {
-			return "", "", nil, false
-		}
-		if rest, found = strings.CutPrefix(rest, form.from); !found {
-			return "", "", nil, false
-		}
-		origin, rest, _ = strings.Cut(rest, ": ")
-		if env, _, isEnv := unquote(origin); isEnv {
-			origin = env // `"TANDEM_GRACE" as value for flag grace`
-		} else {
-			origin = "--" + origin
-		}
-		return origin, text, fmt.Errorf("%s", rest), true
-	}
-	return "", "", nil, false
-}
-
-// unquote reads the Go-quoted string s starts with, and what follows it.
-func unquote(s string) (text, rest string, ok bool) {
-	quoted, err := strconv.QuotedPrefix(s)
-	if err != nil {
-		return "", s, false
-	}
-	text, err = strconv.Unquote(quoted)
-	return text, s[len(quoted):], err == nil
 }
 
 func unknownFlag(cliCtx *cli.Context, name string) error {

@@ -51,6 +51,10 @@ func TestUsageErrors(t *testing.T) {
 		{"sidecar https quit url", nil, []string{"sidecar", "--quit-url", "https://h/q", "--", "x"}, "https://h/q"},
 		{"sidecar ready when", nil, []string{"sidecar", "--ready-when", "nope:x", "--", "x"}, "nope:x"},
 		{"sidecar poll interval", nil, []string{"sidecar", "--poll-interval", "often", "--", "x"}, "often"},
+		{"sidecar restart window without a budget", nil, []string{"sidecar", "--restart-window", "5m", "--", "x"},
+			"--restart-window 5m0s: has no effect without --max-restarts"},
+		{"sidecar restart window without a limit", map[string]string{"TANDEM_RESTART_WINDOW": "1h"},
+			[]string{"sidecar", "--restart", "always", "--max-restarts", "0", "--", "x"}, "--restart-window 1h0m0s: has no effect without --max-restarts"},
 
 		{"main wait for", nil, []string{"main", "--wait-for", "bogus:x", "--", "x"}, "bogus:x"},
 		{"main wait for from env", map[string]string{"TANDEM_WAIT_FOR": "tcp:nohost"}, []string{"main", "--", "x"}, "tcp:nohost"},
@@ -68,6 +72,7 @@ func TestUsageErrors(t *testing.T) {
 		{"wait interval from env", map[string]string{"TANDEM_INTERVAL": "often"}, []string{"wait", "--for", "file:/x"}, "often"},
 		{"wait bad flag", nil, []string{"wait", "--bogus"}, "bogus"},
 		{"install no dir", nil, []string{"install"}, "got 0 arguments"},
+		{"install empty dir", nil, []string{"install", ""}, `DIR "": expected`},
 		{"install two dirs", nil, []string{"install", dir, dir}, "got 2 arguments"},
 		{"install bad flag", nil, []string{"install", "--bogus", dir}, "bogus"},
 		{"version bad flag", nil, []string{"version", "--bogus"}, "bogus"},

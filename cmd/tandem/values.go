@@ -4,96 +4,95 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+
+	"github.com/tandem-sh/tandem/internal/cmdline"
 )
 
-// value is what each of tandem's flags holds (see newFlag). urfave/cli
-// hands it every text given, from the command line or the flag's
-// variable, and its Set refuses a bad one, saying what is wrong and what
-// would be accepted: the one check of that text.
+// value is what one of tandem's flags holds. Bound where the flag is
+// declared to the field it fills, its Set refuses a bad text, saying what
+// is wrong and what would be accepted (the one check of that text), and
+// writes a good one into the field.
 type value interface {
-	flag.Getter
-	kindOf() kind
+	flag.Value
 	IsBoolFlag() bool
+	kindOf() cmdline.Kind
 	repeatable() bool
-	// variableRead: the flag's variable has been read (given says it set
-	// the value); what follows comes from the command line.
-	variableRead(given bool)
+	setVariable(text string) error // the text of TANDEM_<FLAG>
+	// replaced: what is held came from a source (the variable, the command
+	// line before the command's name) that the next text replaces.
+	replaced()
 }
 
-// single is the value of a flag given once; given again, the last counts.
-type single[T any] struct {
-	parser[T]
-	v    T
-	text string // as given, or the default as the help shows it
+// bound is a value of p's kind: a flag given once, whose last text counts
+// (one), or a repeatable one that holds every text, in order (many).
+type bound[T any] struct {
+	cmdline.Parser[T]
+	one   *T
+	many  *[]T
+	given bool
+	fresh bool // the next Set replaces what many holds
 }
 
-// one is a flag's value of p's kind, def until it is given.
-func one[T any](p parser[T], def T) *single[T] {
-	return &single[T]{parser: p, v: def, text: p.show(def)}
-}
+// one binds a flag to *dst, which holds its default until it is given.
+func one[T any](p cmdline.Parser[T], dst *T) *bound[T] { return &bound[T]{Parser: p, one: dst} }
 
-func (s *single[T]) Set(text string) error {
-	v, err := s.read(text)
-	if err != nil {
-		return err
+// many binds a repeatable flag to *dst.
+func many[T any](p cmdline.Parser[T], dst *[]T) *bound[T] { return &bound[T]{Parser: p, many: dst} }
+
+func (b *bound[T]) Set(text string) error {
+	if b.fresh {
+		*b.many, b.fresh = nil, false
 	}
-	s.v, s.text = v, text
+	v, err := b.Read(text)
+	switch {
+	case err != nil:
+		return err
+	case b.one != nil:
+		*b.one = v
+	default:
+		*b.many = append(*b.many, v)
+	}
+	b.given = true
 	return nil
 }
 
-func (s *single[T]) String() string    { return s.text }
-func (s *single[T]) Get() any          { return s.v }
-func (s *single[T]) kindOf() kind      { return s.kind }
-func (s *single[T]) repeatable() bool  { return false }
-func (s *single[T]) variableRead(bool) {}
-
-// IsBoolFlag: a bool flag takes no argument (`--child-only`), as Go's flag
-// package reads one.
-func (s *single[T]) IsBoolFlag() bool {
-	_, ok := any(s.v).(bool)
-	return ok
-}
-
-// list is the value of a repeatable flag: every value given, in order. A
-// comma separates the values of its variable; on the command line each
-// flag is one value (a path or an exec: condition may hold a comma), and
-// the command line's values replace the variable's.
-type list[T any] struct {
-	parser[T]
-	values      []T
-	texts       []string
-	replaced    bool // the next Set replaces what is held: it came from the variable
-	commandLine bool // the variable was read: Set takes one value of the command line
-}
-
-// many is a repeatable flag's value of p's kind, empty until given.
-func many[T any](p parser[T]) *list[T] { return &list[T]{parser: p} }
-
-func (l *list[T]) Set(text string) error {
-	if l.replaced {
-		l.values, l.texts, l.replaced = nil, nil, false
+// setVariable: a comma separates the values of a repeatable flag's
+// variable. On the command line each flag is one value: a path or an
+// exec: condition may hold a comma.
+func (b *bound[T]) setVariable(text string) error {
+	if b.one != nil {
+		return b.Set(text)
 	}
-	parts := []string{text}
-	if !l.commandLine {
-		parts = strings.Split(text, ",")
-	}
-	for _, part := range parts {
+	for _, part := range strings.Split(text, ",") {
 		part = strings.TrimSpace(part)
-		v, err := l.read(part)
-		switch {
+		switch err := b.Set(part); {
 		case err != nil && part != text:
 			return fmt.Errorf("%q: %w", part, err) // which of the values
 		case err != nil:
 			return err
 		}
-		l.values, l.texts = append(l.values, v), append(l.texts, part)
 	}
 	return nil
 }
 
-func (l *list[T]) String() string          { return strings.Join(l.texts, ",") }
-func (l *list[T]) Get() any                { return l.values }
-func (l *list[T]) kindOf() kind            { return l.kind }
-func (l *list[T]) IsBoolFlag() bool        { return false }
-func (l *list[T]) repeatable() bool        { return true }
-func (l *list[T]) variableRead(given bool) { l.replaced, l.commandLine = given, true }
+func (b *bound[T]) String() string {
+	if b.one != nil {
+		return b.Show(*b.one)
+	}
+	texts := make([]string, len(*b.many))
+	for i, v := range *b.many {
+		texts[i] = b.Show(v)
+	}
+	return strings.Join(texts, ",")
+}
+
+// IsBoolFlag: a bool flag takes no argument (`--child-only`), as Go's flag
+// package reads one.
+func (b *bound[T]) IsBoolFlag() bool {
+	_, ok := any(b.one).(*bool)
+	return ok
+}
+
+func (b *bound[T]) kindOf() cmdline.Kind { return b.Kind }
+func (b *bound[T]) repeatable() bool     { return b.many != nil }
+func (b *bound[T]) replaced()            { b.fresh = b.many != nil && len(*b.many) > 0 }

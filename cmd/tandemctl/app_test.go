@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tandem-sh/tandem/kube/manifest"
 )
 
 // run runs tandemctl in-process as main() would, and returns its output
@@ -116,6 +118,11 @@ func TestInjectFilesAndDirectories(t *testing.T) {
 	if stderr != wantReport {
 		t.Errorf("report\n%s\nwant\n%s", stderr, wantReport)
 	}
+	// YAML files then a JSON one: one stream that parses, each document
+	// of its own.
+	if f, err := manifest.Parse("stdout", []byte(out)); err != nil || len(f.Docs) != 3 {
+		t.Errorf("the output does not parse into its 3 documents: %v\n%s", err, out)
+	}
 	jsonPart := out[strings.LastIndex(out, "\n{")+1:]
 	var pod map[string]any
 	if err := json.Unmarshal([]byte(jsonPart), &pod); err != nil {
@@ -164,11 +171,28 @@ func TestInjectUsageErrors(t *testing.T) {
 		{[]string{"inject", "--image", "", good}, "--image: expected an image"},
 		{[]string{"inject", "--no-such-flag", good}, "unknown flag --no-such-flag for tandemctl inject"},
 		{[]string{"injekt"}, `unknown command "injekt"`},
+		{[]string{"inject", "--sidecar", "", good}, `--sidecar "": expected a container name`},
+		{[]string{"inject", "--sidecar", "db_proxy", good}, `--sidecar "db_proxy": expected a container name`},
+		{[]string{"inject", good, "--mode", "native"}, `"--mode" after the files: flags go before them`},
 	}
 	for _, tt := range tests {
 		out, stderr, code := run(t, "", tt.args...)
 		if code != 2 || out != "" || !strings.Contains(stderr, tt.want) {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2, no stdout, %q", tt.args, code, out, stderr, tt.want)
+		}
+	}
+}
+
+// A "--" after the files ends the flags, as it does before them: it is
+// not a file.
+func TestInjectDoubleDash(t *testing.T) {
+	dir := t.TempDir()
+	job := writeFile(t, dir, "job.yaml", plainJob)
+	want, _, _ := run(t, "", "inject", "--resolve", "none", "--image", testImage, job)
+	for _, args := range [][]string{{job, "--"}, {"--", job}} {
+		out, stderr, code := run(t, "", append([]string{"inject", "--resolve", "none", "--image", testImage}, args...)...)
+		if code != 0 || out != want {
+			t.Errorf("%q: exit %d, stderr %q, stdout\n%s\nwant exit 0 and\n%s", args, code, stderr, out, want)
 		}
 	}
 }
@@ -232,5 +256,19 @@ func TestInjectList(t *testing.T) {
 	if !strings.HasPrefix(out, "apiVersion: v1\nkind: List\nitems:\n  - apiVersion: v1\n    kind: ConfigMap\n") ||
 		!strings.Contains(out, "        tandem.sh/injected: \"dev\"\n") {
 		t.Errorf("the list was not injected in place:\n%s", out)
+	}
+}
+
+// Two JSON objects from stdin on one line come out one a line, the last
+// one ending its line too.
+func TestInjectJSONValuesEndTheirLines(t *testing.T) {
+	pod := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"m","image":"app:1","command":["/m"]},{"name":"s","image":"app:1","command":["/s"]}]}}`
+	out, stderr, code := run(t, pod+pod, "inject", "--resolve", "none", "--image", testImage, "--sidecar", "s")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(out, "\n")
+	if len(lines) != 3 || lines[2] != "" || !json.Valid([]byte(lines[0])) || !json.Valid([]byte(lines[1])) {
+		t.Errorf("want two JSON lines, each ending with a newline; got %q", out)
 	}
 }

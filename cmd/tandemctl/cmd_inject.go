@@ -1,8 +1,10 @@
 package main
 
 import (
-	"context"
 	"fmt"
+	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -29,15 +31,16 @@ func injectAction(cliCtx *cli.Context) error {
 	if err != nil {
 		return usageError{err}
 	}
-	files, err := manifest.Read(cliCtx.Args().Slice(), cliCtx.App.Reader)
+	inputs, err := injectInputs(cliCtx.Args().Slice())
+	if err != nil {
+		return usageError{err}
+	}
+	files, err := manifest.Read(inputs, cliCtx.App.Reader)
 	if err != nil {
 		return usageError{err}
 	}
 	if w := devImageWarning(cliCtx); w != "" {
 		fmt.Fprintln(cliCtx.App.ErrWriter, "tandemctl: warning: "+w)
-	}
-	if p, ok := opts.Resolver.(prefetcher); ok {
-		p.ResolveAll(cliCtx.Context, imagesToRead(files, opts))
 	}
 	failed := inject.Files(cliCtx.Context, files, opts, func(r inject.Report) {
 		fmt.Fprintln(cliCtx.App.ErrWriter, r.String())
@@ -51,6 +54,22 @@ func injectAction(cliCtx *cli.Context) error {
 	return nil
 }
 
+// injectInputs are the files inject reads. Flags end at the first file,
+// so a "--" there ends nothing but is taken as the end of the flags it
+// is everywhere else; a flag after the files that names no file is one
+// the user meant to set.
+func injectInputs(args []string) ([]string, error) {
+	if i := slices.Index(args, "--"); i >= 0 {
+		args = slices.Delete(slices.Clone(args), i, i+1)
+	}
+	for _, a := range args {
+		if _, err := os.Stat(a); err != nil && strings.HasPrefix(a, "-") && a != manifest.Stdin {
+			return nil, fmt.Errorf("%q after the files: flags go before them (tandemctl inject [flags] [FILE|DIR|-]...)", a)
+		}
+	}
+	return args, nil
+}
+
 // injectOptions reads inject's flags, with a resolver for this run.
 func injectOptions(cliCtx *cli.Context) (inject.Options, error) {
 	opts, lookups, err := readInjectFlags(cliCtx)
@@ -59,23 +78,4 @@ func injectOptions(cliCtx *cli.Context) (inject.Options, error) {
 	}
 	opts.Resolver, err = lookups.resolver()
 	return opts, err
-}
-
-// prefetcher reads many images at once (registry.Resolver), so that
-// injecting, which asks for one image after another, waits on none.
-type prefetcher interface {
-	ResolveAll(ctx context.Context, images []string)
-}
-
-// imagesToRead lists the images that injecting files will look up.
-func imagesToRead(files []*manifest.File, opts inject.Options) []string {
-	var images []string
-	for _, f := range files {
-		for _, doc := range f.Docs {
-			for _, res := range doc.Resources() {
-				images = append(images, inject.Images(res, opts)...)
-			}
-		}
-	}
-	return images
 }

@@ -37,7 +37,7 @@ func presetsAction(cliCtx *cli.Context) error {
 	case "text":
 		return writePresets(cliCtx.App.Writer, table)
 	default:
-		return fmt.Errorf("--output %q: expected text or json", out)
+		return usageError{fmt.Errorf("--output %q: expected text or json", out)}
 	}
 }
 
@@ -52,11 +52,57 @@ func writePresets(w io.Writer, table *presets.Table) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	fmt.Fprintln(w, "\nRead from the sidecar's own command line and environment:")
+	for _, p := range table.Presets {
+		if settings := sidecarSettings(p); settings != "" {
+			fmt.Fprintf(w, "  %s: %s\n", p.Name, settings)
+		}
+	}
 	fmt.Fprintln(w, "\nVerified from:")
 	for _, p := range table.Presets {
 		fmt.Fprintf(w, "  %s: %s\n", p.Name, p.Verified.Source)
 	}
 	return nil
+}
+
+// sidecarSettings says which of the sidecar's flags and variables a
+// preset reads: what turns an endpoint on, its port, a zero exit code.
+func sidecarSettings(p presets.Preset) string {
+	var parts []string
+	for _, e := range []struct {
+		what string
+		e    *presets.Endpoint
+	}{{"quit", p.Quit}, {"ready", p.Ready}} {
+		if e.e == nil {
+			continue
+		}
+		var said []string
+		if on := either(e.e.WhenArg, e.e.WhenEnv, "=true"); on != "" {
+			said = append(said, "on with "+on)
+		}
+		if port := either(e.e.PortArg, e.e.PortEnv, ""); port != "" {
+			said = append(said, "port from "+port)
+		}
+		if len(said) > 0 {
+			parts = append(parts, e.what+" "+strings.Join(said, ", "))
+		}
+	}
+	if p.ExitZero != nil {
+		parts = append(parts, "exit 0 on its stop signal with "+either(p.ExitZero.Arg, p.ExitZero.Env, "=true"))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// either is "flag or VARIABLE<suffix>", whichever are set.
+func either(flag, env, suffix string) string {
+	var names []string
+	if flag != "" {
+		names = append(names, flag)
+	}
+	if env != "" {
+		names = append(names, env+suffix)
+	}
+	return strings.Join(names, " or ")
 }
 
 // endpoint is an endpoint with the condition under which it is served.

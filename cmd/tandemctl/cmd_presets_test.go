@@ -17,6 +17,10 @@ func TestPresetsText(t *testing.T) {
 	for _, want := range []string{
 		"NAME", "cloud-sql-connectors/cloud-sql-proxy", "http://127.0.0.1:9091/quitquitquit (with --quitquitquit)",
 		"istio/proxyv2", "Verified from:", "cloud-sql-proxy: github.com/GoogleCloudPlatform/cloud-sql-proxy v2.25.3",
+		"cloud-sql-proxy: quit on with --quitquitquit or CSQL_PROXY_QUITQUITQUIT=true, port from --admin-port or CSQL_PROXY_ADMIN_PORT; " +
+			"ready on with --health-check or CSQL_PROXY_HEALTH_CHECK=true, port from --http-port or CSQL_PROXY_HTTP_PORT; " +
+			"exit 0 on its stop signal with --exit-zero-on-sigterm or CSQL_PROXY_EXIT_ZERO_ON_SIGTERM=true",
+		"daprd: quit port from --dapr-http-port",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -40,9 +44,9 @@ func TestPresetsJSON(t *testing.T) {
 }
 
 func TestPresetsBadOutput(t *testing.T) {
-	_, stderr, code := run(t, "", "presets", "-o", "yaml")
-	if code == 0 || !strings.Contains(stderr, `--output "yaml": expected text or json`) {
-		t.Errorf("exit %d, %q; want a usage error naming yaml", code, stderr)
+	out, stderr, code := run(t, "", "presets", "-o", "yaml")
+	if code != exitUsage || !strings.Contains(stderr, `--output "yaml": expected text or json`) || out != "" {
+		t.Errorf("exit %d, %q, stdout %q; want exit 2, a usage error naming yaml, nothing written", code, stderr, out)
 	}
 }
 

@@ -3,8 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"time"
 
+	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/urfave/cli/v2"
 
 	"github.com/tandem-sh/tandem/kube/inject"
@@ -42,6 +44,10 @@ func injectFlags() []cli.Flag {
 	}
 }
 
+// containerName is what Kubernetes takes as a container's name: a DNS
+// label (RFC 1123).
+var containerName = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
+
 // lookupTimeoutFlag is --lookup-timeout, whose default and usage each
 // command sets (the webhook must answer within its configuration's
 // timeoutSeconds).
@@ -72,11 +78,20 @@ func readInjectFlags(cliCtx *cli.Context) (inject.Options, *imageLookups, error)
 		Version:  version,
 		Sidecars: cliCtx.StringSlice("sidecar"),
 	}
+	for _, s := range opts.Sidecars {
+		if !containerName.MatchString(s) {
+			return opts, nil, fmt.Errorf("--sidecar %q: expected a container name (lower case letters, digits and '-', at most 63), e.g. --sidecar db-proxy", s)
+		}
+	}
 	if cliCtx.Bool("presets") {
 		opts.Presets = presets.Builtin()
 	}
 	if opts.Image == "" {
 		return opts, nil, errors.New("--image: expected an image that holds /tandem, e.g. ghcr.io/tandem-sh/tandem:" + version)
+	}
+	// Written into every pod as it is: the kubelet would refuse it there.
+	if _, err := name.ParseReference(opts.Image); err != nil {
+		return opts, nil, fmt.Errorf("--image %q: expected an image reference (the image that holds /tandem), e.g. ghcr.io/tandem-sh/tandem:%s (%v)", opts.Image, version, err)
 	}
 	timeout := cliCtx.Duration("lookup-timeout")
 	if timeout <= 0 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -35,4 +36,15 @@ func helpLines(t *testing.T, command string) map[string]string {
 		}
 	}
 	return lines
+}
+
+// --image must be an image reference: anything else would be written
+// into every pod, for the kubelet to refuse. Nothing is written.
+func TestInjectBadImage(t *testing.T) {
+	for _, image := range []string{":v1", "ghcr.io/tandem sh/tandem:v1", "Tandem:v1"} {
+		out, stderr, code := run(t, plainJob, "inject", "--resolve", "none", "--image", image)
+		if code != exitUsage || out != "" || !strings.Contains(stderr, "--image "+strconv.Quote(image)+": expected an image reference") {
+			t.Errorf("--image %q: exit %d, stdout %q, stderr %q; want exit 2, nothing written, an error naming the value", image, code, out, stderr)
+		}
+	}
 }

@@ -2,39 +2,45 @@ package inject
 
 import (
 	"slices"
-	"strconv"
 	"strings"
-	"time"
-
-	"github.com/tandem-sh/tandem/internal/yamlnode"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
+	"github.com/tandem-sh/tandem/internal/yamlnode"
+	"go.yaml.in/yaml/v3"
 )
 
-// apply rewrites the pod template as planned; it cannot fail.
+// apply writes what the plan decided into the pod template: it decides
+// nothing, and cannot fail.
 func (p *plan) apply(template *yaml.Node, opts Options) {
 	volumes := yamlnode.SequenceAt(p.spec, "volumes")
 	volumes.Content = append(volumes.Content, yamlnode.Mapping("name", VolumeName,
 		"emptyDir", &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle}))
 	initFirst := []*yaml.Node{p.installContainer(opts.Image)}
-	// The kubelet already runs these as native sidecars: only their PID 1
-	// changes.
 	for _, c := range p.natives {
-		c.wrap(p.nativeSidecarArgv(c))
+		c.wrap()
+	}
+	inits := yamlnode.Lookup(p.spec, "initContainers")
+	for i, n := range contentOf(inits) {
+		for _, c := range p.natives {
+			if n == c.orig {
+				inits.Content[i] = c.node
+			}
+		}
+	}
+	for _, c := range append(slices.Clone(p.sidecars), p.mains...) {
+		c.wrap()
 	}
 	if opts.Mode == Native {
 		for _, c := range p.sidecars {
-			c.wrap(p.nativeSidecarArgv(c))
 			setAfter(c.node, "restartPolicy", yamlnode.Str("Always"), "image")
 			initFirst = append(initFirst, c.node)
 		}
-		p.wrapNativeMains()
 		p.setContainers(p.mains)
 	} else {
-		p.applyClassic()
+		// The kubelet starts containers in order, each after the postStart
+		// hook of the one before it returned: sidecars first.
+		p.setContainers(append(slices.Clone(p.sidecars), p.mains...))
 	}
-	inits := yamlnode.Lookup(p.spec, "initContainers")
 	if inits == nil || inits.Kind != yaml.SequenceNode {
 		// Where a reader looks for them: just before the containers.
 		inits = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
@@ -45,70 +51,31 @@ func (p *plan) apply(template *yaml.Node, opts Options) {
 	p.annotate(template, opts)
 }
 
-func (p *plan) applyClassic() {
-	var doneFiles []string
-	for _, c := range p.mains {
-		done := MountPath + "/" + c.name + ".done"
-		doneFiles = append(doneFiles, done)
-		c.wrap(cmdline.Main{Binary: binary, Name: c.name, DoneFile: done, Needs: p.neededReadyFiles(),
-			TerminationGrace: p.grace.mainGrace()}.Argv())
-	}
-	for i, c := range p.sidecars {
-		// A native sidecar is started again whatever its code, stops in
-		// reverse order of declaration (each after the one declared after
-		// it: its stopped file is among this one's done files), and a pod
-		// whose main never starts does not keep it for ever.
-		sidecar := cmdline.Sidecar{Binary: binary, Name: c.name, DoneFiles: doneFiles,
-			OutliveMain: p.grace.period, TerminationSignal: c.terminationSignal, Grace: p.grace.sidecarStopGrace(),
-			Restart: cmdline.RestartAlways, MainStartTimeout: mainStartTimeout}
-		if i+1 < len(p.sidecars) {
-			sidecar.DoneFiles = append(slices.Clone(doneFiles), stoppedFile(p.sidecars[i+1].name))
-		}
-		if i > 0 {
-			sidecar.StoppedFile = stoppedFile(c.name)
-		}
-		sidecar.ReadyFile, sidecar.ReadyWhen = p.readiness(c)
-		sidecar.QuitURLs = c.presetQuitURLs()
-		switch yamlnode.ScalarAt(p.spec, "restartPolicy") {
-		case "OnFailure":
-			// The kubelet retries a failed main in the same pod: keep the proxy.
-			sidecar.StopWhen = cmdline.StopWhenSuccess
-		case "Always", "":
-			// The kubelet restarts the main whatever its end: only the pod's
-			// deletion stops the sidecar, as it stops a native one.
-			sidecar.StopWhen = cmdline.StopWhenDeletion
-		}
-		c.wrap(sidecar.Argv())
-		if w := c.addStartHook(); w != "" {
-			p.warnings = append(p.warnings, w)
-		}
-	}
-	// The kubelet starts containers in order, each after the postStart
-	// hook of the one before it returned: sidecars first.
-	p.setContainers(append(append([]*container{}, p.sidecars...), p.mains...))
-}
-
-// mainStartTimeout is how long a classic sidecar waits for a main to
-// start (an image pulled, a command found) before it stops as if done.
-const mainStartTimeout = 10 * time.Minute
-
-// stoppedFile is where sidecar writes that it stopped, for the sidecar
-// declared before it, which stops after it.
-func stoppedFile(sidecar string) string {
-	return MountPath + "/" + sidecar + ".stopped"
-}
-
+// setContainers makes ctrs the pod's containers, in that order.
 func (p *plan) setContainers(ctrs []*container) {
 	seq := yamlnode.Lookup(p.spec, "containers")
 	seq.Content = seq.Content[:0]
 	for _, c := range ctrs {
-		seq.Content = append(seq.Content, c.node)
+		seq.Content = append(seq.Content, c.written())
 	}
 }
 
-// wrap makes tandem c's command and what c ran its args, and mounts the
-// tandem volume.
-func (c *container) wrap(command []string) {
+// written is the node the pod lists for c: its view when apply wrote to
+// it, else the container as it was.
+func (c *container) written() *yaml.Node {
+	if c.command == nil {
+		return c.orig
+	}
+	return c.node
+}
+
+// wrap writes c's tandem command, with what c ran as its args, mounts
+// the tandem volume, and adds its start hook; it leaves a container
+// that is not wrapped alone.
+func (c *container) wrap() {
+	if c.command == nil {
+		return
+	}
 	// A comment beside the old command or args is about the program, which
 	// is now the args.
 	var comments []string
@@ -117,7 +84,7 @@ func (c *container) wrap(command []string) {
 			comments = append(comments, v.LineComment)
 		}
 	}
-	setAfter(c.node, "command", yamlnode.StringSeq(command), "image")
+	setAfter(c.node, "command", yamlnode.StringSeq(c.command), "image")
 	setAfter(c.node, "args", c.program, "command")
 	if len(comments) > 0 {
 		// The encoder writes a key's line comment after a block value's
@@ -130,24 +97,10 @@ func (c *container) wrap(command []string) {
 	}
 	mounts := yamlnode.SequenceAt(c.node, "volumeMounts")
 	mounts.Content = append(mounts.Content, mountSeq().Content...)
-}
-
-// addStartHook holds the next container's start until this sidecar's
-// probe holds. It returns a warning when it cannot.
-func (c *container) addStartHook() string {
-	cond, budget, ok, err := c.startCondition()
-	switch {
-	case !ok:
-		return ""
-	case err != nil:
-		return "sidecar " + strconv.Quote(c.name) + " has no start hook: " + err.Error()
-	case yamlnode.Path(c.node, "lifecycle", "postStart") != nil:
-		return "sidecar " + strconv.Quote(c.name) + " keeps its own postStart hook, so the mains may start before it is ready"
+	if c.startHook != nil {
+		hook := yamlnode.Mapping("exec", yamlnode.Mapping("command", yamlnode.StringSeq(c.startHook)))
+		yamlnode.Set(yamlnode.MappingAt(c.node, "lifecycle"), "postStart", hook)
 	}
-	wait := cmdline.Wait{Binary: binary, For: []string{cond}, Timeout: time.Duration(budget) * time.Second}
-	hook := yamlnode.Mapping("exec", yamlnode.Mapping("command", yamlnode.StringSeq(wait.Argv())))
-	yamlnode.Set(yamlnode.MappingAt(c.node, "lifecycle"), "postStart", hook)
-	return ""
 }
 
 // installContainer copies tandem into the volume. It needs no privilege

@@ -10,56 +10,74 @@ import (
 	"github.com/tandem-sh/tandem/internal/yamlnode"
 )
 
+// checkReads checks what c states and decides which of its image's
+// fields its injection needs: the program when it has no command; for a
+// classic sidecar, the stop signal when the manifest states none
+// (lifecycle.stopSignal or the tandem.sh/stop-signal annotation) and no
+// preset names one. It reads nothing.
+func (c *container) checkReads(opts Options) error {
+	command, ok1 := yamlnode.StringsOf(yamlnode.Lookup(c.node, "command"))
+	_, ok2 := yamlnode.StringsOf(yamlnode.Lookup(c.node, "args"))
+	if !ok1 || !ok2 {
+		return c.fail(errors.New("command and args: expected lists of strings"), "write them as lists of strings")
+	}
+	var err error
+	if c.stopSignal, c.signalStated, err = c.statedStopSignal(); err != nil {
+		return c.fail(err, "make lifecycle.stopSignal and "+StopSignalKey+c.name+" name the signal the runtime sends it, or keep one")
+	}
+	_, hasPreset := c.presetSignal()
+	c.classicSidecar = c.sidecar && !c.native && opts.Mode == Classic
+	c.readProgram = needsImage(command)
+	c.readSignal = c.classicSidecar && !c.signalStated && !hasPreset
+	return nil
+}
+
+// lookup says whether c's image is read from its registry.
+func (c *container) lookup(opts Options) bool {
+	return opts.Resolver != nil && (c.readProgram || c.readSignal)
+}
+
+func (c *container) fail(err error, fix string) error {
+	return &ContainerError{Container: c.name, Image: c.image(), Err: err, Fix: fix}
+}
+
+func (c *container) image() string { return yamlnode.ScalarAt(c.node, "image") }
+
 // read works out what c runs and, for a classic sidecar, the signal the
-// runtime stops it with. The image is read only when the manifest does not
-// say: no command, or a classic sidecar whose stop signal is not stated
-// (lifecycle.stopSignal or the tandem.sh/stop-signal annotation). It
+// runtime stops it with, reading the image as checkReads decided. It
 // returns a warning when it had to assume the stop signal.
 func (c *container) read(ctx context.Context, opts Options) (warning string, err error) {
-	image := yamlnode.ScalarAt(c.node, "image")
-	fail := func(err error, fix string) error {
-		return &ContainerError{Container: c.name, Image: image, Err: err, Fix: fix}
-	}
 	commandNode, argsNode := yamlnode.Lookup(c.node, "command"), yamlnode.Lookup(c.node, "args")
-	command, ok1 := yamlnode.StringsOf(commandNode)
-	args, ok2 := yamlnode.StringsOf(argsNode)
-	if !ok1 || !ok2 {
-		return "", fail(errors.New("command and args: expected lists of strings"), "write them as lists of strings")
-	}
-	stopSignal, stated, err := c.stopSignal()
-	if err != nil {
-		return "", fail(err, "make lifecycle.stopSignal and "+StopSignalKey+c.name+" name the signal the runtime sends it, or keep one")
-	}
-	// What the pod states wins; then the image's STOPSIGNAL when it is
-	// read anyway, else the preset's, which saves the lookup.
-	presetSignal, hasPreset := c.presetSignal()
-	classicSidecar := c.sidecar && !c.native && opts.Mode == Classic
-	wantSignal := classicSidecar && !stated && !hasPreset
-	config, lookupErr := c.readImage(ctx, opts, needsImage(command), wantSignal)
+	command, _ := yamlnode.StringsOf(commandNode)
+	args, _ := yamlnode.StringsOf(argsNode)
+	config, lookupErr := c.readImage(ctx, opts, c.readProgram, c.readSignal)
 	if lookupErr != nil {
-		return "", fail(lookupErr.err, lookupErr.fix)
+		return "", c.fail(lookupErr.err, lookupErr.fix)
 	}
 	if c.argv = Program(command, args, config); len(c.argv) == 0 {
-		return "", fail(errors.New("neither the container nor its image says what to run (no command, no ENTRYPOINT, no CMD)"),
+		return "", c.fail(errors.New("neither the container nor its image says what to run (no command, no ENTRYPOINT, no CMD)"),
 			"give the container a command:")
 	}
 	c.program = programNode(commandNode, argsNode, config)
-	if !classicSidecar {
+	if !c.classicSidecar {
 		return "", nil
 	}
+	// What the pod states wins; then the image's STOPSIGNAL when it is
+	// read anyway, else the preset's, which saves the lookup.
+	stopSignal := c.stopSignal
+	presetSignal, hasPreset := c.presetSignal()
 	switch {
-	case !stated && hasPreset && config.StopSignal == "":
+	case !c.signalStated && hasPreset && config.StopSignal == "":
 		stopSignal = presetSignal
-	case !stated:
-		stopSignal, err = signalName(config.StopSignal)
-		if err != nil {
-			return "", fail(fmt.Errorf("the image's STOPSIGNAL: %w", err), stopSignalFix(c.name))
+	case !c.signalStated:
+		if stopSignal, err = signalName(config.StopSignal); err != nil {
+			return "", c.fail(fmt.Errorf("the image's STOPSIGNAL: %w", err), stopSignalFix(c.name))
 		}
 	}
 	if stopSignal != "TERM" {
 		c.terminationSignal = stopSignal
 	}
-	if wantSignal && opts.Resolver == nil {
+	if c.readSignal && opts.Resolver == nil {
 		return fmt.Sprintf("sidecar %q: SIGTERM assumed on pod deletion (--resolve none reads no STOPSIGNAL); if its image sets another, annotate %s%s: SIGNAL",
 			c.name, StopSignalKey, c.name), nil
 	}

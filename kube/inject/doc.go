@@ -7,13 +7,17 @@
 // styles, and no defaulted field (creationTimestamp: null, status: {},
 // resources: {}) appears.
 //
-// For one resource, Resource finds the pod template of its kind and plans
-// its rewrite without changing anything: it names the sidecars (--sidecar or
-// the tandem.sh/sidecars annotation), checks for names that collide, and
-// reads the program of each container to wrap (its command and args, else
-// its image's ENTRYPOINT and CMD through an EntrypointResolver, merged as
-// Kubernetes merges them). Everything that can fail fails there. Only then
-// does it apply the plan, which cannot fail: the tandem volume, the install
-// init container, every container wrapped. So a resource is never left
-// half-rewritten. The Report says what happened, per resource.
+// For one resource, Prepare finds the pod template of its kind and plans
+// its rewrite without changing anything: it reads the containers as kubectl
+// reads them (aliases and merge keys expanded), names the sidecars
+// (--sidecar, the tandem.sh/sidecars annotation, a preset), checks for names
+// that collide, and lists the images it must read (Images), so a caller can
+// read them all at once. Inject then reads the program of each container to
+// wrap (its command and args, else its image's ENTRYPOINT and CMD through an
+// EntrypointResolver, merged as Kubernetes merges them) and decides every
+// command line, start hook and warning. Everything that can fail fails
+// there. Only then does it apply the plan, which only writes and cannot
+// fail: the tandem volume, the install init container, every container
+// wrapped. So a resource is never left half-rewritten. Resource does both;
+// the Report says what happened, per resource.
 package inject

@@ -46,7 +46,7 @@ func TestEveryFailingContainerReported(t *testing.T) {
 	}
 }
 
-// Images lists what injection will look up, each once, in the order it
+// Prepared.Images lists what injection will look up, each once, in the order it
 // will ask, and changes nothing.
 func TestImages(t *testing.T) {
 	src := pod("  containers:\n" +
@@ -59,7 +59,7 @@ func TestImages(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts := testOptions()
-	if got, want := Images(doc.Content[0], opts), []string{"postgres:16", "nginx:1"}; !slices.Equal(got, want) {
+	if got, want := Prepare(doc.Content[0], opts).Images(), []string{"postgres:16", "nginx:1"}; !slices.Equal(got, want) {
 		t.Errorf("Images: %q; want %q", got, want)
 	}
 	if lookups := opts.Resolver.(*fakeResolver).lookups; len(lookups) > 0 {
@@ -81,7 +81,7 @@ func TestImages(t *testing.T) {
 		if err := yaml.Unmarshal([]byte(tt.src), &doc); err != nil {
 			t.Fatal(err)
 		}
-		if got := Images(doc.Content[0], tt.opts); len(got) > 0 {
+		if got := Prepare(doc.Content[0], tt.opts).Images(); len(got) > 0 {
 			t.Errorf("%s: Images %q; want none", name, got)
 		}
 	}

@@ -24,15 +24,30 @@ type lateSidecar struct {
 	m    presets.Match
 }
 
-// addLateQuitURLs gives the mains of an injected template the quit URLs
-// of the known sidecars added after injection. It returns the sidecars
-// and the mains it changed; none when there is nothing to add.
-func addLateQuitURLs(template *yaml.Node, opts Options) (late []lateSidecar, mains []string) {
+// latePlan is what an injected template's mains get for the known
+// sidecars added after injection: each main's command line anew.
+type latePlan struct {
+	late  []lateSidecar
+	mains []lateMain
+}
+
+// lateMain is a main whose tandem command line gains quit URLs.
+type lateMain struct {
+	node    *yaml.Node
+	name    string
+	command []string
+}
+
+// planLate plans giving the mains of an injected template the quit URLs
+// of the known sidecars added after injection; nil when there is nothing
+// to add. It changes nothing.
+func planLate(template *yaml.Node, opts Options) *latePlan {
 	annotations := yamlnode.Path(template, "metadata", "annotations")
 	if on, err := presetMatches(nil, annotations, opts.Presets); err != nil || on == nil {
-		return nil, nil // presets off for the run or the pod
+		return nil // presets off for the run or the pod
 	}
 	var mainNodes []*yaml.Node
+	lp := &latePlan{}
 	for _, n := range contentOf(yamlnode.Path(template, "spec", "containers")) {
 		command, _ := yamlnode.StringsOf(yamlnode.Lookup(n, "command"))
 		if len(command) > 1 && path.Base(command[0]) == cmdline.Program {
@@ -42,43 +57,50 @@ func addLateQuitURLs(template *yaml.Node, opts Options) (late []lateSidecar, mai
 			continue
 		}
 		if s, ok := lateSidecarOf(n, command, opts.Presets); ok {
-			late = append(late, s)
+			lp.late = append(lp.late, s)
 		}
 	}
 	for _, n := range mainNodes {
-		if addQuitURLs(n, late) {
-			mains = append(mains, yamlnode.ScalarAt(n, "name"))
+		if command, changed := withQuitURLs(n, lp.late); changed {
+			lp.mains = append(lp.mains, lateMain{node: n, name: yamlnode.ScalarAt(n, "name"), command: command})
 		}
 	}
-	if len(mains) == 0 {
-		return nil, nil
+	if len(lp.mains) == 0 {
+		return nil
 	}
-	return late, mains
+	return lp
+}
+
+// apply writes the mains' new command lines.
+func (lp *latePlan) apply() {
+	for _, m := range lp.mains {
+		yamlnode.Set(m.node, "command", yamlnode.StringSeq(m.command))
+	}
 }
 
 // lateSidecarOf is container n as a late sidecar, when its image has a
 // preset whose quit URL it serves as it runs.
 func lateSidecarOf(n *yaml.Node, command []string, table *presets.Table) (lateSidecar, bool) {
-	m, ok := table.Lookup(yamlnode.ScalarAt(n, "image"))
+	m, ok := presetOf(table, yamlnode.ScalarAt(n, "image"))
 	if !ok {
 		return lateSidecar{}, false
 	}
 	args, _ := yamlnode.StringsOf(yamlnode.Lookup(n, "args"))
-	c := &container{node: n, preset: &m, argv: append(slices.Clone(command), args...)}
-	urls := c.presetQuitURLs()
-	if len(urls) == 0 {
+	c := &container{node: n}
+	url, ok, err := m.Quit.For(append(slices.Clone(command), args...), c.env())
+	if !ok || err != nil {
 		return lateSidecar{}, false
 	}
-	return lateSidecar{name: yamlnode.ScalarAt(n, "name"), url: urls[0], m: m}, true
+	return lateSidecar{name: yamlnode.ScalarAt(n, "name"), url: url, m: m}, true
 }
 
-// addQuitURLs puts --quit-url URL before the "--" of a main's tandem
-// command for each late sidecar it lacks; it says whether it changed it.
-func addQuitURLs(main *yaml.Node, late []lateSidecar) bool {
+// withQuitURLs is a main's tandem command with --quit-url URL before its
+// "--" for each late sidecar it lacks, and whether that changes it.
+func withQuitURLs(main *yaml.Node, late []lateSidecar) ([]string, bool) {
 	command, _ := yamlnode.StringsOf(yamlnode.Lookup(main, "command"))
 	end := slices.Index(command, "--")
 	if end < 0 {
-		return false
+		return nil, false
 	}
 	changed := false
 	for _, s := range late {
@@ -89,10 +111,7 @@ func addQuitURLs(main *yaml.Node, late []lateSidecar) bool {
 		end += 2
 		changed = true
 	}
-	if changed {
-		yamlnode.Set(main, "command", yamlnode.StringSeq(command))
-	}
-	return changed
+	return command, changed
 }
 
 // hasFlagValue: argv has flag VALUE or flag=VALUE.
@@ -105,11 +124,14 @@ func hasFlagValue(argv []string, flag, value string) bool {
 	return false
 }
 
-// lateReport is the report on an injected template whose mains were
-// given late sidecars' quit URLs.
-func lateReport(r Report, late []lateSidecar, mains []string) Report {
-	r.Status, r.Mains, r.Presets = Injected, mains, map[string]string{}
-	for _, s := range late {
+// report is the report on an injected template whose mains were given
+// late sidecars' quit URLs.
+func (lp *latePlan) report(r Report) Report {
+	r.Status, r.Presets = Injected, map[string]string{}
+	for _, m := range lp.mains {
+		r.Mains = append(r.Mains, m.name)
+	}
+	for _, s := range lp.late {
 		r.Sidecars = append(r.Sidecars, s.name)
 		r.Presets[s.name] = presetNote(s.m) + "; added after injection: the mains call its quit URL " + s.url
 	}

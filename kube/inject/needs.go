@@ -84,15 +84,3 @@ func (p *plan) nativeSidecarArgv(c *container) []string {
 	}
 	return cmdline.Sidecar{Binary: binary, Name: c.name, ReadyFile: file, ReadyWhen: when}.Argv()
 }
-
-// wrapNativeMains puts the mains of a native pod under `tandem main
-// --needs` when they need sidecars; otherwise they are left alone. They
-// write no done file: the kubelet, not tandem, stops native sidecars.
-func (p *plan) wrapNativeMains() {
-	if len(p.needs) == 0 {
-		return
-	}
-	for _, c := range p.mains {
-		c.wrap(cmdline.Main{Binary: binary, Name: c.name, Needs: p.neededReadyFiles()}.Argv())
-	}
-}

@@ -4,12 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path"
 	"slices"
-	"strconv"
 	"strings"
 
-	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/yamlnode"
 	"github.com/tandem-sh/tandem/kube/presets"
 	"go.yaml.in/yaml/v3"
@@ -23,19 +20,30 @@ type errSkip struct {
 
 func (e errSkip) Error() string { return e.reason }
 
-// container is one container to wrap, with everything that may fail
-// already worked out, so that applying the plan cannot fail.
+// container is one container of the pod: what the plan read of it, and
+// what it decided, so that applying the plan only writes.
 type container struct {
-	node    *yaml.Node
-	name    string
-	sidecar bool
+	// orig is the container as the pod lists it; node is what the plan
+	// reads and apply writes: orig itself, or a copy with its aliases and
+	// merge keys expanded (expand.go), which apply puts in its place.
+	orig, node *yaml.Node
+	name       string
+	sidecar    bool
 	// native: a sidecar that already is a native one (an init container
 	// with restartPolicy: Always), which stays where it is.
 	native bool
 	// statedSignal is the stop signal its tandem.sh/stop-signal annotation
 	// states, "" for none.
 	statedSignal string
-	program      *yaml.Node
+	// What checkReads found: the stop signal the manifest states (and
+	// whether it does), whether c is a classic sidecar, and which of its
+	// image's fields must be read; checkErr is what it refused.
+	stopSignal              string
+	signalStated            bool
+	classicSidecar          bool
+	readProgram, readSignal bool
+	checkErr                error
+	program                 *yaml.Node
 	// terminationSignal is the signal the runtime sends on pod deletion,
 	// "" for SIGTERM.
 	terminationSignal string
@@ -43,6 +51,13 @@ type container struct {
 	preset *presets.Match
 	// argv is what it runs, as read (its preset's endpoints depend on it).
 	argv []string
+	// Its preset's readiness and quit calls, as it runs.
+	presetReady    string
+	hasPresetReady bool
+	quitURLs       []string
+	// command is the tandem command line it gets, nil when it is not
+	// wrapped; startHook its postStart command, nil for none.
+	command, startHook []string
 }
 
 // plan is what injecting one pod template will do.
@@ -60,14 +75,15 @@ type plan struct {
 	problems []error
 }
 
-// makePlan checks the pod template and reads every program it needs. It
-// changes nothing.
-func makePlan(ctx context.Context, template *yaml.Node, opts Options) (*plan, error) {
-	p, err := preparePlan(template, opts)
-	if err != nil {
-		return nil, err
-	}
+// read reads every program the plan needs, and the stop signals, in the
+// order of the containers; then every problem found is the plan's error.
+// It changes nothing.
+func (p *plan) read(ctx context.Context, opts Options) error {
 	for _, c := range p.toWrap(opts.Mode) {
+		if c.checkErr != nil {
+			p.problems = append(p.problems, c.checkErr)
+			continue
+		}
 		warning, err := c.read(ctx, opts)
 		if err != nil {
 			p.problems = append(p.problems, err)
@@ -75,15 +91,12 @@ func makePlan(ctx context.Context, template *yaml.Node, opts Options) (*plan, er
 			p.warnings = append(p.warnings, warning)
 		}
 	}
-	if err := errors.Join(p.problems...); err != nil {
-		return nil, err
-	}
-	return p, nil
+	return errors.Join(p.problems...)
 }
 
-// preparePlan checks the pod template and sorts its containers, without
-// reading any program. It stops at what leaves nothing to read; other
-// problems go into the plan's.
+// preparePlan checks the pod template, sorts its containers and decides
+// which images to read, without reading any. It stops at what leaves
+// nothing to read; other problems go into the plan's.
 func preparePlan(template *yaml.Node, opts Options) (*plan, error) {
 	meta, spec := yamlnode.Lookup(template, "metadata"), yamlnode.Lookup(template, "spec")
 	annotations := yamlnode.Lookup(meta, "annotations")
@@ -97,14 +110,18 @@ func preparePlan(template *yaml.Node, opts Options) (*plan, error) {
 	if ctrs == nil || ctrs.Kind != yaml.SequenceNode || len(ctrs.Content) == 0 {
 		return nil, errors.New("the pod template has no containers list")
 	}
-	natives := nativeSidecars(spec)
-	all := append(append([]*yaml.Node{}, ctrs.Content...), natives...)
-	names, needs, matches, err := namedSidecars(all, ctrs.Content, annotations, opts)
+	// The plan reads, and apply writes, the containers as kubectl reads
+	// them: with their aliases and merge keys expanded.
+	views, origs := expandedAll(ctrs.Content)
+	natives := nativeSidecars(spec, origs)
+	all := append(slices.Clone(views), natives...)
+	n, err := namedSidecars(all, views, annotations, opts)
 	if err != nil {
 		return nil, err
 	}
+	names := n.names
 	if len(names) == 0 {
-		return nil, errSkip{NoSidecars, noSidecars(ctrs, opts.Sidecars)}
+		return nil, errSkip{NoSidecars, strings.Join(append([]string{noSidecars(ctrs, opts.Sidecars)}, n.notes...), "; ")}
 	}
 	// A pod wrapped by hand also has the volume and names tandem adds:
 	// say it is wrapped, not that a volume collides.
@@ -114,15 +131,29 @@ func preparePlan(template *yaml.Node, opts Options) (*plan, error) {
 	if err := checkCollisions(spec); err != nil {
 		return nil, err
 	}
-	p := &plan{spec: spec, meta: meta, needs: needs}
-	stated, err := statedStopSignals(annotations, append(containerNames(ctrs.Content), containerNames(natives)...))
+	p := &plan{spec: spec, meta: meta, needs: n.needs, warnings: n.notes}
+	stated, err := statedStopSignals(annotations, append(containerNames(views), containerNames(natives)...))
 	p.problems = append(p.problems, checkShapes(meta, spec, all), err)
 	var graceErr error
 	p.grace, graceErr = splitGrace(spec, annotations)
 	p.problems = append(p.problems, graceErr)
-	for _, n := range ctrs.Content {
+	p.sortContainers(views, natives, origs, names, stated, n.matches)
+	p.warnings = append(p.warnings, p.olderTagWarnings()...)
+	if len(p.mains) == 0 {
+		return nil, fmt.Errorf("every container is named a sidecar (%s): a pod needs a main container whose end stops them", strings.Join(names, ", "))
+	}
+	for _, c := range p.toWrap(opts.Mode) {
+		c.checkErr = c.checkReads(opts)
+	}
+	return p, nil
+}
+
+// sortContainers makes the plan's mains, sidecars and native sidecars of
+// the containers' and native sidecars' views.
+func (p *plan) sortContainers(views, natives []*yaml.Node, origs map[*yaml.Node]*yaml.Node, names []string, stated map[string]string, matches map[string]presets.Match) {
+	for _, n := range views {
 		name := yamlnode.ScalarAt(n, "name")
-		c := &container{node: n, name: name, sidecar: slices.Contains(names, name), statedSignal: stated[name], preset: matchOf(matches, name)}
+		c := &container{orig: origs[n], node: n, name: name, sidecar: slices.Contains(names, name), statedSignal: stated[name], preset: matchOf(matches, name)}
 		if c.sidecar {
 			p.sidecars = append(p.sidecars, c)
 		} else {
@@ -131,35 +162,42 @@ func preparePlan(template *yaml.Node, opts Options) (*plan, error) {
 	}
 	for _, n := range natives {
 		if name := yamlnode.ScalarAt(n, "name"); slices.Contains(names, name) {
-			p.natives = append(p.natives, &container{node: n, name: name, sidecar: true, native: true, statedSignal: stated[name], preset: matchOf(matches, name)})
+			p.natives = append(p.natives, &container{orig: origs[n], node: n, name: name, sidecar: true, native: true, statedSignal: stated[name], preset: matchOf(matches, name)})
 		}
 	}
-	if len(p.mains) == 0 {
-		return nil, fmt.Errorf("every container is named a sidecar (%s): a pod needs a main container whose end stops them", strings.Join(names, ", "))
-	}
-	return p, nil
 }
 
-// namedSidecars are the pod's sidecars (named by the annotation, by
+// named is what the pod names: its sidecars (by the annotation, by
 // --sidecar, or by a preset), the ones the mains need (tandem.sh/needs,
-// else the presets' essential ones), and the preset of each it matched.
-func namedSidecars(all, containers []*yaml.Node, annotations *yaml.Node, opts Options) ([]string, []string, map[string]presets.Match, error) {
+// else the presets' essential ones), the preset of each it matched, and
+// notes on images that look like a preset's but are not references.
+type named struct {
+	names, needs []string
+	matches      map[string]presets.Match
+	notes        []string
+}
+
+// namedSidecars reads what the pod names (all: the containers, then the
+// native sidecars).
+func namedSidecars(all, containers []*yaml.Node, annotations *yaml.Node, opts Options) (named, error) {
 	matches, err := presetMatches(all, annotations, opts.Presets)
 	if err != nil {
-		return nil, nil, nil, err
+		return named{}, err
 	}
-	matches = keepAMain(containers, matches)
+	n := named{notes: invalidPresetImages(all, matches, opts.Presets)}
+	matches, alone := keepAMain(containers, matches)
 	flagged := append(slices.Clone(opts.Sidecars), matchedNames(all, matches)...)
-	names, err := sidecarNames(all, yamlnode.ScalarAt(annotations, SidecarsKey), flagged)
-	if err != nil {
-		return nil, nil, nil, err
+	if n.names, err = sidecarNames(all, yamlnode.ScalarAt(annotations, SidecarsKey), flagged); err != nil {
+		return named{}, err
 	}
-	stated := yamlnode.ScalarAt(annotations, NeedsKey)
+	if len(n.names) == 0 && alone != "" {
+		return named{}, errSkip{NoSidecars, "no main to wrap: every container is a known sidecar (" + alone + "), as in the sidecar's own workload"}
+	}
+	n.matches, n.needs = matches, essentialByPreset(n.names, matches)
 	if yamlnode.Lookup(annotations, NeedsKey) != nil {
-		needs, err := neededSidecars(stated, names)
-		return names, needs, matches, err
+		n.needs, err = neededSidecars(yamlnode.ScalarAt(annotations, NeedsKey), n.names)
 	}
-	return names, essentialByPreset(names, matches), matches, nil
+	return n, err
 }
 
 // matchOf is name's preset, nil for none.
@@ -179,10 +217,13 @@ func (p *plan) toWrap(mode Mode) []*container {
 	return append(append(append([]*container{}, p.mains...), p.sidecars...), p.natives...)
 }
 
-// nativeSidecars are the pod's init containers with restartPolicy: Always.
-func nativeSidecars(spec *yaml.Node) []*yaml.Node {
+// nativeSidecars are the pod's init containers with restartPolicy:
+// Always, expanded; origs gets the original of each.
+func nativeSidecars(spec *yaml.Node, origs map[*yaml.Node]*yaml.Node) []*yaml.Node {
 	var natives []*yaml.Node
-	for _, n := range contentOf(yamlnode.Lookup(spec, "initContainers")) {
+	views, viewOrigs := expandedAll(contentOf(yamlnode.Lookup(spec, "initContainers")))
+	for _, n := range views {
+		origs[n] = viewOrigs[n]
 		if n.Kind == yaml.MappingNode && yamlnode.ScalarAt(n, "restartPolicy") == "Always" && yamlnode.ScalarAt(n, "name") != "" {
 			natives = append(natives, n)
 		}
@@ -239,71 +280,4 @@ func containerNames(ctrs []*yaml.Node) []string {
 		have = append(have, yamlnode.ScalarAt(n, "name"))
 	}
 	return have
-}
-
-// checkWrapped refuses a pod one of whose containers already runs tandem.
-func checkWrapped(spec *yaml.Node) error {
-	for _, list := range []string{"initContainers", "containers"} {
-		for _, c := range contentOf(yamlnode.Lookup(spec, list)) {
-			command, _ := yamlnode.StringsOf(yamlnode.Lookup(c, "command"))
-			if len(command) > 0 && path.Base(command[0]) == cmdline.Program && yamlnode.ScalarAt(c, "name") != InstallContainer {
-				return fmt.Errorf("already wrapped: container %q runs tandem (%s): leave this pod's tandem command lines as they are (drop the sidecar annotation), or remove them to let inject write them",
-					yamlnode.ScalarAt(c, "name"), strings.Join(command, " "))
-			}
-		}
-	}
-	return nil
-}
-
-// checkCollisions refuses a pod that already uses the names tandem adds.
-func checkCollisions(spec *yaml.Node) error {
-	for _, v := range contentOf(yamlnode.Lookup(spec, "volumes")) {
-		if yamlnode.ScalarAt(v, "name") == VolumeName {
-			return fmt.Errorf("the pod already has a volume named %q, which tandem adds: rename that volume", VolumeName)
-		}
-	}
-	for _, list := range []string{"initContainers", "containers"} {
-		for _, c := range contentOf(yamlnode.Lookup(spec, list)) {
-			if yamlnode.ScalarAt(c, "name") == InstallContainer {
-				return fmt.Errorf("the pod already has a container named %q, which tandem adds: rename that container", InstallContainer)
-			}
-			for _, m := range contentOf(yamlnode.Lookup(c, "volumeMounts")) {
-				if yamlnode.ScalarAt(m, "mountPath") == MountPath {
-					return fmt.Errorf("container %q already mounts something at %s, where tandem mounts its volume: move that mount", yamlnode.ScalarAt(c, "name"), MountPath)
-				}
-			}
-		}
-	}
-	return nil
-}
-
-// checkShapes refuses fields that inject adds to but that are not what
-// Kubernetes takes there, rather than replacing them.
-func checkShapes(meta, spec *yaml.Node, ctrs []*yaml.Node) error {
-	want := func(n *yaml.Node, kind yaml.Kind, field string) error {
-		if n == nil || n.Kind == kind || (n.Kind == yaml.ScalarNode && n.Tag == "!!null") {
-			return nil
-		}
-		what := map[yaml.Kind]string{yaml.SequenceNode: "a list", yaml.MappingNode: "a mapping"}[kind]
-		return fmt.Errorf("%s (line %d): expected %s", field, n.Line, what)
-	}
-	errs := []error{
-		want(yamlnode.Lookup(meta, "annotations"), yaml.MappingNode, "metadata.annotations"),
-		want(yamlnode.Lookup(spec, "volumes"), yaml.SequenceNode, "spec.volumes"),
-		want(yamlnode.Lookup(spec, "initContainers"), yaml.SequenceNode, "spec.initContainers"),
-	}
-	for _, c := range ctrs {
-		name := "container " + strconv.Quote(yamlnode.ScalarAt(c, "name"))
-		errs = append(errs,
-			want(yamlnode.Lookup(c, "volumeMounts"), yaml.SequenceNode, name+" volumeMounts"),
-			want(yamlnode.Lookup(c, "lifecycle"), yaml.MappingNode, name+" lifecycle"))
-	}
-	return errors.Join(errs...)
-}
-
-func contentOf(n *yaml.Node) []*yaml.Node {
-	if n == nil || n.Kind != yaml.SequenceNode {
-		return nil
-	}
-	return n.Content
 }

@@ -1,6 +1,7 @@
 package inject
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/tandem-sh/tandem/internal/yamlnode"
@@ -19,18 +20,38 @@ func (p *plan) podFailureWarnings(resource *yaml.Node) []string {
 	case "CronJob":
 		policy = yamlnode.Path(resource, "spec", "jobTemplate", "spec", "podFailurePolicy")
 	}
-	var sidecars, mains []string
-	for _, c := range append(append([]*container{}, p.sidecars...), p.natives...) {
-		sidecars = append(sidecars, c.name)
+	// Each teardown code, with the sidecars that can exit with it: a
+	// sidecar told to exit 0 on its stop signal still exits 137 when
+	// killed after its grace.
+	byCode := map[int32][]string{}
+	for _, c := range append(slices.Clone(p.sidecars), p.natives...) {
+		for _, code := range podfailure.TeardownCodes {
+			if code != 143 || !c.exitsZeroOnStop() {
+				byCode[code] = append(byCode[code], c.name)
+			}
+		}
 	}
+	var codes []int32
+	for _, code := range podfailure.TeardownCodes {
+		if len(byCode[code]) > 0 {
+			codes = append(codes, code)
+		}
+	}
+	var mains []string
 	for _, c := range p.mains {
 		mains = append(mains, c.name)
 	}
 	var warnings []string
-	for _, trip := range podfailure.Tripped(failureRules(policy)) {
-		warnings = append(warnings, trip.Message(sidecars)+"; "+trip.Fix(mains))
+	for _, trip := range podfailure.TrippedBy(failureRules(policy), codes) {
+		warnings = append(warnings, trip.Message(byCode[trip.Code])+"; "+trip.Fix(mains))
 	}
 	return warnings
+}
+
+// exitsZeroOnStop: c's preset says that, as it runs, it exits 0 on its
+// stop signal (cloud-sql-proxy --exit-zero-on-sigterm).
+func (c *container) exitsZeroOnStop() bool {
+	return c.preset != nil && c.preset.ExitZero != nil && c.terminationSignal == "" && c.preset.ExitZero.On(c.argv, c.env())
 }
 
 // failureRules reads the onExitCodes rules of a podFailurePolicy node.

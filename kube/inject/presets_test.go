@@ -182,6 +182,11 @@ func TestPresetAloneIsNotInjected(t *testing.T) {
 	if r.Status != Skipped || r.Cause != NoSidecars {
 		t.Errorf("report %v; want skipped, no sidecars", r)
 	}
+	// It says what is wrong: not that no sidecar is named, but that there
+	// is no main.
+	if want := "job/export: skipped (no main to wrap: every container is a known sidecar (db: preset cloud-sql-proxy), as in the sidecar's own workload)"; r.String() != want {
+		t.Errorf("report %q; want %q", r, want)
+	}
 }
 
 // A tag newer than the one read is still a match, and the report says so.
@@ -250,5 +255,92 @@ func TestPresetLinkerdShutdownNeedsItsVariable(t *testing.T) {
 	_, out = injectYAML(t, meshJob(image, env), presetOptions())
 	if got := flagValues(commandOf(t, out, "mesh-proxy"), "--quit-url"); !slices.Equal(got, []string{"http://127.0.0.1:4191/shutdown"}) {
 		t.Errorf("--quit-url %v; want linkerd's /shutdown", got)
+	}
+}
+
+// The ports the proxy's own flags or CSQL_PROXY_ variables set are where
+// tandem waits for its readiness and calls its quit URL: the ready file
+// appears, and the main that needs it runs.
+func TestPresetEndpointsOnTheSidecarsPorts(t *testing.T) {
+	for name, tt := range map[string]struct{ args, env string }{
+		"flags":     {`"--quitquitquit", "--admin-port", "9192", "--health-check", "--http-port=9191", "p:r:i"`, ""},
+		"variables": {`"p:r:i"`, "          env:\n            - {name: CSQL_PROXY_QUITQUITQUIT, value: \"true\"}\n            - {name: CSQL_PROXY_ADMIN_PORT, value: \"9192\"}\n            - {name: CSQL_PROXY_HEALTH_CHECK, value: \"true\"}\n            - {name: CSQL_PROXY_HTTP_PORT, value: \"9191\"}\n"},
+	} {
+		r, out := injectYAML(t, presetJob("", tt.args)+tt.env, presetOptions())
+		if r.Status != Injected || len(r.Warnings) != 0 {
+			t.Fatalf("%s: report %q; want injected without a warning", name, r)
+		}
+		sidecar := commandOf(t, out, "db")
+		if got := flagValues(sidecar, "--quit-url"); !slices.Equal(got, []string{"http://127.0.0.1:9192/quitquitquit"}) {
+			t.Errorf("%s: --quit-url %v; want its --admin-port's", name, got)
+		}
+		if got := flagValues(sidecar, "--ready-when"); !slices.Equal(got, []string{"http://127.0.0.1:9191/startup"}) {
+			t.Errorf("%s: --ready-when %v; want its --http-port's", name, got)
+		}
+	}
+}
+
+// A port that is not a number ($(VAR) from a secret, say) leaves that
+// endpoint out with a warning, rather than waiting on the default port.
+func TestPresetPortNotANumber(t *testing.T) {
+	r, out := injectYAML(t, presetJob("", `"--health-check", "--http-port", "$(PORT)", "p:r:i"`), presetOptions())
+	if r.Status != Injected || len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], `sidecar "db": preset cloud-sql-proxy's readiness left out: --http-port "$(PORT)": not a port number`) {
+		t.Fatalf("report %q; want a warning naming the flag and its value", r)
+	}
+	if got := flagValues(commandOf(t, out, "db"), "--ready-when"); len(got) != 0 {
+		t.Errorf("--ready-when %v; want none", got)
+	}
+}
+
+// daprd's quit call goes to the HTTP port its --dapr-http-port sets.
+func TestDaprdQuitOnItsPort(t *testing.T) {
+	src := strings.Replace(presetJob("", `"--app-id", "export", "--dapr-http-port", "3501"`),
+		"mirror.example:5000/gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.25.3", "daprio/daprd:1.15.0", 1)
+	src = strings.Replace(src, "          args: [", "          command: [/daprd]\n          args: [", 1)
+	r, out := injectYAML(t, src, testOptionsWith(func(o *Options) { o.Presets = presets.Builtin(); o.Resolver = nil }))
+	if r.Status != Injected {
+		t.Fatalf("report %q", r)
+	}
+	if got := flagValues(commandOf(t, out, "db"), "--quit-url"); !slices.Equal(got, []string{"http://127.0.0.1:3501/v1.0/shutdown"}) {
+		t.Errorf("--quit-url %v; want its --dapr-http-port's /v1.0/shutdown", got)
+	}
+}
+
+// A proxy told to exit 0 on SIGTERM trips a podFailurePolicy rule only
+// by the 137 of a kill after its grace: the warning says 137, not 143.
+func TestPodFailureWarningExitZeroProxy(t *testing.T) {
+	src := strings.Replace(presetJob("", `"--exit-zero-on-sigterm", "p:r:i"`), "spec:\n  template:",
+		"spec:\n  podFailurePolicy:\n    rules:\n      - action: FailJob\n        onExitCodes: {operator: NotIn, values: [0, 1]}\n  template:", 1)
+	r, _ := injectYAML(t, src, presetOptions())
+	if r.Status != Injected || len(r.Warnings) != 1 {
+		t.Fatalf("report %q; want injected with one warning", r)
+	}
+	if want := `sidecar "db" can exit 137 at teardown`; !strings.Contains(r.Warnings[0], want) {
+		t.Errorf("warning %q; want %q", r.Warnings[0], want)
+	}
+}
+
+// A tag older than the one the preset was read at still matches, with a
+// warning in the report line: its flags may differ.
+func TestPresetOlderTagWarned(t *testing.T) {
+	src := strings.Replace(presetJob("", `"x"`), "cloud-sql-proxy:2.25.3", "cloud-sql-proxy:2.14.1", 1)
+	opts := presetOptions()
+	opts.Resolver.(*fakeResolver).images["mirror.example:5000/gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.14.1"] = ImageConfig{Entrypoint: []string{"/cloud-sql-proxy"}}
+	r, _ := injectYAML(t, src, opts)
+	want := "; warning: sidecar \"db\": tag 2.14.1 is older than the 2.25.3 preset cloud-sql-proxy was verified at: check that it serves what `tandemctl presets` says"
+	if r.Status != Injected || !strings.Contains(r.String(), want) {
+		t.Errorf("report %q; want %q", r, want)
+	}
+}
+
+// An image that names a preset's repository in upper case is not an
+// image reference: it is not taken for the preset, and the report says
+// why, rather than injecting a pod the kubelet cannot pull.
+func TestPresetInvalidReferenceNotMatched(t *testing.T) {
+	src := strings.Replace(presetJob("", `"x"`), "mirror.example:5000/gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.25.3", "gcr.io/Cloud-SQL-Connectors/Cloud-SQL-Proxy:2.25.3", 1)
+	r, _ := injectYAML(t, src, presetOptions())
+	want := `container "db": image "gcr.io/Cloud-SQL-Connectors/Cloud-SQL-Proxy:2.25.3" is not an image reference (`
+	if r.Status != Skipped || !strings.Contains(r.Reason, want) || !strings.Contains(r.Reason, "not taken for preset cloud-sql-proxy") {
+		t.Errorf("report %q; want skipped, saying %q", r, want)
 	}
 }

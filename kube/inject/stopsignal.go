@@ -54,9 +54,10 @@ func statedStopSignals(annotations *yaml.Node, containers []string) (map[string]
 	return stated, errors.Join(errs...)
 }
 
-// stopSignal is the signal the runtime stops c with, as the manifest
-// states it (lifecycle.stopSignal or the annotation), and whether it does.
-func (c *container) stopSignal() (string, bool, error) {
+// statedStopSignal is the signal the runtime stops c with, as the
+// manifest states it (lifecycle.stopSignal or the annotation), and
+// whether it does.
+func (c *container) statedStopSignal() (string, bool, error) {
 	own := yamlnode.ScalarAt(yamlnode.Lookup(c.node, "lifecycle"), "stopSignal")
 	if own == "" {
 		return c.statedSignal, c.statedSignal != "", nil

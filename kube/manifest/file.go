@@ -107,26 +107,56 @@ func field(m *yaml.Node, key string) *yaml.Node {
 // Write writes the file: unchanged documents as they were read.
 func (f *File) Write(w io.Writer) error {
 	var out bytes.Buffer
-	for _, d := range f.Docs {
+	if err := f.write(&out, false); err != nil {
+		return err
+	}
+	_, err := w.Write(out.Bytes())
+	return err
+}
+
+// write writes the file to out; separate starts each document with a
+// `---` line (JSON values in a YAML stream). A JSON value it encodes ends
+// its line, so the next value, the shell's prompt or `cat` of another
+// file does not start on it.
+func (f *File) write(out *bytes.Buffer, separate bool) error {
+	for i, d := range f.Docs {
+		if separate {
+			if out.Len() > 0 && out.Bytes()[out.Len()-1] != '\n' {
+				out.WriteByte('\n')
+			}
+			out.WriteString("---\n")
+		}
 		out.Write(d.prefix)
 		if !d.Changed {
 			out.Write(d.body)
 			continue
 		}
-		var err error
-		if f.Format == JSON {
-			var spliced bool
-			if spliced, err = f.style.spliceJSONList(&out, d); err == nil && !spliced {
-				err = f.style.encodeJSON(&out, d.Node)
+		if f.Format == YAML {
+			if err := f.style.encodeYAML(out, d.Node, d.body); err != nil {
+				return fmt.Errorf("%s: encode: %w", f.Name, err)
 			}
-		} else {
-			err = f.style.encodeYAML(&out, d.Node, d.body)
+			continue
+		}
+		spliced, err := f.style.spliceJSONList(out, d)
+		if err == nil && !spliced {
+			err = f.style.encodeJSON(out, d.Node)
 		}
 		if err != nil {
 			return fmt.Errorf("%s: encode: %w", f.Name, err)
 		}
+		if next := bytes.TrimLeft(f.after(i), " \t\r"); !bytes.HasPrefix(next, []byte("\n")) {
+			out.WriteByte('\n')
+		}
 	}
 	out.Write(f.trailer)
-	_, err := w.Write(out.Bytes())
-	return err
+	return nil
+}
+
+// after is what the file has after its document i: the next one's
+// prefix, else the trailer.
+func (f *File) after(i int) []byte {
+	if i+1 < len(f.Docs) {
+		return f.Docs[i+1].prefix
+	}
+	return f.trailer
 }

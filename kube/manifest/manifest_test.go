@@ -128,7 +128,8 @@ func TestParseErrors(t *testing.T) {
 }
 
 // Files in a stream: a YAML file that does not start with `---` gets one,
-// and every file starts on a line of its own.
+// every file starts on a line of its own, and a JSON value after YAML is
+// a document of its own: the stream parses.
 func TestWriteAll(t *testing.T) {
 	var files []*File
 	for i, in := range []string{"a: 1", "---\nb: 2\n", "c: 3\n", "{\"d\": 4}"} {
@@ -142,8 +143,66 @@ func TestWriteAll(t *testing.T) {
 	if err := WriteAll(&out, files); err != nil {
 		t.Fatal(err)
 	}
-	if want := "a: 1\n---\nb: 2\n---\nc: 3\n{\"d\": 4}"; out.String() != want {
+	if want := "a: 1\n---\nb: 2\n---\nc: 3\n---\n{\"d\": 4}"; out.String() != want {
 		t.Errorf("wrote %q; want %q", out.String(), want)
+	}
+	if _, err := Parse("out", out.Bytes()); err != nil {
+		t.Errorf("the stream does not parse: %v", err)
+	}
+}
+
+// In a stream with YAML, every JSON value is a YAML document of its own,
+// the first file's too (kubectl reads a stream as JSON when it starts with
+// one, and then stops at the YAML); a stream of JSON alone stays JSON.
+func TestWriteAllMixedFormats(t *testing.T) {
+	tests := []struct {
+		inputs []string
+		want   string
+	}{
+		{[]string{"{\"a\": 1}\n{\"b\": 2}\n", "c: 3\n", "{\"d\": 4}\n"}, "---\n{\"a\": 1}\n---\n\n{\"b\": 2}\n---\nc: 3\n---\n{\"d\": 4}\n"},
+		{[]string{"{\"a\": 1}\n", "{\"b\": 2}"}, "{\"a\": 1}\n{\"b\": 2}"},
+	}
+	for _, tt := range tests {
+		var files []*File
+		docs := 0
+		for i, in := range tt.inputs {
+			f, err := Parse(string(rune('a'+i)), []byte(in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files, docs = append(files, f), docs+len(f.Docs)
+		}
+		var out bytes.Buffer
+		if err := WriteAll(&out, files); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != tt.want {
+			t.Errorf("%q: wrote %q; want %q", tt.inputs, out.String(), tt.want)
+		}
+		f, err := Parse("out", out.Bytes())
+		if err != nil || len(f.Docs) != docs {
+			t.Errorf("%q: the stream does not parse into its documents: %v", tt.inputs, err)
+		}
+	}
+}
+
+// A JSON value written anew ends its line: two values from one line come
+// out on two, and the last one ends with a newline; white space that the
+// input had after a value is kept.
+func TestChangedJSONEndsItsLine(t *testing.T) {
+	tests := map[string]string{
+		`{"a":1}{"b":2}`:         "{\"a\":1,\"x\":true}\n{\"b\":2,\"x\":true}\n",
+		"{\"a\":1}\n{\"b\":2}\n": "{\"a\":1,\"x\":true}\n{\"b\":2,\"x\":true}\n",
+		"{\"a\":1}  \n":          "{\"a\":1,\"x\":true}  \n",
+	}
+	for in, want := range tests {
+		got := roundTrip(t, "f.json", in, func(n *yaml.Node) bool {
+			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "x"}, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
+			return true
+		})
+		if got != want {
+			t.Errorf("%q: wrote %q; want %q", in, got, want)
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -85,8 +86,12 @@ func readOne(name string, stdin io.Reader) (*File, error) {
 
 // WriteAll writes files one after another as one stream: each starts on
 // a new line, and a YAML file that does not start with a `---` line gets
-// one, so its first document stays a document of its own.
+// one, so its first document stays a document of its own. In a stream
+// that has YAML, each JSON value gets a `---` line too: JSON is YAML's
+// flow style, so the stream is one YAML stream, which kubectl reads
+// whatever its first document.
 func WriteAll(w io.Writer, files []*File) error {
+	yamlStream := slices.ContainsFunc(files, func(f *File) bool { return f.Format == YAML })
 	var out bytes.Buffer
 	for i, f := range files {
 		if i > 0 {
@@ -97,7 +102,7 @@ func WriteAll(w io.Writer, files []*File) error {
 				out.WriteString("---\n")
 			}
 		}
-		if err := f.Write(&out); err != nil {
+		if err := f.write(&out, yamlStream && f.Format == JSON); err != nil {
 			return err
 		}
 	}

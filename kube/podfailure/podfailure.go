@@ -38,12 +38,18 @@ type Trip struct {
 // its mains'. A rule that names a container is meant for it; Count does
 // what no rule would.
 func Tripped(rules []Rule) []Trip {
+	return TrippedBy(rules, TeardownCodes)
+}
+
+// TrippedBy is Tripped for sidecars that exit with codes at teardown
+// (only 137 for a proxy told to exit 0 on SIGTERM).
+func TrippedBy(rules []Rule, codes []int32) []Trip {
 	var trips []Trip
 	for _, r := range rules {
 		if r.ContainerName != "" || r.Action == "Count" {
 			continue
 		}
-		for _, code := range TeardownCodes {
+		for _, code := range codes {
 			if r.matches(code) {
 				trips = append(trips, Trip{Rule: r, Code: code})
 				break

@@ -1,6 +1,9 @@
 package presets
 
 import (
+	"fmt"
+	"net"
+	"net/url"
 	"strconv"
 	"strings"
 )
@@ -53,6 +56,25 @@ func (m Match) NewerThanVerified() bool {
 	return false
 }
 
+// OlderThanVerified is true when the image's tag is a release older than
+// the one the preset was read at: its flags and endpoints may not be the
+// ones the preset states. A tag that names a series (2.25) is compared as
+// far as it goes: it is not older than the 2.25.3 in it.
+func (m Match) OlderThanVerified() bool {
+	tag, ok := release(m.Tag)
+	verified, ok2 := release(m.Verified.Version)
+	if !ok || !ok2 {
+		return false
+	}
+	given := len(strings.Split(strings.TrimPrefix(strings.SplitN(m.Tag, "-", 2)[0], "v"), "."))
+	for i := range given {
+		if tag[i] != verified[i] {
+			return tag[i] < verified[i]
+		}
+	}
+	return false
+}
+
 // release reads "v1.2.3", "1.2" or "1.2.3-alpine" as three numbers.
 func release(s string) ([3]int, bool) {
 	var v [3]int
@@ -72,35 +94,66 @@ func release(s string) ([3]int, bool) {
 	return v, true
 }
 
-// Applies says whether an endpoint is served by a container that runs
-// argv with env (its environment's names and values).
-func (e *Endpoint) Applies(argv []string, env map[string]string) bool {
-	if e == nil {
-		return false
+// For is the endpoint as a container that runs argv with env (its
+// environment's names and values) serves it: the URL of a quit call or the
+// condition of a readiness, on the port it sets; ok is false when it does
+// not serve it. err says that the port it sets is not a number.
+func (e *Endpoint) For(argv []string, env map[string]string) (target string, ok bool, err error) {
+	if e == nil || (e.WhenArg != "" || e.WhenEnv != "") && !(Switch{e.WhenArg, e.WhenEnv}).On(argv, env) {
+		return "", false, nil
 	}
-	if e.WhenArg != "" && !hasFlag(argv, e.WhenArg) {
-		return false
+	target = e.Target()
+	var port, name string
+	if v, ok := flagValue(argv, e.PortArg); ok {
+		port, name = v, e.PortArg
+	} else if v := env[e.PortEnv]; e.PortEnv != "" && v != "" {
+		port, name = v, e.PortEnv
 	}
-	if e.WhenEnv != "" && !strings.EqualFold(env[e.WhenEnv], "true") {
-		return false
+	if name == "" {
+		return target, true, nil
 	}
-	return true
+	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+		return "", false, fmt.Errorf("%s %q: not a port number", name, port)
+	}
+	u, err := url.Parse(target)
+	if err != nil {
+		return "", false, err
+	}
+	u.Host = net.JoinHostPort(u.Hostname(), port)
+	return u.String(), true, nil
 }
 
-// hasFlag: argv has flag, alone or as flag=VALUE other than false.
-func hasFlag(argv []string, flag string) bool {
-	for _, a := range argv {
-		if a == flag {
-			return true
-		}
-		if v, ok := strings.CutPrefix(a, flag+"="); ok && v != "false" {
-			return true
-		}
+// On says whether a container that runs argv with env has the switch on:
+// the flag alone or as flag=VALUE other than false; else, without the
+// flag, the variable set to "true".
+func (s Switch) On(argv []string, env map[string]string) bool {
+	if v, ok := flagValue(argv, s.Arg); ok {
+		return v != "false"
 	}
-	return false
+	return s.Env != "" && strings.EqualFold(env[s.Env], "true")
 }
 
-// Target is the endpoint as tandem takes it: the URL of a quit call or
+// flagValue is the value of the last flag in argv (its program's flags
+// parse so: the last wins): "--flag V" or "--flag=V"; "" for a flag given
+// alone, last in argv or before another flag.
+func flagValue(argv []string, flag string) (value string, ok bool) {
+	if flag == "" {
+		return "", false
+	}
+	for i, a := range argv {
+		if v, eq := strings.CutPrefix(a, flag+"="); eq {
+			value, ok = v, true
+		} else if a == flag {
+			value, ok = "", true
+			if i+1 < len(argv) && !strings.HasPrefix(argv[i+1], "-") {
+				value = argv[i+1]
+			}
+		}
+	}
+	return value, ok
+}
+
+// Target is the endpoint on its default port: the URL of a quit call or
 // the condition of a readiness.
 func (e *Endpoint) Target() string {
 	if e.URL != "" {

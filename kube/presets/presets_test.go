@@ -70,7 +70,26 @@ func TestNewerThanVerified(t *testing.T) {
 	}
 }
 
-func TestEndpointApplies(t *testing.T) {
+// A release older than the one read is said to be; anything else is not.
+func TestOlderThanVerified(t *testing.T) {
+	table := Builtin()
+	for image, older := range map[string]bool{
+		"gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.14.1":      true,
+		"gcr.io/cloud-sql-connectors/cloud-sql-proxy:v2.25":       false, // 2.25.0
+		"gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.25.3":      false,
+		"gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.26.0":      false,
+		"gcr.io/cloud-sql-connectors/cloud-sql-proxy:latest":      false,
+		"gcr.io/cloud-sql-connectors/cloud-sql-proxy@sha256:0123": false,
+		"istio/proxyv2:1.0.0": false, // read at a commit
+	} {
+		m, _ := table.Lookup(image)
+		if got := m.OlderThanVerified(); got != older {
+			t.Errorf("%s: older %v; want %v", image, got, older)
+		}
+	}
+}
+
+func TestEndpointFor(t *testing.T) {
 	quit := &Endpoint{URL: "http://127.0.0.1:9091/quitquitquit", WhenArg: "--quitquitquit"}
 	for _, tc := range []struct {
 		argv []string
@@ -81,17 +100,63 @@ func TestEndpointApplies(t *testing.T) {
 		{[]string{"/cloud-sql-proxy", "--quitquitquit=false"}, false},
 		{[]string{"/cloud-sql-proxy", "p:r:i"}, false},
 	} {
-		if got := quit.Applies(tc.argv, nil); got != tc.want {
+		if _, got, _ := quit.For(tc.argv, nil); got != tc.want {
 			t.Errorf("%v: applies %v; want %v", tc.argv, got, tc.want)
 		}
 	}
 	shutdown := &Endpoint{URL: "http://127.0.0.1:4191/shutdown", WhenEnv: "LINKERD2_PROXY_SHUTDOWN_ENDPOINT_ENABLED"}
-	if shutdown.Applies(nil, map[string]string{}) || !shutdown.Applies(nil, map[string]string{"LINKERD2_PROXY_SHUTDOWN_ENDPOINT_ENABLED": "true"}) {
+	_, off, _ := shutdown.For(nil, map[string]string{})
+	_, on, _ := shutdown.For(nil, map[string]string{"LINKERD2_PROXY_SHUTDOWN_ENDPOINT_ENABLED": "true"})
+	if off || !on {
 		t.Error("linkerd's /shutdown: want it only when its variable is true")
 	}
 	var none *Endpoint
-	if none.Applies(nil, nil) {
+	if _, ok, _ := none.For(nil, nil); ok {
 		t.Error("no endpoint applies")
+	}
+}
+
+// The built-in cloud-sql-proxy's endpoints follow the ports and switches
+// its own flags and CSQL_PROXY_ variables set, flags first; daprd's quit
+// call follows --dapr-http-port.
+func TestEndpointPorts(t *testing.T) {
+	table := Builtin()
+	sql, _ := table.Lookup("gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.25.3")
+	dapr, _ := table.Lookup("daprio/daprd:1.15.0")
+	for _, tc := range []struct {
+		name      string
+		e         *Endpoint
+		argv      []string
+		env       map[string]string
+		want      string
+		wantOK    bool
+		wantError string
+	}{
+		{"defaults", sql.Ready, []string{"/p", "--health-check"}, nil, "http://127.0.0.1:9090/startup", true, ""},
+		{"--http-port N", sql.Ready, []string{"/p", "--health-check", "--http-port", "9191", "p:r:i"}, nil, "http://127.0.0.1:9191/startup", true, ""},
+		{"--http-port=N", sql.Ready, []string{"/p", "--http-port=9191", "--health-check"}, nil, "http://127.0.0.1:9191/startup", true, ""},
+		{"variables", sql.Ready, []string{"/p"}, map[string]string{"CSQL_PROXY_HEALTH_CHECK": "true", "CSQL_PROXY_HTTP_PORT": "9292"}, "http://127.0.0.1:9292/startup", true, ""},
+		{"the flag wins", sql.Ready, []string{"/p", "--health-check", "--http-port=9191"}, map[string]string{"CSQL_PROXY_HTTP_PORT": "9292"}, "http://127.0.0.1:9191/startup", true, ""},
+		{"switched off by flag", sql.Ready, []string{"/p", "--health-check=false"}, map[string]string{"CSQL_PROXY_HEALTH_CHECK": "true"}, "", false, ""},
+		{"--admin-port", sql.Quit, []string{"/p", "--quitquitquit", "--admin-port", "9192"}, nil, "http://127.0.0.1:9192/quitquitquit", true, ""},
+		{"quit by variables", sql.Quit, []string{"/p"}, map[string]string{"CSQL_PROXY_QUITQUITQUIT": "true", "CSQL_PROXY_ADMIN_PORT": "9193"}, "http://127.0.0.1:9193/quitquitquit", true, ""},
+		{"not a port", sql.Quit, []string{"/p", "--quitquitquit", "--admin-port=$(PORT)"}, nil, "", false, `--admin-port "$(PORT)": not a port number`},
+		{"daprd default", dapr.Quit, []string{"/daprd"}, nil, "http://127.0.0.1:3500/v1.0/shutdown", true, ""},
+		{"--dapr-http-port", dapr.Quit, []string{"/daprd", "--dapr-http-port", "3501"}, nil, "http://127.0.0.1:3501/v1.0/shutdown", true, ""},
+	} {
+		got, ok, err := tc.e.For(tc.argv, tc.env)
+		if got != tc.want || ok != tc.wantOK || (err == nil) != (tc.wantError == "") || err != nil && err.Error() != tc.wantError {
+			t.Errorf("%s: %q, %v, %v; want %q, %v, %q", tc.name, got, ok, err, tc.want, tc.wantOK, tc.wantError)
+		}
+	}
+}
+
+// --exit-zero-on-sigterm, or its variable, makes cloud-sql-proxy exit 0.
+func TestExitZero(t *testing.T) {
+	sql, _ := Builtin().Lookup("gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.25.3")
+	if sql.ExitZero.On([]string{"/p"}, nil) || !sql.ExitZero.On([]string{"/p", "--exit-zero-on-sigterm"}, nil) ||
+		!sql.ExitZero.On(nil, map[string]string{"CSQL_PROXY_EXIT_ZERO_ON_SIGTERM": "true"}) {
+		t.Error("want exit 0 with --exit-zero-on-sigterm or CSQL_PROXY_EXIT_ZERO_ON_SIGTERM=true only")
 	}
 }
 

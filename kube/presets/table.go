@@ -25,6 +25,8 @@ type Preset struct {
 	Ready *Endpoint `json:"ready,omitempty"`
 	// StopExitCode is its exit code on a requested stop (nil: not read).
 	StopExitCode *int `json:"stopExitCode,omitempty"`
+	// ExitZero is what makes it exit 0 on its stop signal instead.
+	ExitZero *Switch `json:"exitZero,omitempty"`
 	// Essential: the mains need it by default (tandem.sh/needs).
 	Essential bool     `json:"essential"`
 	Verified  Verified `json:"verified"`
@@ -32,12 +34,22 @@ type Preset struct {
 
 // Endpoint is a URL or tandem condition that the sidecar serves only
 // when its command line has WhenArg or its environment sets WhenEnv to
-// "true" (both empty: always).
+// "true" (both empty: always), on the port its command line gives with
+// PortArg or its environment with PortEnv (else the URL's).
 type Endpoint struct {
 	URL     string `json:"url,omitempty"`
 	When    string `json:"when,omitempty"`
 	WhenArg string `json:"whenArg,omitempty"`
 	WhenEnv string `json:"whenEnv,omitempty"`
+	PortArg string `json:"portArg,omitempty"`
+	PortEnv string `json:"portEnv,omitempty"`
+}
+
+// Switch is a boolean setting of the sidecar: a flag, or a variable set
+// to "true" when the flag is not given.
+type Switch struct {
+	Arg string `json:"arg,omitempty"`
+	Env string `json:"env,omitempty"`
 }
 
 // Verified says where the entry was read: the version ("" when the
@@ -82,6 +94,11 @@ func Parse(data []byte) (*Table, error) {
 		}
 		if p.Ready != nil && p.Ready.When == "" || p.Quit != nil && !strings.HasPrefix(p.Quit.URL, "http://") {
 			return nil, fmt.Errorf("preset %q: expected ready.when to be a condition and quit.url an http:// URL", p.Name)
+		}
+		for _, e := range []*Endpoint{p.Quit, p.Ready} {
+			if e != nil && (e.PortArg != "" || e.PortEnv != "") && !strings.HasPrefix(e.Target(), "http://") {
+				return nil, fmt.Errorf("preset %q: %s: a port is read only for an http:// endpoint", p.Name, e.Target())
+			}
 		}
 	}
 	return &t, nil

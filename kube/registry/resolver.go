@@ -37,7 +37,10 @@ type lookup struct {
 	err    error
 }
 
-var _ inject.EntrypointResolver = (*Resolver)(nil)
+var (
+	_ inject.EntrypointResolver = (*Resolver)(nil)
+	_ inject.Prefetcher         = (*Resolver)(nil) // inject.Files reads a run's images at once
+)
 
 // New reads images for platform (os/arch[/variant]); insecure lists the
 // registry hosts (host or host:port) spoken to over plain HTTP; timeout

@@ -48,10 +48,11 @@ func (h *Handler) admit(ctx context.Context, req *admissionv1.AdmissionRequest) 
 		return h.failed("pod/"+req.Name, ReasonBadObject, "tandem: "+err.Error())
 	}
 	opts, lookups := h.podOptions(pod)
+	prepared := inject.Prepare(pod.node, opts)
 	if lookups != nil {
-		lookups.resolveAll(ctx, inject.Images(pod.node, opts))
+		lookups.resolveAll(ctx, prepared.Images())
 	}
-	r := inject.Resource(ctx, pod.node, opts)
+	r := prepared.Inject(ctx)
 	switch r.Status {
 	case inject.Skipped:
 		d := allow(Skipped, Reason(r.Cause), r.Reason)

@@ -1,4 +1,4 @@
-package main
+package cmdline
 
 import (
 	"path/filepath"
@@ -11,9 +11,9 @@ import (
 
 // TestLongestNameFits: at the longest name accepted, everything tandem
 // makes beside the file (its lifeline, their temporary names) can be made:
-// addedToName is not too small.
+// AddedToName is not too small.
 func TestLongestNameFits(t *testing.T) {
-	path := filepath.Join(t.TempDir(), strings.Repeat("n", nameMax-addedToName))
+	path := filepath.Join(t.TempDir(), strings.Repeat("n", NameMax-AddedToName))
 	h, err := lifeline.Hold(lifeline.Of(path), "host")
 	if err != nil {
 		t.Fatalf("lifeline of the longest name: %v", err)
