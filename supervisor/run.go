@@ -22,9 +22,10 @@ type engine struct {
 	log      zerolog.Logger
 	w        world
 	signals  <-chan os.Signal
-	lifeline *lifeline.Holder // main's done file's, or a sidecar's stopped file's
-	hold     *hold            // sidecar: the termination signal's hold (--outlive-main)
-	ranking                   // which of the events pending at once the loops take first
+	lifeline *lifeline.Holder              // main's done file's, or a sidecar's stopped file's
+	hold     *hold                         // sidecar: the termination signal's hold (--outlive-main)
+	run      func(context.Context) outcome // the mode's: runCmd, runSidecar, runMain
+	ranking                                // which of the events pending at once the loops take first
 	// What one mode keeps (sidecar_mode.go, main_mode.go): the zero value
 	// in the others, whose nil channels are never ready.
 	sidecarState
@@ -58,25 +59,25 @@ func Run(ctx context.Context, cfg Config) error {
 	return e.finish(e.run(ctx))
 }
 
+// newEngine builds the engine for cfg's mode: the one place the mode is
+// chosen, with its state and its run.
 func newEngine(cfg Config, w world, sigs <-chan os.Signal) *engine {
 	e := &engine{cfg: cfg, log: cfg.Log, w: w, signals: sigs, hold: newHold(0, nil, w)}
+	e.run = e.runCmd
 	switch cfg.Mode {
 	case ModeSidecar:
 		e.sidecarState = newSidecarState(cfg.Sidecar)
 		e.hold = newHold(cfg.Sidecar.OutliveMain, cfg.Sidecar.DoneFiles, w)
+		e.run = e.runSidecar
 	case ModeMain:
 		e.mainState = newMainState(cfg.Main)
+		e.run = e.runMain
 	}
 	return e
 }
 
-func (e *engine) run(ctx context.Context) outcome {
-	switch e.cfg.Mode {
-	case ModeSidecar:
-		return e.runSidecar(ctx)
-	case ModeMain:
-		return e.runMain(ctx)
-	}
+// runCmd: `tandem run`, CMD alone.
+func (e *engine) runCmd(ctx context.Context) outcome {
 	c, err := e.start()
 	if err != nil {
 		return startFailed(err)
