@@ -33,7 +33,7 @@ const (
 type holdState int
 
 const (
-	holdNone        holdState = iota // nothing held: the termination signal may be
+	holdNone        holdState = iota // nothing held yet
 	holdProvisional                  // the signal came: a main's mark is looked for
 	holdConfirmed                    // the pod is being deleted: held until the main is done or the deadline
 	holdReleased                     // the deadline passed and the signal went on: never held again
@@ -197,8 +197,11 @@ func (e *engine) logHold(step holdStep, idle bool) {
 		event(l, cmdline.EventMarkAwaited).Str("signal", sig).Dur("wait_ms", markWait).
 			Msg("termination signal: looking for a main's termination mark before holding it")
 	case stepHeld:
-		event(l, cmdline.EventSignalHeld).Str("signal", sig).Dur("outlive_main_ms", e.cfg.Sidecar.OutliveMain).
-			Msg("termination signal held: CMD keeps running until the main is done or outlive-main passes")
+		msg := "termination signal held: CMD keeps running until the main is done or outlive-main passes"
+		if idle {
+			msg = "termination signal held during a restart backoff: CMD starts again and runs until the main is done or outlive-main passes"
+		}
+		event(l, cmdline.EventSignalHeld).Str("signal", sig).Dur("outlive_main_ms", e.cfg.Sidecar.OutliveMain).Msg(msg)
 	case stepAlone:
 		msg := "no main marked its termination: the signal came to this container alone; forwarding it"
 		if idle {
