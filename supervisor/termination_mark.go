@@ -36,17 +36,22 @@ func mainMarked(done string) bool {
 	return err == nil
 }
 
-// markTermination: main, a signal a runtime stops containers with came
-// from outside: SIGTERM, or the STOPSIGNAL of the stock images (nginx's
-// QUIT, postgres's INT); written once, after the signal went on to CMD.
-// SIGQUIT may also be a request for a dump: a mark then only lets a
-// sidecar signalled alone meanwhile hold its signal. A mark that
-// cannot be written leaves the sidecars to forward their own signal: a
-// warning, not a failure of the main.
+// stopsContainer: sig is one a runtime stops containers with: SIGTERM, or
+// the STOPSIGNAL of the stock images (nginx's QUIT, postgres's INT). A main
+// does not know its container's, so it takes each of them for the pod's
+// stop. SIGQUIT may also be a request for a dump (a JVM's thread dump).
+func stopsContainer(sig unix.Signal) bool {
+	return sig == unix.SIGTERM || sig == unix.SIGINT || sig == unix.SIGQUIT
+}
+
+// markTermination: main, a signal that stops containers came from outside;
+// written once, after the signal went on to CMD. A SIGQUIT that asked for
+// a dump only lets a sidecar signalled alone meanwhile hold its signal. A
+// mark that cannot be written leaves the sidecars to forward their own
+// signal: a warning, not a failure of the main.
 func (e *engine) markTermination(sig unix.Signal) {
 	done := e.cfg.Main.DoneFile
-	stops := sig == unix.SIGTERM || sig == unix.SIGINT || sig == unix.SIGQUIT
-	if e.cfg.Mode != ModeMain || done == "" || e.marked || !stops {
+	if e.cfg.Mode != ModeMain || done == "" || e.marked || !stopsContainer(sig) {
 		return
 	}
 	e.marked = true
