@@ -25,7 +25,7 @@ const (
 	EventSignalForwarded  = "signal-forwarded"
 	EventNotStarted       = "not-started"       // sidecar: the main was done before CMD started
 	EventMainFailed       = "main-failed"       // --stop-when success: a failed main is not done
-	EventRestartLimit     = "restart-limit"     // --max-restarts crashes within --restart-window: giving up
+	EventRestartLimit     = "restart-limit"     // more than --max-restarts exits within --restart-window: giving up
 	EventTerminationGrace = "termination-grace" // main: the pod's stop signal, CMD has --termination-grace
 	// Some done files are there and others are not, for longer than --grace.
 	EventDoneFilesAwaited = "done-files-awaited"
