@@ -38,7 +38,9 @@ type engine struct {
 	lost     chan sidecarLoss
 	mainDone bool
 	marked   bool // main: its termination is marked beside the done file
-	ranking       // which of the events pending at once the loops take first
+	// sidecar: the termination marks of another pod already warned of
+	foreignMarks map[string]bool
+	ranking      // which of the events pending at once the loops take first
 }
 
 // Run supervises cfg.Command until it ends. It returns nil when tandem must
@@ -70,7 +72,7 @@ func Run(ctx context.Context, cfg Config) error {
 
 func newEngine(cfg Config, w world, sigs <-chan os.Signal) *engine {
 	return &engine{cfg: cfg, log: cfg.Log, w: w, signals: sigs, done: make(chan doneEvent, 1), deleting: make(chan struct{}),
-		lost: make(chan sidecarLoss, len(cfg.Main.Needs)+1)}
+		lost: make(chan sidecarLoss, len(cfg.Main.Needs)+1), foreignMarks: map[string]bool{}}
 }
 
 func (e *engine) run(ctx context.Context) outcome {

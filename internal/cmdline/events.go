@@ -30,8 +30,9 @@ const (
 	// Some done files are there and others are not, for longer than --grace.
 	EventDoneFilesAwaited = "done-files-awaited"
 	EventDoneUnreadable   = "done-file-unreadable"
-	EventDoneFileForeign  = "done-file-foreign" // written in another pod: ignored
-	EventLifelineForeign  = "lifeline-foreign"  // held in another pod: not attached to
+	EventDoneFileForeign  = "done-file-foreign"        // written in another pod: ignored
+	EventLifelineForeign  = "lifeline-foreign"         // held in another pod: not attached to
+	EventMarkForeign      = "termination-mark-foreign" // written in another pod: ignored
 	EventQuitFailed       = "quit-failed"
 	EventPeersFailed      = "peers-failed"
 	EventSubreaperFailed  = "subreaper-failed"
