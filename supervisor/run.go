@@ -89,10 +89,11 @@ func (e *engine) run(ctx context.Context) outcome {
 	return e.endingOutcome(e.supervise(ctx, c, nil))
 }
 
-// holdLifeline holds the lifeline of the file this tandem will write. Where
-// that cannot work, its readers fall back on the file alone: say so, go on.
-func (e *engine) holdLifeline(file string) *lifeline.Holder {
-	h, err := lifeline.Hold(lifeline.Of(file), statusfile.Hostname())
+// holdLifeline holds the lifeline of the file this tandem will write, of
+// kind (a main's done file, a sidecar's stopped file). Where that cannot
+// work, its readers fall back on the file alone: say so, go on.
+func (e *engine) holdLifeline(file string, kind lifeline.Kind) *lifeline.Holder {
+	h, err := lifeline.HoldAs(lifeline.Of(file), statusfile.Hostname(), kind)
 	if err != nil {
 		event(e.log.Warn(), cmdline.EventLifelineMissing).Err(err).
 			Msg("no lifeline: if this tandem is killed outright, its sidecars will not notice")

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
+	"github.com/tandem-sh/tandem/supervisor/lifeline"
 	"github.com/tandem-sh/tandem/supervisor/process"
 	"github.com/tandem-sh/tandem/supervisor/signals"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
@@ -23,7 +24,7 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 	defer e.holdReadyLifeline()()
 	if path := e.cfg.Sidecar.StoppedFile; path != "" {
 		_ = statusfile.Unlink(path) // a sidecar that starts again has not stopped
-		e.lifeline = e.holdLifeline(path)
+		e.lifeline = e.holdLifeline(path, lifeline.KindStopped)
 	}
 	source, err := e.newSource()
 	if err != nil {
