@@ -181,8 +181,8 @@ func (b *restartBudget) crashes() int {
 // see it lost. Clean exits are called exits, not crashes.
 func (e *engine) restartLimit(st process.Status, budget restartBudget) outcome {
 	sc := e.cfg.Sidecar
-	err := fmt.Errorf("CMD exited %d times within %s (--%s %d), %d of them crashes",
-		len(budget.exits), sc.RestartWindow, cmdline.FlagMaxRestarts, sc.MaxRestarts, budget.crashes())
+	err := fmt.Errorf("CMD exited %d times within %s (--%s %d), %d of them cleanly",
+		len(budget.exits), sc.RestartWindow, cmdline.FlagMaxRestarts, sc.MaxRestarts, len(budget.exits)-budget.crashes())
 	if budget.crashes() == len(budget.exits) {
 		err = fmt.Errorf("CMD crashed %d times within %s (--%s %d)", len(budget.exits), sc.RestartWindow, cmdline.FlagMaxRestarts, sc.MaxRestarts)
 	}

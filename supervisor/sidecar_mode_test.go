@@ -411,8 +411,8 @@ func TestSidecarRestartBudget(t *testing.T) {
 		r.fire(time.Second)
 		r.child().exited <- exitedWith(0)
 		out := r.wantOutcome(1, "restart-limit")
-		if out.err == nil || out.err.Error() != "CMD exited 2 times within 10m0s (--max-restarts 1), 1 of them crashes" {
-			t.Fatalf("error %v; want one that counts the exits and the crashes apart", out.err)
+		if out.err == nil || out.err.Error() != "CMD exited 2 times within 10m0s (--max-restarts 1), 1 of them cleanly" {
+			t.Fatalf("error %v; want one that counts the exits and the clean ones apart", out.err)
 		}
 	})
 	t.Run("recovered inside the budget", func(t *testing.T) {
