@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
+	"github.com/tandem-sh/tandem/supervisor/lifeline"
 	"github.com/tandem-sh/tandem/supervisor/peers"
 	"github.com/tandem-sh/tandem/supervisor/probe"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
@@ -30,7 +31,7 @@ func (e *engine) runMain(ctx context.Context) outcome {
 		}
 		// Held from before --wait-for until the done file is written: a main
 		// killed outright at any point is seen by its sidecars as lost.
-		e.lifeline = e.holdLifeline(path)
+		e.lifeline = e.holdLifeline(path, lifeline.KindDone)
 	}
 	if len(e.cfg.Main.Needs) > 0 {
 		e.needs = newNeeds(e.cfg.Main.Needs, e.lost, e.log)

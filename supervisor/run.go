@@ -38,7 +38,9 @@ type engine struct {
 	lost     chan sidecarLoss
 	mainDone bool
 	marked   bool // main: its termination is marked beside the done file
-	ranking       // which of the events pending at once the loops take first
+	// sidecar: the termination marks of another pod already warned of
+	foreignMarks map[string]bool
+	ranking      // which of the events pending at once the loops take first
 }
 
 // Run supervises cfg.Command until it ends. It returns nil when tandem must
@@ -70,7 +72,7 @@ func Run(ctx context.Context, cfg Config) error {
 
 func newEngine(cfg Config, w world, sigs <-chan os.Signal) *engine {
 	return &engine{cfg: cfg, log: cfg.Log, w: w, signals: sigs, done: make(chan doneEvent, 1), deleting: make(chan struct{}),
-		lost: make(chan sidecarLoss, len(cfg.Main.Needs)+1)}
+		lost: make(chan sidecarLoss, len(cfg.Main.Needs)+1), foreignMarks: map[string]bool{}}
 }
 
 func (e *engine) run(ctx context.Context) outcome {
@@ -87,10 +89,11 @@ func (e *engine) run(ctx context.Context) outcome {
 	return e.endingOutcome(e.supervise(ctx, c, nil))
 }
 
-// holdLifeline holds the lifeline of the file this tandem will write. Where
-// that cannot work, its readers fall back on the file alone: say so, go on.
-func (e *engine) holdLifeline(file string) *lifeline.Holder {
-	h, err := lifeline.Hold(lifeline.Of(file), statusfile.Hostname())
+// holdLifeline holds the lifeline of the file this tandem will write, of
+// kind (a main's done file, a sidecar's stopped file). Where that cannot
+// work, its readers fall back on the file alone: say so, go on.
+func (e *engine) holdLifeline(file string, kind lifeline.Kind) *lifeline.Holder {
+	h, err := lifeline.HoldAs(lifeline.Of(file), statusfile.Hostname(), kind)
 	if err != nil {
 		event(e.log.Warn(), cmdline.EventLifelineMissing).Err(err).
 			Msg("no lifeline: if this tandem is killed outright, its sidecars will not notice")

@@ -194,20 +194,19 @@ func (e *engine) onSignal(ctx context.Context, r *cmdRun, sig unix.Signal) {
 			e.onJobContinue(r)
 		}
 		e.forward(r.child, sig)
-		if terminating {
-			e.limitTermination(r, sig)
-		}
+		e.limitTermination(r, sig)
 		e.markTermination(sig)
 	}
 }
 
 // limitTermination gives a main's CMD --termination-grace to exit after the
-// pod's stop signal, then SIGKILL: its done file is then written in time
+// pod's stop signal (stopsContainer: the signals the main marks its
+// termination on), then SIGKILL: its done file is then written in time
 // for the sidecars, which --outlive-main holds until then, to keep the
 // rest of the pod's grace period for their own stop (docs/commands.md).
 func (e *engine) limitTermination(r *cmdRun, sig unix.Signal) {
 	grace := e.cfg.Main.TerminationGrace
-	if e.cfg.Mode != ModeMain || grace <= 0 || r.stop.active() {
+	if e.cfg.Mode != ModeMain || grace <= 0 || r.stop.active() || !stopsContainer(sig) {
 		return
 	}
 	r.stop.phase, r.stop.timer, r.stop.killAfter = stopSignaled, e.w.After(grace), grace
@@ -253,8 +252,11 @@ func (e *engine) logDone(ev doneEvent, at time.Time) {
 		l = l.Str("path", ev.Path)
 	}
 	if ev.Status != nil {
-		l = l.Int("main_exit_code", ev.Status.ExitCode).Str("main", ev.Status.Name).
-			Dur("after_file_time_ms", ev.SeenAt.Sub(ev.Status.Time))
+		l = l.Int("main_exit_code", ev.Status.ExitCode).Str("main", ev.Status.Name)
+		// A file without a time (written by hand) has no delay to tell.
+		if !ev.Status.Time.IsZero() {
+			l = l.Dur("after_file_time_ms", ev.SeenAt.Sub(ev.Status.Time))
+		}
 	}
 	l.Msg("main is done")
 }
