@@ -61,6 +61,7 @@ type fakes struct {
 	jobs     bool
 	noMain   atomic.Bool // no main holds a lifeline: nothing to outlive
 	unmarked atomic.Bool // no main marked its termination: a signal to the sidecar alone
+	markHost string      // the host a mark names ("": a bare file, no host)
 	terminal chan string // "take", "give", "stop-self"
 	reaped   chan struct{}
 	// onSignal, when set, runs inside Signal before it is recorded: a test
@@ -132,7 +133,17 @@ func (f *fakes) world() world {
 	return world{starter: f, signaller: f, clock: f, terminal: f, quitter: f, files: f,
 		prober: &probe.Real{}, peers: &fakeFinder{}, reaped: f.reaped,
 		mainHolds:  func(string) bool { return !f.noMain.Load() },
-		mainMarked: func(string) bool { return !f.unmarked.Load() }}
+		markOfMain: f.readMark}
+}
+
+func (f *fakes) readMark(string) (*statusfile.File, bool) {
+	if f.unmarked.Load() {
+		return nil, false
+	}
+	if f.markHost == "" {
+		return nil, true
+	}
+	return &statusfile.File{Version: 1, Event: statusfile.EventTerminating, Host: f.markHost}, true
 }
 
 // fakeSource is a sidecar's done sources: the test decides when it holds.

@@ -57,15 +57,17 @@ type hold struct {
 	doneFiles []string
 	clock     clock
 	mainHolds func(done string) bool // world's: a main holds done's lifeline
-	marked    func(done string) bool // world's: a main marked its termination
+	marked    func(done string) bool // the engine's mainMarked: a main of this pod marked its termination
 	state     holdState
 	looksLeft int              // provisional: looks for a mark still to make
 	timer     <-chan time.Time // provisional: the next look; confirmed: the deadline
 	deleting  chan struct{}    // closed as the hold is confirmed: --stop-when deletion's gate
 }
 
-func newHold(outlive time.Duration, doneFiles []string, w world) *hold {
-	return &hold{outlive: outlive, doneFiles: doneFiles, clock: w.clock, mainHolds: w.mainHolds, marked: w.mainMarked,
+// newHold is the hold of --outlive-main over doneFiles; marked says
+// whether a done file's main marked its termination in this pod.
+func newHold(outlive time.Duration, doneFiles []string, w world, marked func(done string) bool) *hold {
+	return &hold{outlive: outlive, doneFiles: doneFiles, clock: w.clock, mainHolds: w.mainHolds, marked: marked,
 		deleting: make(chan struct{})}
 }
 

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
+	"github.com/tandem-sh/tandem/supervisor/lifeline"
 	"github.com/tandem-sh/tandem/supervisor/peers"
 	"github.com/tandem-sh/tandem/supervisor/probe"
 	"github.com/tandem-sh/tandem/supervisor/signals"
@@ -46,7 +47,7 @@ func (e *engine) runMain(ctx context.Context) outcome {
 		}
 		// Held from before --wait-for until the done file is written: a main
 		// killed outright at any point is seen by its sidecars as lost.
-		e.lifeline = e.holdLifeline(path)
+		e.lifeline = e.holdLifeline(path, lifeline.KindDone)
 	}
 	if len(e.cfg.Main.Needs) > 0 {
 		e.needs = newNeeds(e.cfg.Main.Needs, e.lost, e.log)
@@ -64,12 +65,13 @@ func (e *engine) runMain(ctx context.Context) outcome {
 }
 
 // limitTermination gives a main's CMD --termination-grace to exit after the
-// pod's stop signal, then SIGKILL: its done file is then written in time
+// pod's stop signal (stopsContainer: the signals the main marks its
+// termination on), then SIGKILL: its done file is then written in time
 // for the sidecars, which --outlive-main holds until then, to keep the
 // rest of the pod's grace period for their own stop (docs/commands.md).
 func (e *engine) limitTermination(r *cmdRun, sig unix.Signal) {
 	grace := e.cfg.Main.TerminationGrace
-	if e.cfg.Mode != ModeMain || grace <= 0 || r.stop.active() {
+	if e.cfg.Mode != ModeMain || grace <= 0 || r.stop.active() || !stopsContainer(sig) {
 		return
 	}
 	e.killAfter(r, grace)

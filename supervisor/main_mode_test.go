@@ -10,6 +10,7 @@ import (
 
 	"github.com/tandem-sh/tandem/supervisor/probe"
 	"github.com/tandem-sh/tandem/supervisor/process"
+	"github.com/tandem-sh/tandem/supervisor/signals"
 )
 
 func mainConfig(t *testing.T, change func(*MainConfig)) Config {
@@ -152,6 +153,22 @@ func TestMainTerminationGrace(t *testing.T) {
 		}
 		r.wantOutcome(137, "signaled")
 	})
+	// The stock images' STOPSIGNALs: nginx's QUIT, postgres's INT.
+	for _, sig := range []unix.Signal{unix.SIGQUIT, unix.SIGINT} {
+		t.Run("CMD ignores "+signals.Name(sig)+": killed after the grace", func(t *testing.T) {
+			cfg := graced(t)
+			r := newRig(t, cfg).run()
+			c := r.child()
+			r.signal(sig)
+			r.wantSent(c.Pid, sig)
+			r.wantWrite("terminating:" + markPath(cfg.Main.DoneFile))
+			r.fire(25 * time.Second)
+			r.wantSent(c.Pid, unix.SIGKILL)
+			c.exited <- killedBy(unix.SIGKILL)
+			r.wantWrite("done:" + cfg.Main.DoneFile)
+			r.wantOutcome(137, "signaled")
+		})
+	}
 	t.Run("CMD exits in time", func(t *testing.T) {
 		cfg := graced(t)
 		r := newRig(t, cfg).run()

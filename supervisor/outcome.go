@@ -56,11 +56,16 @@ func cmdEnded(st process.Status, successCodes []int) outcome {
 	return outcome{code: reportedCode(st.ExitCode(), successCodes), reason: reasonOf(st), signal: st.SignalName()}
 }
 
-// restartLimited: a sidecar gave up on a CMD that crashed too often: CMD's
-// last code, or 128+N, with the reason that says why.
-func restartLimited(st process.Status, successCodes []int) outcome {
+// restartLimited: a sidecar gave up on a CMD that exited too often: CMD's
+// last code, or 128+N, or 1 when that is 0 (--restart always restarts
+// clean exits too): a sidecar given up on never counts as a success. err
+// says why, for the last line and the termination log.
+func restartLimited(st process.Status, successCodes []int, err error) outcome {
 	out := cmdEnded(st, successCodes)
-	out.reason = statusfile.ReasonRestartLimit
+	if out.code == 0 {
+		out.code = exitcode.RestartLimit
+	}
+	out.reason, out.err = statusfile.ReasonRestartLimit, err
 	return out
 }
 

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/user"
 	"path/filepath"
-	"strconv"
 
 	"github.com/rs/zerolog"
 
@@ -28,7 +26,7 @@ type pathError struct {
 }
 
 func (e *pathError) Error() string {
-	return fmt.Sprintf("--%s %s: cannot %s %s as %s: %v", e.flag, e.path, e.what, e.dir, currentUser(), e.err)
+	return fmt.Sprintf("--%s %s: cannot %s %s as %s: %v", e.flag, e.path, e.what, e.dir, statusfile.CurrentUser(), e.err)
 }
 
 func (e *pathError) Unwrap() error { return e.err }
@@ -43,7 +41,7 @@ func (e *pathError) ExitCode() int {
 // log is the error line that says it, with a field for each part.
 func (e *pathError) log(log zerolog.Logger) {
 	event(log.Error(), cmdline.EventPathUnusable).Str("flag", "--"+e.flag).Str("path", e.path).Str("dir", e.dir).
-		Int("uid", os.Geteuid()).Str("user", currentUser()).Str("cause", e.err.Error()).Msg(e.Error())
+		Int("uid", os.Geteuid()).Str("user", statusfile.CurrentUser()).Str("cause", e.err.Error()).Msg(e.Error())
 }
 
 // writableFile proves that tandem can write path (flag names it) before
@@ -104,16 +102,6 @@ func cause(err error) error {
 		return pathErr.Err
 	}
 	return err
-}
-
-// currentUser is who tandem runs as, for errors about permissions: the
-// uid, and its name where /etc/passwd has one.
-func currentUser() string {
-	uid := strconv.Itoa(os.Geteuid())
-	if u, err := user.LookupId(uid); err == nil && u.Username != "" {
-		return "uid " + uid + " (" + u.Username + ")"
-	}
-	return "uid " + uid
 }
 
 // pathFailed logs a path that cannot be used and is tandem's outcome.

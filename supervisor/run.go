@@ -62,12 +62,12 @@ func Run(ctx context.Context, cfg Config) error {
 // newEngine builds the engine for cfg's mode: the one place the mode is
 // chosen, with its state and its run.
 func newEngine(cfg Config, w world, sigs <-chan os.Signal) *engine {
-	e := &engine{cfg: cfg, log: cfg.Log, w: w, signals: sigs, hold: newHold(0, nil, w)}
+	e := &engine{cfg: cfg, log: cfg.Log, w: w, signals: sigs, hold: newHold(0, nil, w, nil)}
 	e.run = e.runCmd
 	switch cfg.Mode {
 	case ModeSidecar:
 		e.sidecarState = newSidecarState(cfg.Sidecar)
-		e.hold = newHold(cfg.Sidecar.OutliveMain, cfg.Sidecar.DoneFiles, w)
+		e.hold = newHold(cfg.Sidecar.OutliveMain, cfg.Sidecar.DoneFiles, w, e.mainMarked)
 		e.run = e.runSidecar
 	case ModeMain:
 		e.mainState = newMainState(cfg.Main)
@@ -85,10 +85,11 @@ func (e *engine) runCmd(ctx context.Context) outcome {
 	return e.endingOutcome(e.supervise(ctx, c))
 }
 
-// holdLifeline holds the lifeline of the file this tandem will write. Where
-// that cannot work, its readers fall back on the file alone: say so, go on.
-func (e *engine) holdLifeline(file string) *lifeline.Holder {
-	h, err := lifeline.Hold(lifeline.Of(file), statusfile.Hostname())
+// holdLifeline holds the lifeline of the file this tandem will write, of
+// kind (a main's done file, a sidecar's stopped file). Where that cannot
+// work, its readers fall back on the file alone: say so, go on.
+func (e *engine) holdLifeline(file string, kind lifeline.Kind) *lifeline.Holder {
+	h, err := lifeline.HoldAs(lifeline.Of(file), statusfile.Hostname(), kind)
 	if err != nil {
 		event(e.log.Warn(), cmdline.EventLifelineMissing).Err(err).
 			Msg("no lifeline: if this tandem is killed outright, its sidecars will not notice")

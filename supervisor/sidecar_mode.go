@@ -2,11 +2,13 @@ package supervisor
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
+	"github.com/tandem-sh/tandem/supervisor/lifeline"
 	"github.com/tandem-sh/tandem/supervisor/process"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
@@ -20,10 +22,12 @@ type sidecarState struct {
 	// The signals that mean something to a sidecar (policy.go's kinds):
 	// --done-signal, --termination-signal.
 	doneSignal, terminationSignal unix.Signal
+	foreignMarks                  map[string]bool // the termination marks of another pod already warned of
 }
 
 func newSidecarState(sc SidecarConfig) sidecarState {
-	return sidecarState{done: make(chan doneEvent, 1), doneSignal: sc.DoneSignal, terminationSignal: sc.TerminationSignal}
+	return sidecarState{done: make(chan doneEvent, 1), doneSignal: sc.DoneSignal, terminationSignal: sc.TerminationSignal,
+		foreignMarks: map[string]bool{}}
 }
 
 // runSidecar: CMD runs until the main is done, is restarted per --restart,
@@ -38,7 +42,7 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 	defer e.holdReadyLifeline()()
 	if path := e.cfg.Sidecar.StoppedFile; path != "" {
 		_ = statusfile.Unlink(path) // a sidecar that starts again has not stopped
-		e.lifeline = e.holdLifeline(path)
+		e.lifeline = e.holdLifeline(path, lifeline.KindStopped)
 	}
 	source, err := e.newSource()
 	if err != nil {
@@ -76,8 +80,8 @@ func (e *engine) runAndRestart(ctx context.Context) outcome {
 		if end.err != nil || end.requested || (end.terminating && !e.hold.held()) || !e.shouldRestart(end.status) {
 			return e.sidecarOutcome(end)
 		}
-		if spent := budget.crashed(e.w.Now(), e.cfg.Sidecar.MaxRestarts, e.cfg.Sidecar.RestartWindow); spent {
-			return e.restartLimit(end.status)
+		if spent := budget.exited(e.w.Now(), end.status, e.cfg.Sidecar.MaxRestarts, e.cfg.Sidecar.RestartWindow); spent {
+			return e.restartLimit(end.status, budget)
 		}
 		delay := delays.next(e.w.Now().Sub(c.Started))
 		event(e.log.Warn(), cmdline.EventRestarting).Int("exit_code", end.status.ExitCode()).Dur("delay_ms", delay).
@@ -152,29 +156,50 @@ func (b *restartBackoff) next(ran time.Duration) time.Duration {
 	return b.last
 }
 
-// restartBudget counts the crashes (exits before the main was done that
-// --restart would restart) within --restart-window.
-type restartBudget struct{ crashes []time.Time }
+// restartBudget counts the exits before the main was done that --restart
+// restarts (with always, clean ones too) within --restart-window.
+type restartBudget struct{ exits []budgetExit }
 
-// crashed records a crash at now; it says whether the budget is spent:
-// more than max crashes within window (max 0: never).
-func (b *restartBudget) crashed(now time.Time, max int, window time.Duration) bool {
-	b.crashes = append(b.crashes, now)
-	for len(b.crashes) > 0 && now.Sub(b.crashes[0]) > window {
-		b.crashes = b.crashes[1:]
-	}
-	return max > 0 && len(b.crashes) > max
+type budgetExit struct {
+	at    time.Time
+	crash bool // not a clean exit: a non-zero code or a signal
 }
 
-// restartLimit gives up on a CMD that crashed more than --max-restarts
-// times within --restart-window, rather than crash-loop for ever: tandem
-// ends with CMD's last code, which fails the pod with a reason, and the
-// mains that need this sidecar see it lost.
-func (e *engine) restartLimit(st process.Status) outcome {
+// exited records CMD's exit with st at now; it says whether the budget is
+// spent: more than max exits within window (max 0: never).
+func (b *restartBudget) exited(now time.Time, st process.Status, max int, window time.Duration) bool {
+	b.exits = append(b.exits, budgetExit{at: now, crash: st.ExitCode() != 0})
+	for len(b.exits) > 0 && now.Sub(b.exits[0].at) > window {
+		b.exits = b.exits[1:]
+	}
+	return max > 0 && len(b.exits) > max
+}
+
+// crashes is how many of the exits within the window were crashes.
+func (b *restartBudget) crashes() int {
+	n := 0
+	for _, x := range b.exits {
+		if x.crash {
+			n++
+		}
+	}
+	return n
+}
+
+// restartLimit gives up on a CMD that exited more than --max-restarts
+// times within --restart-window, rather than restart it for ever: tandem
+// ends with CMD's last code (never 0: a sidecar given up on is no success),
+// which fails the pod with a reason, and the mains that need this sidecar
+// see it lost. Clean exits are called exits, not crashes.
+func (e *engine) restartLimit(st process.Status, budget restartBudget) outcome {
 	sc := e.cfg.Sidecar
-	event(e.log.Error(), cmdline.EventRestartLimit).Int("crashes", sc.MaxRestarts+1).Dur("restart_window_ms", sc.RestartWindow).
-		Int("exit_code", st.ExitCode()).
-		Msgf("CMD exited %d times within %s (--%s %d): giving up", sc.MaxRestarts+1, sc.RestartWindow, cmdline.FlagMaxRestarts, sc.MaxRestarts)
+	err := fmt.Errorf("CMD exited %d times within %s (--%s %d), %d of them cleanly",
+		len(budget.exits), sc.RestartWindow, cmdline.FlagMaxRestarts, sc.MaxRestarts, len(budget.exits)-budget.crashes())
+	if budget.crashes() == len(budget.exits) {
+		err = fmt.Errorf("CMD crashed %d times within %s (--%s %d)", len(budget.exits), sc.RestartWindow, cmdline.FlagMaxRestarts, sc.MaxRestarts)
+	}
+	event(e.log.Error(), cmdline.EventRestartLimit).Int("exits", len(budget.exits)).Int("crashes", budget.crashes()).
+		Dur("restart_window_ms", sc.RestartWindow).Int("exit_code", st.ExitCode()).Msgf("%v: giving up", err)
 	e.lifeline.Release()
-	return restartLimited(st, e.cfg.SuccessCodes)
+	return restartLimited(st, e.cfg.SuccessCodes, err)
 }

@@ -403,6 +403,18 @@ func TestSidecarRestartBudget(t *testing.T) {
 		r.child().exited <- killedBy(unix.SIGSEGV)
 		r.wantOutcome(128+int(unix.SIGSEGV), "restart-limit")
 	})
+	// --restart always restarts clean exits and counts them: a budget spent
+	// on them is no success, and they are not called crashes.
+	t.Run("spent on clean exits: exit 1", func(t *testing.T) {
+		r := newRig(t, budget(1)).run()
+		r.child().exited <- exitedWith(1)
+		r.fire(time.Second)
+		r.child().exited <- exitedWith(0)
+		out := r.wantOutcome(1, "restart-limit")
+		if out.err == nil || out.err.Error() != "CMD exited 2 times within 10m0s (--max-restarts 1), 1 of them cleanly" {
+			t.Fatalf("error %v; want one that counts the exits and the clean ones apart", out.err)
+		}
+	})
 	t.Run("recovered inside the budget", func(t *testing.T) {
 		r := newRig(t, budget(2)).run()
 		r.child().exited <- exitedWith(1)
@@ -440,7 +452,7 @@ func TestRestartBudgetWindow(t *testing.T) {
 		var b restartBudget
 		spent := false
 		for _, at := range tt.crashes {
-			spent = b.crashed(start.Add(at), tt.max, 10*time.Minute)
+			spent = b.exited(start.Add(at), exitedWith(1), tt.max, 10*time.Minute)
 		}
 		if spent != tt.spent {
 			t.Errorf("%s: spent %v; want %v", tt.name, spent, tt.spent)

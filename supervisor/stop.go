@@ -99,8 +99,11 @@ func (e *engine) logDone(ev doneEvent, at time.Time) {
 		l = l.Str("path", ev.Path)
 	}
 	if ev.Status != nil {
-		l = l.Int("main_exit_code", ev.Status.ExitCode).Str("main", ev.Status.Name).
-			Dur("after_file_time_ms", ev.SeenAt.Sub(ev.Status.Time))
+		l = l.Int("main_exit_code", ev.Status.ExitCode).Str("main", ev.Status.Name)
+		// A file without a time (written by hand) has no delay to tell.
+		if !ev.Status.Time.IsZero() {
+			l = l.Dur("after_file_time_ms", ev.SeenAt.Sub(ev.Status.Time))
+		}
 	}
 	l.Msg("main is done")
 }

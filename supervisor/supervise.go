@@ -137,9 +137,7 @@ func (e *engine) onSignal(ctx context.Context, r *cmdRun, sig unix.Signal) {
 			e.onJobContinue(r)
 		}
 		e.forward(r.child, sig)
-		if terminating {
-			e.limitTermination(r, sig)
-		}
+		e.limitTermination(r, sig)
 		e.markTermination(sig)
 	}
 }

@@ -1,8 +1,6 @@
 package supervisor
 
 import (
-	"os"
-
 	"golang.org/x/sys/unix"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
@@ -17,23 +15,46 @@ import (
 // markPath is where the main owning the done file marks its termination.
 func markPath(done string) string { return done + ".terminating" }
 
-// mainMarked says whether the main of done has marked its termination.
-func mainMarked(done string) bool {
-	_, err := os.Lstat(markPath(done))
-	return err == nil
+// readMark reads the mark of done's main: a bare file, or one that does
+// not parse, is there all the same.
+func readMark(done string) (*statusfile.File, bool) {
+	mark, present, _ := statusfile.Read(markPath(done))
+	return mark, present
 }
 
-// markTermination: main, a signal a runtime stops containers with came
-// from outside: SIGTERM, or the STOPSIGNAL of the stock images (nginx's
-// QUIT, postgres's INT); written once, after the signal went on to CMD.
-// SIGQUIT may also be a request for a dump: a mark then only lets a
-// sidecar signalled alone meanwhile hold its signal. A mark that
-// cannot be written leaves the sidecars to forward their own signal: a
-// warning, not a failure of the main.
+// mainMarked: the main of done marked its termination, in this pod. A mark
+// whose host is set and is not ours was written in another pod (a volume
+// shared by mistake): ignored, with one warning, as done files are.
+func (e *engine) mainMarked(done string) bool {
+	mark, present := e.w.markOfMain(done)
+	host := statusfile.Hostname()
+	if !present || mark == nil || mark.Host == "" || host == "" || mark.Host == host {
+		return present
+	}
+	if !e.foreignMarks[done] {
+		e.foreignMarks[done] = true
+		event(e.log.Warn(), cmdline.EventMarkForeign).Str("path", markPath(done)).Str("file_host", mark.Host).Str("host", host).
+			Msg("termination mark written in another pod (a volume shared by mistake?); ignoring it")
+	}
+	return false
+}
+
+// stopsContainer: sig is one a runtime stops containers with: SIGTERM, or
+// the STOPSIGNAL of the stock images (nginx's QUIT, postgres's INT). A main
+// does not know its container's, so it takes each of them for the pod's
+// stop. SIGQUIT may also be a request for a dump (a JVM's thread dump).
+func stopsContainer(sig unix.Signal) bool {
+	return sig == unix.SIGTERM || sig == unix.SIGINT || sig == unix.SIGQUIT
+}
+
+// markTermination: main, a signal that stops containers came from outside;
+// written once, after the signal went on to CMD. A SIGQUIT that asked for
+// a dump only lets a sidecar signalled alone meanwhile hold its signal. A
+// mark that cannot be written leaves the sidecars to forward their own
+// signal: a warning, not a failure of the main.
 func (e *engine) markTermination(sig unix.Signal) {
 	done := e.cfg.Main.DoneFile
-	stops := sig == unix.SIGTERM || sig == unix.SIGINT || sig == unix.SIGQUIT
-	if e.cfg.Mode != ModeMain || done == "" || e.marked || !stops {
+	if e.cfg.Mode != ModeMain || done == "" || e.marked || !stopsContainer(sig) {
 		return
 	}
 	e.marked = true

@@ -1,10 +1,14 @@
 package supervisor
 
 import (
+	"slices"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/tandem-sh/tandem/internal/cmdline"
+	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
 
 // A sidecar under --outlive-main whose main holds its done file's
@@ -72,6 +76,50 @@ func TestMarkSidecarSignaledAlone(t *testing.T) {
 	r.wantSent(c.Pid, unix.SIGTERM)
 	c.exited <- killedBy(unix.SIGTERM)
 	r.wantOutcome(143, "signaled")
+}
+
+// A mark whose host is not ours was written in another pod (a volume
+// shared by mistake): no mark, so the signal came to this sidecar alone
+// and is forwarded after the looks, with one warning that names both
+// hosts. A mark of this pod's host counts.
+func TestMarkOfAnotherPod(t *testing.T) {
+	marked := func(t *testing.T, host string) (*rig, *logEvents) {
+		logs, log := newLogEvents(t)
+		cfg := sidecarConfig(func(s *SidecarConfig) {
+			s.OutliveMain, s.Restart, s.DoneFiles = 30*time.Second, RestartAlways, []string{"/shared/done"}
+		})
+		cfg.Log = log
+		return newRig(t, cfg, func(f *fakes) { f.markHost = host }).run(), logs
+	}
+	t.Run("another pod's: ignored", func(t *testing.T) {
+		r, logs := marked(t, "another-pod")
+		c := r.child()
+		r.signal(unix.SIGTERM)
+		lookTimes(r, markPolls)
+		r.wantSent(c.Pid, unix.SIGTERM)
+		warning, _ := logs.want(cmdline.EventMarkForeign)
+		if warning["level"] != "warn" || warning["file_host"] != "another-pod" || warning["path"] != "/shared/done.terminating" {
+			t.Errorf("warning %v; want one naming the mark and its host", warning)
+		}
+		if _, before := logs.want(cmdline.EventSignalAlone); slices.ContainsFunc(before, func(l map[string]any) bool {
+			return l["event"] == cmdline.EventMarkForeign
+		}) {
+			t.Error("the warning came more than once")
+		}
+		c.exited <- killedBy(unix.SIGTERM)
+		r.wantOutcome(143, "signaled")
+	})
+	t.Run("this pod's: held", func(t *testing.T) {
+		r, _ := marked(t, statusfile.Hostname())
+		c := r.child()
+		r.signal(unix.SIGTERM)
+		r.timer(30 * time.Second)
+		r.noneSent()
+		r.done()
+		r.wantSent(c.Pid, unix.SIGTERM)
+		c.exited <- killedBy(unix.SIGTERM)
+		r.wantOutcome(0, "stopped")
+	})
 }
 
 // CMD exits while the mark is looked for: one last look decides. Marked,

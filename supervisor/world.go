@@ -67,8 +67,9 @@ type world struct {
 	// mainHolds says whether a live main holds the lifeline of the done
 	// file (or whether that cannot be told: then it counts as held).
 	mainHolds func(done string) bool
-	// mainMarked says whether the main of the done file marked its
-	// termination (termination_mark.go).
-	mainMarked func(done string) bool
+	// markOfMain reads the termination mark of the done file's main:
+	// whether one is there, and what it says when it parses
+	// (termination_mark.go).
+	markOfMain func(done string) (mark *statusfile.File, present bool)
 	reaped     <-chan struct{} // a batch of children was reaped (leftovers)
 }

@@ -94,7 +94,7 @@ func realWorld() world {
 		peers:      finder,
 		mains:      finder,
 		mainHolds:  mainHoldsLifeline,
-		mainMarked: mainMarked,
+		markOfMain: readMark,
 		reaped:     process.StartReaper().Reaped(),
 	}
 }

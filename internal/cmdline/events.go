@@ -25,13 +25,14 @@ const (
 	EventSignalForwarded  = "signal-forwarded"
 	EventNotStarted       = "not-started"       // sidecar: the main was done before CMD started
 	EventMainFailed       = "main-failed"       // --stop-when success: a failed main is not done
-	EventRestartLimit     = "restart-limit"     // more than --max-restarts restarts within --restart-window: giving up
+	EventRestartLimit     = "restart-limit"     // more than --max-restarts exits within --restart-window: giving up
 	EventTerminationGrace = "termination-grace" // main: the pod's stop signal, CMD has --termination-grace
 	// Some done files are there and others are not, for longer than --grace.
 	EventDoneFilesAwaited = "done-files-awaited"
 	EventDoneUnreadable   = "done-file-unreadable"
-	EventDoneFileForeign  = "done-file-foreign" // written in another pod: ignored
-	EventLifelineForeign  = "lifeline-foreign"  // held in another pod: not attached to
+	EventDoneFileForeign  = "done-file-foreign"        // written in another pod: ignored
+	EventLifelineForeign  = "lifeline-foreign"         // held in another pod: not attached to
+	EventMarkForeign      = "termination-mark-foreign" // written in another pod: ignored
 	EventQuitFailed       = "quit-failed"
 	EventPeersFailed      = "peers-failed"
 	EventSubreaperFailed  = "subreaper-failed"

@@ -27,6 +27,11 @@ const (
 // own code was 0: an interrupted main never counts as a success.
 const SidecarLost = 1
 
+// RestartLimit is a sidecar's code when it gave up on CMD (--max-restarts)
+// and CMD's last code was 0: a sidecar given up on never counts as a
+// success.
+const RestartLimit = 1
+
 // signalBase is the shell's 128+N for a death by signal N.
 const signalBase = 128
 

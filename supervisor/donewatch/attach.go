@@ -66,6 +66,11 @@ func (w *Watcher) holderGone(f *doneFile) {
 }
 
 func (w *Watcher) logLost(f *doneFile) {
+	if f.sidecarGone() {
+		event(w.log.Warn(), cmdline.EventMainLost).Str("path", f.path).
+			Msg("the sidecar's tandem ended without writing its stopped file (killed outright?); it counts as stopped")
+		return
+	}
 	if f.lost {
 		event(w.log.Warn(), cmdline.EventMainLost).Str("path", f.path).
 			Msg("the main's tandem ended without writing its done file (killed outright?)")

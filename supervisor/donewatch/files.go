@@ -35,6 +35,14 @@ func (f *doneFile) released(line *lifeline.Line) {
 	f.lost = err != nil
 }
 
+// sidecarGone: f is a sidecar's stopped file whose holder was lost. That
+// sidecar is gone, which counts as stopped whatever --stop-when says: that
+// setting is about the main's exit status, and a sidecar killed outright
+// has no next run in this pod to wait for.
+func (f *doneFile) sidecarGone() bool {
+	return f.lost && f.gone != nil && f.gone.Kind() == lifeline.KindStopped
+}
+
 // fileLook is one done file as read by one look.
 type fileLook struct {
 	status  *statusfile.File
@@ -80,7 +88,7 @@ func (w *Watcher) condition(seen []fileLook) (Event, bool) {
 					Msg("main failed; --stop-when success keeps CMD running until the done file is replaced")
 			})
 			done = false
-		case f.lost && !w.cfg.SuccessOnly:
+		case f.lost && (!w.cfg.SuccessOnly || f.sidecarGone()):
 			ev.Source, ev.Path, ev.Status = SourceLost, f.path, nil
 		default:
 			done = false

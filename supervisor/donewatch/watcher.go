@@ -47,7 +47,7 @@ type MainFinder interface {
 // Config is what the watcher needs of the sidecar's flags and world.
 type Config struct {
 	Paths            []string      // --done-file
-	SuccessOnly      bool          // --stop-when success: neither a failed main nor a lost one is done
+	SuccessOnly      bool          // --stop-when success: neither a failed main nor a lost one is done (a lost sidecar is stopped)
 	Poll             time.Duration // --poll-interval
 	MainStartTimeout time.Duration // 0: off
 	// StallAfter: once some done files are there and others are not for

@@ -271,13 +271,35 @@ func TestDoneWatcherLifelineNormalEnd(t *testing.T) {
 // main killed outright does (the FIFO stays, with no holder).
 func killableHolder(t *testing.T, path string) (kill func()) {
 	t.Helper()
+	// This pod's, not another's: mkfifo(2) gives about one time in a
+	// thousand an mtime whose nanoseconds read as another pod's tag.
+	return killableHolderAt(t, path, time.Unix(time.Now().Unix(), 1))
+}
+
+// stampOf is the modification time a holder of kind in this pod stamps
+// on its lifeline.
+func stampOf(t *testing.T, kind lifeline.Kind) time.Time {
+	t.Helper()
+	scratch := filepath.Join(t.TempDir(), "scratch.lifeline")
+	h, err := lifeline.HoldAs(scratch, statusfile.Hostname(), kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Release()
+	var st unix.Stat_t
+	if err := unix.Stat(scratch, &st); err != nil {
+		t.Fatal(err)
+	}
+	return time.Unix(st.Mtim.Sec, st.Mtim.Nsec)
+}
+
+// killableHolderAt is killableHolder with the FIFO's modification time at.
+func killableHolderAt(t *testing.T, path string, at time.Time) (kill func()) {
+	t.Helper()
 	tmp := path + ".tmp"
 	if err := unix.Mkfifo(tmp, 0o666); err != nil {
 		t.Fatal(err)
 	}
-	// This pod's, not another's: mkfifo(2) gives about one time in a
-	// thousand an mtime whose nanoseconds read as another pod's tag.
-	at := time.Unix(time.Now().Unix(), 1)
 	if err := os.Chtimes(tmp, at, at); err != nil {
 		t.Fatal(err)
 	}
@@ -334,6 +356,35 @@ func TestDoneWatcherLostThenRetried(t *testing.T) {
 	second.Release()
 	if ev := waitDone(t, out); ev.Source != SourceDoneFile || ev.Status == nil || ev.Status.ExitCode != 0 {
 		t.Fatalf("event %+v, want the retried main's success", ev)
+	}
+}
+
+// A sidecar's stopped file whose holder was lost, whether the watcher was
+// there first or came later: that sidecar is gone, which counts as stopped
+// even under --stop-when success (which is about the main's exit status).
+func TestDoneWatcherStoppedFileLostUnderSuccess(t *testing.T) {
+	for _, late := range []bool{false, true} {
+		stopped := filepath.Join(t.TempDir(), "proxy.stopped")
+		kill := killableHolderAt(t, lifeline.Of(stopped), stampOf(t, lifeline.KindStopped))
+		if late {
+			kill()
+		}
+		w, out := watchFor(t, Config{Paths: []string{stopped}, SuccessOnly: true, Host: statusfile.Hostname()})
+		ev, ok := w.Check()
+		if late {
+			if !ok || ev.Source != SourceLost || ev.Path != stopped {
+				t.Fatalf("late watcher: %+v %v, want lost at once", ev, ok)
+			}
+			continue
+		}
+		if ok {
+			t.Fatal("a sidecar still running counted as stopped")
+		}
+		runWatcher(t, w, out)
+		kill()
+		if ev := waitDone(t, out); ev.Source != SourceLost || ev.Path != stopped {
+			t.Fatalf("event %+v, want the sidecar lost", ev)
+		}
 	}
 }
 

@@ -6,7 +6,8 @@
 // after the done file is written. It creates the FIFO under a temporary
 // name, opens it, and only then renames it into place, so a FIFO at the
 // path always had a holder. The kernel closes the holder's descriptor when
-// the process ends in any way, SIGKILL included.
+// the process ends in any way, SIGKILL included. Its modification time is
+// stamped with the pod's host and the Kind of file the holder will write.
 //
 // The watcher (tandem sidecar) opens the FIFO for reading, without
 // blocking. A read on a FIFO returns end-of-file as soon as no writer holds

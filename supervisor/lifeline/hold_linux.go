@@ -20,7 +20,10 @@ type Holder struct {
 // Hold creates the lifeline at path, stamped with host (the pod's hostname),
 // and holds it until Release or the end of the process. The descriptor is close-on-exec: CMD does not inherit it,
 // so a CMD that outlives tandem cannot keep a dead main "attached".
-func Hold(path, host string) (*Holder, error) {
+func Hold(path, host string) (*Holder, error) { return HoldAs(path, host, KindDone) }
+
+// HoldAs is Hold for a holder that will write a file of kind.
+func HoldAs(path, host string, kind Kind) (*Holder, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, &UnusableError{Path: path, Err: err}
 	}
@@ -41,7 +44,7 @@ func Hold(path, host string) (*Holder, error) {
 		return nil, &UnusableError{Path: path, Err: err}
 	}
 	now := time.Now()
-	stamp := []unix.Timespec{unix.NsecToTimespec(now.UnixNano()), {Sec: now.Unix(), Nsec: hostTag(host)}}
+	stamp := []unix.Timespec{unix.NsecToTimespec(now.UnixNano()), {Sec: now.Unix(), Nsec: stamp(host, kind)}}
 	if err := unix.UtimesNano(tmp, stamp); err != nil {
 		os.Remove(tmp)
 		return nil, &UnusableError{Path: path, Err: err}

@@ -26,6 +26,33 @@ var ErrReleased = errors.New("lifeline released")
 // main.
 var ErrForeign = errors.New("lifeline held in another pod")
 
+// Kind is what the holder will write, stamped on its FIFO with the host
+// (stamp): a main's done file, or a sidecar's stopped file. A stopped
+// file's holder lost is a sidecar gone, which counts as stopped whatever
+// the watcher's --stop-when.
+type Kind int64
+
+const (
+	KindDone    Kind = 0
+	KindStopped Kind = 1
+)
+
+// stamp is the sub-second part of the FIFO's modification time: the host's
+// tag in whole microseconds, and the kind in the nanoseconds. A filesystem
+// that keeps only microseconds loses the kind, which then reads as
+// KindDone, as before there were kinds.
+func stamp(host string, kind Kind) int64 { return hostTag(host) + int64(kind) }
+
+// unstamp reads a stamp: ok is false when the FIFO has none that tandem
+// wrote (no sub-second part, or nanoseconds no kind has).
+func unstamp(nsec int64) (tag int64, kind Kind, ok bool) {
+	kind = Kind(nsec % 1000)
+	if nsec < 1000 || kind > KindStopped {
+		return 0, KindDone, false
+	}
+	return nsec - int64(kind), kind, true
+}
+
 // hostTag is what a holder stamps on its FIFO so that a watcher can tell a
 // lifeline of its own pod (whose containers share the hostname) from another
 // pod's: the sub-second part of the FIFO's modification time, which nothing

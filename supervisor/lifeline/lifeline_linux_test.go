@@ -181,3 +181,33 @@ func TestForeign(t *testing.T) {
 		t.Fatal("host tags must tell hosts apart, in whole microseconds, never 0")
 	}
 }
+
+// The holder says what it will write: a watcher reads a sidecar's stopped
+// file's lifeline apart from a main's, and the host still tells pods
+// apart. A FIFO tandem did not stamp reads as a main's, of no pod.
+func TestKind(t *testing.T) {
+	for _, kind := range []Kind{KindDone, KindStopped} {
+		path := Of(filepath.Join(t.TempDir(), "done"))
+		h, err := HoldAs(path, "export-7xk2p", kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Watch(path, "export-9abcd"); !errors.Is(err, ErrForeign) {
+			t.Errorf("kind %d, another pod's sidecar: %v, want ErrForeign", kind, err)
+		}
+		l, err := Watch(path, "export-7xk2p")
+		if err != nil {
+			t.Fatalf("kind %d, its own pod's sidecar: %v, want attached", kind, err)
+		}
+		if l.Kind() != kind {
+			t.Errorf("watched kind %d, want %d", l.Kind(), kind)
+		}
+		l.Close()
+		h.Release()
+	}
+	for _, nsec := range []int64{0, 1, 999, 123_456_789} {
+		if _, kind, ok := unstamp(nsec); ok || kind != KindDone {
+			t.Errorf("unstamp(%d) = kind %d, stamped %v; want no stamp", nsec, kind, ok)
+		}
+	}
+}

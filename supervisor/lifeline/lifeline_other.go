@@ -14,6 +14,9 @@ func Hold(path, host string) (*Holder, error) {
 	return nil, &UnusableError{Path: path, Err: errNotLinux}
 }
 
+// HoldAs always fails off Linux.
+func HoldAs(path, host string, _ Kind) (*Holder, error) { return Hold(path, host) }
+
 // Release does nothing off Linux.
 func (h *Holder) Release() {}
 
@@ -30,6 +33,9 @@ func Watch(path, host string) (*Line, error) {
 
 // Wait returns at once off Linux.
 func (l *Line) Wait() error { return errNotLinux }
+
+// Kind is KindDone off Linux.
+func (l *Line) Kind() Kind { return KindDone }
 
 // Same is false off Linux.
 func (l *Line) Same() bool { return false }

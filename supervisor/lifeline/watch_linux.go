@@ -11,6 +11,7 @@ import (
 type Line struct {
 	path string
 	ino  uint64
+	kind Kind
 	file *os.File
 }
 
@@ -30,7 +31,8 @@ func Watch(path, host string) (*Line, error) {
 	if st.Mode&unix.S_IFMT != unix.S_IFIFO {
 		return nil, notFIFO(path, fileMode(st.Mode))
 	}
-	if tag := st.Mtim.Nsec; host != "" && tag != 0 && tag%1000 == 0 && tag != hostTag(host) {
+	tag, kind, stamped := unstamp(st.Mtim.Nsec)
+	if host != "" && stamped && tag != hostTag(host) {
 		return nil, ErrForeign
 	}
 	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
@@ -40,7 +42,7 @@ func Watch(path, host string) (*Line, error) {
 		}
 		return nil, &UnusableError{Path: path, Err: err}
 	}
-	l := &Line{path: path, ino: st.Ino, file: os.NewFile(uintptr(fd), path)}
+	l := &Line{path: path, ino: st.Ino, kind: kind, file: os.NewFile(uintptr(fd), path)}
 	if l.released() {
 		return l, ErrReleased
 	}
@@ -82,6 +84,10 @@ func (l *Line) Wait() error {
 		// Someone wrote into it; the holder never does. Keep waiting.
 	}
 }
+
+// Kind is what its holder writes: a main's done file, or a sidecar's
+// stopped file.
+func (l *Line) Kind() Kind { return l.kind }
 
 // Same reports whether path still is this lifeline (not one a new holder
 // put in its place).

@@ -21,8 +21,9 @@ func readUpToLimit(path string) (data []byte, present bool, err error) {
 			return nil, false, nil
 		}
 		// Exists but unreadable (permissions): present, status unknown.
-		if _, statErr := os.Stat(path); statErr == nil {
-			return nil, true, err
+		var st unix.Stat_t
+		if unix.Stat(path, &st) == nil {
+			return nil, true, fmt.Errorf("%w (%s, %s)", err, kind(&st), permissions(&st))
 		}
 		return nil, false, err
 	}
@@ -34,11 +35,7 @@ func readUpToLimit(path string) (data []byte, present bool, err error) {
 		return nil, true, &os.PathError{Op: "stat", Path: path, Err: err}
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		info, err := os.Stat(path)
-		if err != nil {
-			return nil, true, err
-		}
-		return nil, true, fmt.Errorf("%s is not a regular file (%s)", path, info.Mode().Type())
+		return nil, true, fmt.Errorf("%s is %s, not a regular file (%s)", path, kind(&st), permissions(&st))
 	}
 	return readAll(fd, path, min(st.Size+1, maxStatusFileRead))
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -199,6 +200,24 @@ func TestReadStatusFileUnreadable(t *testing.T) {
 	got, present, err := Read(path)
 	if got != nil || !present || err == nil {
 		t.Fatalf("Read(mode 000) = %v, %v, %v; want present, unknown, with the error", got, present, err)
+	}
+}
+
+// Something other than a regular file is said as a person reads it: what
+// it is, its permissions in octal, its owner, and who tandem runs as.
+func TestReadStatusFileNotRegularSaysWhat(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "done")
+	if err := os.Mkdir(path, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o750); err != nil {
+		t.Fatal(err)
+	}
+	_, present, err := Read(path)
+	want := path + " is a directory, not a regular file (mode 0750, owner uid " + strconv.Itoa(os.Geteuid()) +
+		"; tandem runs as uid " + strconv.Itoa(os.Geteuid())
+	if !present || err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("Read(directory) = present %v, err %v; want present and an error starting %q", present, err, want)
 	}
 }
 
