@@ -140,3 +140,31 @@ func TestSidecarRestartNotAfterSIGTERM(t *testing.T) {
 		p.scWantExit(0, "stopped")
 	})
 }
+
+// The pod's deletion reaches the sidecar during a restart backoff, with
+// --outlive-main and a main still draining: the signal is held as while
+// CMD runs, CMD is started again after the backoff, and the main's end
+// stops it (exit 0), rather than the sidecar leaving at once while the
+// main still needs it.
+func TestSidecarRestartHeldDuringBackoff(t *testing.T) {
+	t.Parallel()
+	dir := tempDir(t)
+	state, done, out := inDir(dir, "state"), inDir(dir, "done"), inDir(dir, "signals")
+	main := holdLifeline(t, done)
+	p := startTandem(t, procOptions{}, cmdArgs(
+		[]string{"sidecar", "--restart", "on-failure", "--outlive-main", "1h", "--poll-interval", "1h", "--done-file", done},
+		helper("sc-crash-once", state, out))...)
+	if delay := p.waitEvent("restarting").Num("delay_ms"); delay != 1000 {
+		t.Fatalf("first restart delay %dms, want 1000", delay)
+	}
+	main.terminating()
+	p.signal(syscall.SIGTERM) // within the backoff's second
+	p.waitEvent(scHeldMessage)
+	waitReadyPID(t, out) // the second run is up, under the hold
+	main.finish()
+	p.scWantExit(0, "stopped")
+	p.scWantOrder("cmd-exited", "restarting", scHeldMessage, "cmd-started", "done-seen", "stop-sent", "cmd-exited")
+	if got := readLines(out); !slices.Equal(got[1:], []string{"15"}) {
+		t.Fatalf("restarted CMD received %q, want only the stop's SIGTERM (15)", got[1:])
+	}
+}

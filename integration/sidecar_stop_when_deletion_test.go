@@ -40,3 +40,26 @@ func TestSidecarStopWhenAnyStaleDoneFile(t *testing.T) {
 	p.scWantExit(0, "stopped")
 	p.waitEvent("not-started")
 }
+
+// The pod's deletion during a restart backoff opens --stop-when deletion's
+// gate as it does while CMD runs: the hold is taken, the done file there
+// is the main's end, and the sidecar stops (exit 0) without starting CMD
+// again.
+func TestSidecarStopWhenDeletionDuringBackoff(t *testing.T) {
+	t.Parallel()
+	dir := tempDir(t)
+	state, done, out := inDir(dir, "state"), inDir(dir, "done"), inDir(dir, "signals")
+	scWriteFile(t, done, "")      // the main's last run ended
+	main := holdLifeline(t, done) // and the kubelet started it again
+	p := startTandem(t, procOptions{}, cmdArgs(
+		[]string{"sidecar", "--stop-when", "deletion", "--restart", "on-failure", "--outlive-main", "1h", "--poll-interval", "1h", "--done-file", done},
+		helper("sc-crash-once", state, out))...)
+	p.waitEvent("restarting")
+	main.terminating()
+	p.signal(syscall.SIGTERM) // within the backoff's second
+	p.scWantExit(0, "stopped")
+	p.scWantOrder("restarting", scHeldMessage, "done-seen", "exiting")
+	if n := len(p.scLinesWith("cmd-started")); n != 1 {
+		t.Fatalf("CMD started %d times, want 1: the pod's deletion during the backoff ends it", n)
+	}
+}

@@ -40,7 +40,7 @@ func (e *engine) newDoneWatcher() (doneSource, error) {
 		return nil, err
 	}
 	if e.cfg.Sidecar.StopWhen == StopWhenDeletion {
-		return deletionGate{inner: watcherSource{w}, deleting: e.deleting}, nil
+		return deletionGate{inner: watcherSource{w}, deleting: e.hold.deleting}, nil
 	}
 	return watcherSource{w}, nil
 }

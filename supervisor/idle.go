@@ -12,18 +12,19 @@ type idleEnd struct {
 	signal unix.Signal  // a signal that ends tandem
 	done   *doneEvent   // sidecar: the main was done
 	lost   *sidecarLoss // main: a needed sidecar was lost
-	// outlivePassed: sidecar, a restart backoff during the hold: the held
-	// termination signal's deadline passed.
-	outlivePassed bool
 }
 
 // idle waits while no CMD runs (main's --wait-for, a sidecar's restart
 // backoff, main's announcement) until one of until delivers (its waitOver
-// or its timer). Signals mean what signalTable says for phaseIdle. It
-// returns false, and why, when the wait ended early.
+// or its timer). Signals mean what signalTable says for the idle phases.
+// It returns false, and why, when the wait ended early. A wait over while
+// the hold still looks for a main's mark goes on until the answer: a
+// restart is not begun for a signal that may be this container's alone.
 func (e *engine) idle(during string, until eventChans) (idleEnd, bool) {
-	until.done, until.signals, until.lost = e.doneChan(), e.signals, e.lostChan()
+	until.done, until.signals, until.lost = e.done, e.signals, e.lost
+	over := false
 	for {
+		until.holdTimer = e.hold.timer
 		ev := e.next(until)
 		switch ev.kind {
 		case evDone:
@@ -34,9 +35,14 @@ func (e *engine) idle(during string, until eventChans) (idleEnd, bool) {
 			}
 		case evLoss:
 			return idleEnd{lost: &ev.loss}, false
-		case evOutlivePassed:
-			return idleEnd{outlivePassed: true}, false
+		case evHoldTimer:
+			if end, ended := e.holdStepped(e.hold.tick(), nil, during); ended {
+				return end, false
+			}
 		default: // evTimer, evWaitOver: what the wait was for
+			until.timer, until.waitOver, over = nil, nil, true
+		}
+		if over && !e.hold.looking() {
 			return idleEnd{}, true
 		}
 	}
@@ -45,15 +51,22 @@ func (e *engine) idle(during string, until eventChans) (idleEnd, bool) {
 // idleSignal does what the signal means while no CMD runs; ended says the
 // signal ends the wait. during names the wait in the log.
 func (e *engine) idleSignal(sig unix.Signal, during string) (idleEnd, bool) {
-	switch m, _ := e.meaning(sig, phaseIdle); m {
+	switch m, _ := e.meaning(sig, e.idlePhase()); m {
 	case sigDone:
 		ev := doneEvent{Source: sourceDoneSignal, SeenAt: e.w.Now()}
 		return idleEnd{done: &ev}, true
+	case sigHold:
+		return e.holdStepped(e.hold.take(), nil, during)
 	case sigTerminate:
-		event(e.log.Warn(), cmdline.EventInterrupted).Str("signal", signals.Name(sig)).Str("phase", during).
-			Msg("signal ends tandem while no CMD runs")
-		return idleEnd{signal: sig}, true
+		return e.interruptedIdle(sig, during), true
 	}
 	e.log.Debug().Str("signal", signals.Name(sig)).Str("phase", during).Msg("signal ignored: CMD is not running")
 	return idleEnd{}, false
+}
+
+// interruptedIdle: a signal ends tandem while no CMD runs (128+N).
+func (e *engine) interruptedIdle(sig unix.Signal, during string) idleEnd {
+	event(e.log.Warn(), cmdline.EventInterrupted).Str("signal", signals.Name(sig)).Str("phase", during).
+		Msg("signal ends tandem while no CMD runs")
+	return idleEnd{signal: sig}
 }

@@ -110,7 +110,7 @@ func parseSources(t *testing.T, fset *token.FileSet, root string) []*ast.File {
 
 // loggerNames are what a zerolog.Logger is called in these sources; the
 // walk recognises a logger by its name, so another name would hide its
-// lines from it (checkLoggerNames).
+// lines from it (eventProblems).
 var loggerNames = map[string]bool{"log": true, "Log": true, "logger": true}
 
 // levelMethods start a chain at a level that must carry an event.

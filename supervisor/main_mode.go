@@ -5,12 +5,28 @@ import (
 	"fmt"
 	"sync"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor/lifeline"
 	"github.com/tandem-sh/tandem/supervisor/peers"
 	"github.com/tandem-sh/tandem/supervisor/probe"
+	"github.com/tandem-sh/tandem/supervisor/signals"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
+
+// mainState is what only a main's engine keeps.
+type mainState struct {
+	// --needs: the needed sidecars, and their losses while the main is not
+	// done (nil after, as in the other modes: a loss then is none).
+	needs  *needs
+	lost   chan sidecarLoss
+	marked bool // its termination is marked beside the done file
+}
+
+func newMainState(m MainConfig) mainState {
+	return mainState{lost: make(chan sidecarLoss, len(m.Needs)+1)}
+}
 
 // runMain: wait for --wait-for, run CMD, and whatever the end, announce it
 // (done file, quit URLs, peers) so sidecars stop.
@@ -45,7 +61,22 @@ func (e *engine) runMain(ctx context.Context) outcome {
 	if err != nil {
 		return e.announce(ctx, startFailed(err))
 	}
-	return e.announce(ctx, e.endingOutcome(e.supervise(ctx, c, nil)))
+	return e.announce(ctx, e.endingOutcome(e.supervise(ctx, c)))
+}
+
+// limitTermination gives a main's CMD --termination-grace to exit after the
+// pod's stop signal (stopsContainer: the signals the main marks its
+// termination on), then SIGKILL: its done file is then written in time
+// for the sidecars, which --outlive-main holds until then, to keep the
+// rest of the pod's grace period for their own stop (docs/commands.md).
+func (e *engine) limitTermination(r *cmdRun, sig unix.Signal) {
+	grace := e.cfg.Main.TerminationGrace
+	if e.cfg.Mode != ModeMain || grace <= 0 || r.stop.active() || !stopsContainer(sig) {
+		return
+	}
+	e.killAfter(r, grace)
+	event(e.log.Info(), cmdline.EventTerminationGrace).Str("signal", signals.Name(sig)).Dur("termination_grace_ms", grace).
+		Msg("the pod is stopping: CMD has termination-grace to exit before SIGKILL")
 }
 
 type waitResult struct {
@@ -85,7 +116,7 @@ func (e *engine) waitBeforeStart(ctx context.Context) (out outcome, ended bool) 
 // announce tells the sidecars that the main is done. A done file that cannot
 // be written fails tandem (125): a sidecar waiting for it would never stop.
 func (e *engine) announce(ctx context.Context, out outcome) outcome {
-	e.mainDone = true // what the needed sidecars do now is no loss
+	e.lost = nil // the main is done: what the needed sidecars do now is no loss
 	e.needs.release()
 	m := e.cfg.Main
 	if m.DoneFile != "" {

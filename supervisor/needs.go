@@ -22,7 +22,7 @@ import (
 // lifeline that sidecar's tandem holds at READY_FILE.lifeline (see
 // readylifeline.go), as a sidecar holds its main through the done file's. A
 // holder letting go while this main is attached, before the main is done,
-// is the sidecar lost: one more event of the loop (lostChan).
+// is the sidecar lost: one more event of the loops (the engine's lost).
 
 // sidecarLoss is a needed sidecar's tandem gone before the main was done.
 type sidecarLoss struct {

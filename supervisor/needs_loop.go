@@ -11,15 +11,6 @@ import (
 // A needed sidecar lost is one more event of the two loops, idle (the
 // main's wait) and supervise (CMD runs); its rank is evLoss's.
 
-// lostChan is the needed sidecars' losses while the main is not done, else
-// nil (never ready).
-func (e *engine) lostChan() <-chan sidecarLoss {
-	if e.cfg.Mode != ModeMain || e.mainDone {
-		return nil
-	}
-	return e.lost
-}
-
 // waitAll waits, within one --wait-timeout, for --wait-for's conditions and
 // the needed sidecars at once.
 func (e *engine) waitAll(ctx context.Context) waitResult {

@@ -28,11 +28,11 @@ const (
 	// A signal: a pod going away starts no CMD, and a main stopping on its
 	// termination signal keeps that reason.
 	evSignal
-	evReadyFailed   // the ready file cannot be written
-	evTimer         // the stop sequence's next step; idle: the restart backoff passed
-	evQuitAnswered  // the stop's quit URLs answered
-	evOutlivePassed // --outlive-main passed: the held signal goes out
-	evJobStop       // CMD stopped by job control
+	evReadyFailed  // the ready file cannot be written
+	evTimer        // the stop sequence's next step; idle: the restart backoff passed
+	evQuitAnswered // the stop's quit URLs answered
+	evHoldTimer    // the hold's timer: its next look for a mark, or its deadline (hold.go)
+	evJobStop      // CMD stopped by job control
 	// A needed sidecar lost (main --needs): the main's own end, or its
 	// signal, keeps its reason; a CMD without the sidecar never starts.
 	evLoss
@@ -60,7 +60,7 @@ type eventChans struct {
 	readyFailed <-chan error
 	timer       <-chan time.Time
 	quitDone    <-chan struct{}
-	outliveEnd  <-chan time.Time
+	holdTimer   <-chan time.Time
 	stopped     <-chan unix.Signal
 	lost        <-chan sidecarLoss
 	waitOver    <-chan struct{}
@@ -74,18 +74,33 @@ type ranking struct{ held *loopEvent }
 
 // next waits for an event on ch and returns the ready one that ranks first.
 func (rk *ranking) next(ch eventChans) loopEvent {
-	if ev, ok := rk.take(ch); ok {
+	if ev, ok := rk.takeFrom(ch); ok {
 		return ev
 	}
 	return rk.outranked(ch, ch.wait())
+}
+
+// withExit takes, in rank order, what is pending on ch as CMD exits: the
+// exit ranks first, so what came for the run it ends is still there (the
+// done condition, a readiness failure), for ended to close the run with.
+// ch's channels deliver once each, so this ends.
+func (rk *ranking) withExit(ch eventChans) []loopEvent {
+	var pending []loopEvent
+	for {
+		ev, ok := rk.takeFrom(ch)
+		if !ok {
+			return pending
+		}
+		pending = append(pending, ev)
+	}
 }
 
 // outranked is ev, which select took, unless one that ranks before it was
 // ready too: then that one, and ev is held for the next call.
 func (rk *ranking) outranked(ch eventChans, ev loopEvent) loopEvent {
 	for k := range ev.kind {
-		if first, ok := ch.poll(k); ok {
-			ev.from = ch.of(ev.kind)
+		if _, first, ok := ch.source(k, true); ok {
+			ev.from, _, _ = ch.source(ev.kind, false)
 			rk.held = &ev
 			return first
 		}
@@ -93,16 +108,18 @@ func (rk *ranking) outranked(ch eventChans, ev loopEvent) loopEvent {
 	return ev
 }
 
-// take returns the ready event on ch that ranks first, without waiting. A
-// held event counts only on the channel it came on: one that came for a
-// run that is over is never given to the next.
-func (rk *ranking) take(ch eventChans) (loopEvent, bool) {
+// takeFrom returns the ready event on ch that ranks first, without
+// waiting. A held event counts only on the channel it came on: one that
+// came for a run that is over is never given to the next.
+func (rk *ranking) takeFrom(ch eventChans) (loopEvent, bool) {
 	held, before := rk.held, eventKinds
-	if held != nil && held.from == ch.of(held.kind) {
-		before = held.kind
+	if held != nil {
+		if from, _, _ := ch.source(held.kind, false); from == held.from {
+			before = held.kind
+		}
 	}
 	for k := range before {
-		if ev, ok := ch.poll(k); ok {
+		if _, ev, ok := ch.source(k, true); ok {
 			return ev, true
 		}
 	}
@@ -112,6 +129,11 @@ func (rk *ranking) take(ch eventChans) (loopEvent, bool) {
 	rk.held = nil
 	return *held, true
 }
+
+// wait and source are the two places that name each kind's channel and
+// what it carries: a select cannot be built from a list without reflect,
+// whose cost (allocations on every event, 57 KB of binary) the loop does
+// not pay. TestWaitAndSourceAgree holds them together.
 
 // wait blocks until a channel of ch delivers, and takes any one of those
 // ready.
@@ -129,8 +151,8 @@ func (ch eventChans) wait() loopEvent {
 		return loopEvent{kind: evTimer}
 	case <-ch.quitDone:
 		return loopEvent{kind: evQuitAnswered}
-	case <-ch.outliveEnd:
-		return loopEvent{kind: evOutlivePassed}
+	case <-ch.holdTimer:
+		return loopEvent{kind: evHoldTimer}
 	case sig := <-ch.stopped:
 		return loopEvent{kind: evJobStop, signal: sig}
 	case loss := <-ch.lost:
@@ -140,72 +162,57 @@ func (ch eventChans) wait() loopEvent {
 	}
 }
 
-// poll takes an event of kind k if one is ready.
-func (ch eventChans) poll(k eventKind) (loopEvent, bool) {
-	ev := loopEvent{kind: k}
-	var ok bool
+// source is kind k's channel in ch (from, which a held event's check
+// compares) and, when take, the event ready on it, taken without waiting.
+func (ch eventChans) source(k eventKind, take bool) (from any, ev loopEvent, ok bool) {
+	ev.kind = k
 	switch k {
 	case evExit:
-		ev.status, ok = tryReceive(ch.exited)
+		from = ch.exited
+		ev.status, ok = receive(ch.exited, take)
 	case evDone:
-		ev.done, ok = tryReceive(ch.done)
+		from = ch.done
+		ev.done, ok = receive(ch.done, take)
 	case evSignal:
 		var sig os.Signal
-		if sig, ok = tryReceive(ch.signals); ok {
+		from = ch.signals
+		if sig, ok = receive(ch.signals, take); ok {
 			ev.signal = sig.(unix.Signal)
 		}
 	case evReadyFailed:
-		ev.err, ok = tryReceive(ch.readyFailed)
+		from = ch.readyFailed
+		ev.err, ok = receive(ch.readyFailed, take)
 	case evTimer:
-		_, ok = tryReceive(ch.timer)
+		from = ch.timer
+		_, ok = receive(ch.timer, take)
 	case evQuitAnswered:
-		_, ok = tryReceive(ch.quitDone)
-	case evOutlivePassed:
-		_, ok = tryReceive(ch.outliveEnd)
+		from = ch.quitDone
+		_, ok = receive(ch.quitDone, take)
+	case evHoldTimer:
+		from = ch.holdTimer
+		_, ok = receive(ch.holdTimer, take)
 	case evJobStop:
-		ev.signal, ok = tryReceive(ch.stopped)
+		from = ch.stopped
+		ev.signal, ok = receive(ch.stopped, take)
 	case evLoss:
-		ev.loss, ok = tryReceive(ch.lost)
+		from = ch.lost
+		ev.loss, ok = receive(ch.lost, take)
 	case evWaitOver:
-		_, ok = tryReceive(ch.waitOver)
+		from = ch.waitOver
+		_, ok = receive(ch.waitOver, take)
 	}
-	return ev, ok
+	return from, ev, ok
 }
 
-// of is the channel events of kind k come on.
-func (ch eventChans) of(k eventKind) any {
-	switch k {
-	case evExit:
-		return ch.exited
-	case evDone:
-		return ch.done
-	case evSignal:
-		return ch.signals
-	case evReadyFailed:
-		return ch.readyFailed
-	case evTimer:
-		return ch.timer
-	case evQuitAnswered:
-		return ch.quitDone
-	case evOutlivePassed:
-		return ch.outliveEnd
-	case evJobStop:
-		return ch.stopped
-	case evLoss:
-		return ch.lost
-	case evWaitOver:
-		return ch.waitOver
+// receive takes a value from c if take and one is there.
+func receive[T any](c <-chan T, take bool) (T, bool) {
+	if take {
+		select {
+		case v := <-c:
+			return v, true
+		default:
+		}
 	}
-	return nil
-}
-
-// tryReceive receives from c if a value is there.
-func tryReceive[T any](c <-chan T) (T, bool) {
-	select {
-	case v := <-c:
-		return v, true
-	default:
-		var zero T
-		return zero, false
-	}
+	var zero T
+	return zero, false
 }

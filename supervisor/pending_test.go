@@ -12,7 +12,7 @@ import (
 
 // The rank, first to last: of two events ready at once, the loops take the
 // one listed first.
-var rank = []eventKind{evExit, evDone, evSignal, evReadyFailed, evTimer, evQuitAnswered, evOutlivePassed, evJobStop, evLoss, evWaitOver}
+var rank = []eventKind{evExit, evDone, evSignal, evReadyFailed, evTimer, evQuitAnswered, evHoldTimer, evJobStop, evLoss, evWaitOver}
 
 // readyChans is a loop's channels with one event of each of kinds ready.
 func readyChans(kinds ...eventKind) eventChans {
@@ -31,8 +31,8 @@ func readyChans(kinds ...eventKind) eventChans {
 			ch.timer = readyWith(time.Now())
 		case evQuitAnswered:
 			ch.quitDone = readyWith(struct{}{})
-		case evOutlivePassed:
-			ch.outliveEnd = readyWith(time.Now())
+		case evHoldTimer:
+			ch.holdTimer = readyWith(time.Now())
 		case evJobStop:
 			ch.stopped = readyWith(unix.SIGTSTP)
 		case evLoss:
@@ -62,13 +62,28 @@ func TestRankTakesTheFirstReady(t *testing.T) {
 			}
 
 			ch = readyChans(first, second)
-			byselect, _ := ch.poll(second)
+			_, byselect, _ := ch.source(second, true)
 			if got, want := taken(rk.outranked(ch, byselect), rk.next(ch)), pair(first, second); got != want {
 				t.Errorf("select took %d: took %v, want %v", second, got, want)
 			}
-			if ev, ok := rk.take(ch); ok {
+			if ev, ok := rk.takeFrom(ch); ok {
 				t.Errorf("took %d again", ev.kind)
 			}
+		}
+	}
+}
+
+// wait and source agree on each kind's channel: an event of each kind alone
+// comes out of wait as that kind, on the channel source names.
+func TestWaitAndSourceAgree(t *testing.T) {
+	for _, k := range rank {
+		ch := readyChans(k)
+		from, _, _ := ch.source(k, false)
+		if from == nil {
+			t.Errorf("kind %d: source names no channel", k)
+		}
+		if ev := ch.wait(); ev.kind != k {
+			t.Errorf("kind %d ready alone: wait took kind %d", k, ev.kind)
 		}
 	}
 }
@@ -98,9 +113,9 @@ func TestRankEventValues(t *testing.T) {
 func TestRankHeldEventKeepsItsChannel(t *testing.T) {
 	var rk ranking
 	run := readyChans(evExit, evSignal)
-	sig, _ := run.poll(evSignal)
+	_, sig, _ := run.source(evSignal, true)
 	rk.outranked(run, sig)
-	if ev, ok := rk.take(eventChans{done: make(chan doneEvent)}); ok {
+	if ev, ok := rk.takeFrom(eventChans{done: make(chan doneEvent)}); ok {
 		t.Fatalf("took %d from a loop that does not listen to signals", ev.kind)
 	}
 	backoff := readyChans(evWaitOver)
@@ -110,12 +125,26 @@ func TestRankHeldEventKeepsItsChannel(t *testing.T) {
 	}
 
 	run = readyChans(evExit, evReadyFailed)
-	failed, _ := run.poll(evReadyFailed)
+	_, failed, _ := run.source(evReadyFailed, true)
 	rk.outranked(run, failed)
 	nextRun := readyChans(evWaitOver)
 	nextRun.readyFailed = make(chan error, 1)
 	if ev := rk.next(nextRun); ev.kind != evWaitOver {
 		t.Errorf("took %d, want the wait's end, not the last run's failure", ev.kind)
+	}
+}
+
+// What is pending as CMD exits comes with the exit, in rank order, from the
+// channels of the run it ends only.
+func TestRankWithExit(t *testing.T) {
+	var rk ranking
+	run := readyChans(evDone, evReadyFailed, evSignal)
+	got := rk.withExit(eventChans{done: run.done, readyFailed: run.readyFailed})
+	if len(got) != 2 || got[0].kind != evDone || got[1].kind != evReadyFailed {
+		t.Fatalf("took %+v, want the done condition, then the readiness failure", got)
+	}
+	if ev, ok := rk.takeFrom(run); !ok || ev.kind != evSignal {
+		t.Errorf("took %+v, %v; want the signal, left for the next loop", ev, ok)
 	}
 }
 

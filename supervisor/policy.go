@@ -28,10 +28,11 @@ const (
 type phase int
 
 const (
-	phaseIdle     phase = iota // no CMD runs: main's --wait-for, a restart backoff, the announcement
-	phaseRunning               // CMD runs (a stop tandem began on its own failure included)
-	phaseHoldable              // CMD runs, --outlive-main is set, no stop begun, nothing held yet
-	phaseStopping              // the requested stop (the main is done) is under way
+	phaseIdle         phase = iota // no CMD runs: main's --wait-for, a restart backoff, the announcement
+	phaseRunning                   // CMD runs (a stop tandem began on its own failure included)
+	phaseHoldable                  // CMD runs, --outlive-main is set, no stop begun, nothing held yet
+	phaseStopping                  // the requested stop (the main is done) is under way
+	phaseIdleHoldable              // no CMD runs (a restart backoff), --outlive-main can hold the termination signal
 	phaseCount
 )
 
@@ -54,14 +55,14 @@ const (
 // absorbed: forwarding it could switch CMD to a harsher exit (pgbouncer's
 // fast exit on TERM during its safe INT shutdown).
 var signalTable = [kindCount]struct {
-	in          [phaseCount]meaning // indexed by phase: idle, running, holdable, stopping
+	in          [phaseCount]meaning // indexed by phase: idle, running, holdable, stopping, idle holdable
 	terminating bool
 }{
-	kindOther:       {[phaseCount]meaning{sigIgnore, sigForward, sigForward, sigForward}, false},
-	kindDone:        {[phaseCount]meaning{sigDone, sigDone, sigDone, sigDone}, false},
-	kindTermination: {[phaseCount]meaning{sigTerminate, sigForward, sigHold, sigAbsorb}, true},
-	kindStop:        {[phaseCount]meaning{sigTerminate, sigForward, sigForward, sigForward}, true},
-	kindReload:      {[phaseCount]meaning{sigTerminate, sigForward, sigForward, sigForward}, false},
+	kindOther:       {[phaseCount]meaning{sigIgnore, sigForward, sigForward, sigForward, sigIgnore}, false},
+	kindDone:        {[phaseCount]meaning{sigDone, sigDone, sigDone, sigDone, sigDone}, false},
+	kindTermination: {[phaseCount]meaning{sigTerminate, sigForward, sigHold, sigAbsorb, sigHold}, true},
+	kindStop:        {[phaseCount]meaning{sigTerminate, sigForward, sigForward, sigForward, sigTerminate}, true},
+	kindReload:      {[phaseCount]meaning{sigTerminate, sigForward, sigForward, sigForward, sigTerminate}, false},
 }
 
 // meaning is what sig means in phase p: the table's word, where a
@@ -78,12 +79,13 @@ func (e *engine) meaning(sig unix.Signal, p phase) (m meaning, terminating bool)
 // kindOf sorts sig; the sidecar's own signals come first (--done-signal may
 // be SIGINT, --termination-signal SIGQUIT).
 func (e *engine) kindOf(sig unix.Signal) kind {
-	sidecar := e.cfg.Mode == ModeSidecar
-	switch {
-	case sidecar && sig == e.cfg.Sidecar.DoneSignal:
+	switch sig {
+	case e.doneSignal: // 0 outside sidecar mode: never received
 		return kindDone
-	case sidecar && sig == e.cfg.Sidecar.TerminationSignal:
+	case e.terminationSignal:
 		return kindTermination
+	}
+	switch {
 	case sig == unix.SIGTERM || sig == unix.SIGINT:
 		return kindStop
 	case sig == unix.SIGHUP || sig == unix.SIGQUIT:
@@ -92,31 +94,21 @@ func (e *engine) kindOf(sig unix.Signal) kind {
 	return kindOther
 }
 
+// idlePhase is the phase while no CMD runs.
+func (e *engine) idlePhase() phase {
+	if e.hold.open() {
+		return phaseIdleHoldable
+	}
+	return phaseIdle
+}
+
 // runPhase is the phase of a run of CMD.
 func (e *engine) runPhase(r *cmdRun) phase {
 	switch {
 	case r.stop.active() && r.requested:
 		return phaseStopping
-	case e.cfg.Mode == ModeSidecar && e.cfg.Sidecar.OutliveMain > 0 && !r.held && !r.stop.active() && e.mainToOutlive():
+	case !r.stop.active() && e.hold.open():
 		return phaseHoldable
 	}
 	return phaseRunning
-}
-
-// mainToOutlive: a main holds a lifeline of the done files now, so the
-// termination signal is worth holding for it. A main that never started (a
-// bad image, a wrong command), or that is gone, leaves nothing to outlive:
-// the pod's deletion then takes seconds, not its grace period. Without done
-// files (a shared PID namespace) the main cannot be told this way: the
-// signal is held as ever.
-func (e *engine) mainToOutlive() bool {
-	if len(e.cfg.Sidecar.DoneFiles) == 0 {
-		return true
-	}
-	for _, done := range e.cfg.Sidecar.DoneFiles {
-		if e.w.mainHolds(done) {
-			return true
-		}
-	}
-	return false
 }

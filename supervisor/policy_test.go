@@ -55,6 +55,14 @@ func TestSignalTable(t *testing.T) {
 		{unix.SIGQUIT, phaseRunning, sigForward, false},
 		{unix.SIGQUIT, phaseHoldable, sigForward, false},
 		{unix.SIGQUIT, phaseStopping, sigForward, false},
+
+		{unix.SIGUSR1, phaseIdleHoldable, sigIgnore, false},
+		{unix.SIGUSR2, phaseIdleHoldable, sigDone, false},
+		{unix.SIGALRM, phaseIdleHoldable, sigHold, true},
+		{unix.SIGTERM, phaseIdleHoldable, sigTerminate, true},
+		{unix.SIGINT, phaseIdleHoldable, sigTerminate, true},
+		{unix.SIGHUP, phaseIdleHoldable, sigTerminate, false},
+		{unix.SIGQUIT, phaseIdleHoldable, sigTerminate, false},
 	}
 	if len(rows) != int(kindCount)*int(phaseCount)+int(phaseCount)*2 {
 		t.Fatalf("%d rows: a kind or phase is missing from this test", len(rows))
@@ -86,6 +94,7 @@ func TestSignalTableRewriteToDrop(t *testing.T) {
 		{unix.SIGUSR2, phaseRunning, sigDone},
 		{unix.SIGALRM, phaseRunning, sigDrop},
 		{unix.SIGALRM, phaseHoldable, sigHold},
+		{unix.SIGALRM, phaseIdleHoldable, sigHold},
 		{unix.SIGALRM, phaseStopping, sigAbsorb},
 		{unix.SIGTERM, phaseStopping, sigDrop},
 		{unix.SIGTERM, phaseIdle, sigTerminate},
@@ -126,27 +135,36 @@ func TestKindOf(t *testing.T) {
 }
 
 // The phase of a run: a requested stop under way, else holdable while
-// --outlive-main can still hold the termination signal.
+// --outlive-main can still hold the termination signal; with no CMD
+// running (a restart backoff), idle, or idle holdable likewise.
 func TestRunPhase(t *testing.T) {
 	outlive := testConfig(ModeSidecar)
 	outlive.Sidecar.OutliveMain = time.Minute
 	rows := []struct {
-		name string
-		cfg  Config
-		run  cmdRun
-		want phase
+		name       string
+		cfg        Config
+		hold       holdState
+		run        cmdRun
+		want, idle phase
 	}{
-		{"run mode", testConfig(ModeRun), cmdRun{}, phaseRunning},
-		{"sidecar without --outlive-main", testConfig(ModeSidecar), cmdRun{}, phaseRunning},
-		{"--outlive-main", outlive, cmdRun{}, phaseHoldable},
-		{"--outlive-main, held", outlive, cmdRun{held: true}, phaseRunning},
-		{"--outlive-main, stop after a failure", outlive, cmdRun{stop: stopSequence{phase: stopSignaled}}, phaseRunning},
-		{"requested stop", outlive, cmdRun{requested: true, stop: stopSequence{phase: stopDelaying}}, phaseStopping},
-		{"requested stop, held", outlive, cmdRun{held: true, requested: true, stop: stopSequence{phase: stopQuitting}}, phaseStopping},
+		{"run mode", testConfig(ModeRun), holdNone, cmdRun{}, phaseRunning, phaseIdle},
+		{"sidecar without --outlive-main", testConfig(ModeSidecar), holdNone, cmdRun{}, phaseRunning, phaseIdle},
+		{"--outlive-main", outlive, holdNone, cmdRun{}, phaseHoldable, phaseIdleHoldable},
+		{"--outlive-main, held", outlive, holdConfirmed, cmdRun{}, phaseRunning, phaseIdle},
+		{"--outlive-main, looking for a mark", outlive, holdProvisional, cmdRun{}, phaseRunning, phaseIdle},
+		{"--outlive-main, released", outlive, holdReleased, cmdRun{}, phaseRunning, phaseIdle},
+		{"--outlive-main, stop after a failure", outlive, holdNone, cmdRun{stop: stopSequence{phase: stopSignaled}}, phaseRunning, phaseIdleHoldable},
+		{"requested stop", outlive, holdNone, cmdRun{requested: true, stop: stopSequence{phase: stopDelaying}}, phaseStopping, phaseIdleHoldable},
+		{"requested stop, held", outlive, holdConfirmed, cmdRun{requested: true, stop: stopSequence{phase: stopQuitting}}, phaseStopping, phaseIdle},
 	}
 	for _, row := range rows {
-		if got := newEngine(row.cfg, world{}, nil).runPhase(&row.run); got != row.want {
+		e := newEngine(row.cfg, world{}, nil)
+		e.hold.state = row.hold
+		if got := e.runPhase(&row.run); got != row.want {
 			t.Errorf("%s: phase %d, want %d", row.name, got, row.want)
+		}
+		if got := e.idlePhase(); got != row.idle {
+			t.Errorf("%s, no CMD running: phase %d, want %d", row.name, got, row.idle)
 		}
 	}
 }

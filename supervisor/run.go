@@ -3,7 +3,6 @@ package supervisor
 import (
 	"context"
 	"os"
-	"sync"
 
 	"github.com/rs/zerolog"
 
@@ -19,28 +18,18 @@ import (
 // engine runs one tandem: one goroutine (the caller of run) owns CMD's life
 // and reads every event; everything else only sends to it.
 type engine struct {
-	cfg     Config
-	log     zerolog.Logger
-	w       world
-	signals <-chan os.Signal
-	// done carries the sidecar's done condition from its sources (done
-	// files, lifelines); nil in other modes.
-	done      chan doneEvent
-	newSource func() (doneSource, error) // sidecar: builds the done sources
-	// deleting is closed once the pod is being deleted: the termination
-	// signal held (--stop-when deletion waits for it).
-	deleting     chan struct{}
-	deletingOnce sync.Once
-	lifeline     *lifeline.Holder // main's done file's, or a sidecar's stopped file's
-	// main --needs: the needed sidecars, their losses, and whether the main
-	// is done (a loss after that is none).
-	needs    *needs
-	lost     chan sidecarLoss
-	mainDone bool
-	marked   bool // main: its termination is marked beside the done file
-	// sidecar: the termination marks of another pod already warned of
-	foreignMarks map[string]bool
-	ranking      // which of the events pending at once the loops take first
+	cfg      Config
+	log      zerolog.Logger
+	w        world
+	signals  <-chan os.Signal
+	lifeline *lifeline.Holder              // main's done file's, or a sidecar's stopped file's
+	hold     *hold                         // sidecar: the termination signal's hold (--outlive-main)
+	run      func(context.Context) outcome // the mode's: runCmd, runSidecar, runMain
+	ranking                                // which of the events pending at once the loops take first
+	// What one mode keeps (sidecar_mode.go, main_mode.go): the zero value
+	// in the others, whose nil channels are never ready.
+	sidecarState
+	mainState
 }
 
 // Run supervises cfg.Command until it ends. It returns nil when tandem must
@@ -70,23 +59,30 @@ func Run(ctx context.Context, cfg Config) error {
 	return e.finish(e.run(ctx))
 }
 
+// newEngine builds the engine for cfg's mode: the one place the mode is
+// chosen, with its state and its run.
 func newEngine(cfg Config, w world, sigs <-chan os.Signal) *engine {
-	return &engine{cfg: cfg, log: cfg.Log, w: w, signals: sigs, done: make(chan doneEvent, 1), deleting: make(chan struct{}),
-		lost: make(chan sidecarLoss, len(cfg.Main.Needs)+1), foreignMarks: map[string]bool{}}
+	e := &engine{cfg: cfg, log: cfg.Log, w: w, signals: sigs, hold: newHold(0, nil, w, nil)}
+	e.run = e.runCmd
+	switch cfg.Mode {
+	case ModeSidecar:
+		e.sidecarState = newSidecarState(cfg.Sidecar)
+		e.hold = newHold(cfg.Sidecar.OutliveMain, cfg.Sidecar.DoneFiles, w, e.mainMarked)
+		e.run = e.runSidecar
+	case ModeMain:
+		e.mainState = newMainState(cfg.Main)
+		e.run = e.runMain
+	}
+	return e
 }
 
-func (e *engine) run(ctx context.Context) outcome {
-	switch e.cfg.Mode {
-	case ModeSidecar:
-		return e.runSidecar(ctx)
-	case ModeMain:
-		return e.runMain(ctx)
-	}
+// runCmd: `tandem run`, CMD alone.
+func (e *engine) runCmd(ctx context.Context) outcome {
 	c, err := e.start()
 	if err != nil {
 		return startFailed(err)
 	}
-	return e.endingOutcome(e.supervise(ctx, c, nil))
+	return e.endingOutcome(e.supervise(ctx, c))
 }
 
 // holdLifeline holds the lifeline of the file this tandem will write, of

@@ -5,12 +5,30 @@ import (
 	"fmt"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor/lifeline"
 	"github.com/tandem-sh/tandem/supervisor/process"
-	"github.com/tandem-sh/tandem/supervisor/signals"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
+
+// sidecarState is what only a sidecar's engine keeps.
+type sidecarState struct {
+	// done carries the done condition from its sources (done files,
+	// lifelines); nil, never ready, in the other modes.
+	done      chan doneEvent
+	newSource func() (doneSource, error) // builds the done sources
+	// The signals that mean something to a sidecar (policy.go's kinds):
+	// --done-signal, --termination-signal.
+	doneSignal, terminationSignal unix.Signal
+	foreignMarks                  map[string]bool // the termination marks of another pod already warned of
+}
+
+func newSidecarState(sc SidecarConfig) sidecarState {
+	return sidecarState{done: make(chan doneEvent, 1), doneSignal: sc.DoneSignal, terminationSignal: sc.TerminationSignal,
+		foreignMarks: map[string]bool{}}
+}
 
 // runSidecar: CMD runs until the main is done, is restarted per --restart,
 // and the termination signal may be held (--outlive-main).
@@ -49,19 +67,17 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 func (e *engine) runAndRestart(ctx context.Context) outcome {
 	var delays restartBackoff
 	var budget restartBudget
-	var heldUntil <-chan time.Time
 	for {
 		c, err := e.start()
 		if err != nil {
 			return startFailed(err)
 		}
-		end := e.supervise(ctx, c, heldUntil)
+		end := e.supervise(ctx, c)
 		// While the termination signal is held the main still drains and
 		// still needs its sidecar: a crash then is restarted too, within
 		// the hold's deadline. After the pod's signal came otherwise, not:
 		// a proxy that came back would run until the kubelet's SIGKILL.
-		heldUntil = end.heldUntil
-		if end.err != nil || end.requested || (end.terminating && heldUntil == nil) || !e.shouldRestart(end.status) {
+		if end.err != nil || end.requested || (end.terminating && !e.hold.held()) || !e.shouldRestart(end.status) {
 			return e.sidecarOutcome(end)
 		}
 		if spent := budget.exited(e.w.Now(), end.status, e.cfg.Sidecar.MaxRestarts, e.cfg.Sidecar.RestartWindow); spent {
@@ -70,20 +86,16 @@ func (e *engine) runAndRestart(ctx context.Context) outcome {
 		delay := delays.next(e.w.Now().Sub(c.Started))
 		event(e.log.Warn(), cmdline.EventRestarting).Int("exit_code", end.status.ExitCode()).Dur("delay_ms", delay).
 			Msg("CMD exited before the main was done; restarting")
-		if stop, ok := e.idle("restart-backoff", eventChans{timer: e.w.After(delay), outliveEnd: heldUntil}); !ok {
+		if stop, ok := e.idle("restart-backoff", eventChans{timer: e.w.After(delay)}); !ok {
 			return e.endedInBackoff(stop)
 		}
 	}
 }
 
 // endedInBackoff is how a restart backoff that did not run out ends
-// tandem: the main done, the hold's deadline, or a signal.
+// tandem: the main done, or a signal (the hold's, once it would go on).
 func (e *engine) endedInBackoff(stop idleEnd) outcome {
 	switch {
-	case stop.outlivePassed:
-		event(e.log.Info(), cmdline.EventSignalReleased).Str("signal", signals.Name(e.cfg.Sidecar.TerminationSignal)).
-			Dur("outlive_main_ms", e.cfg.Sidecar.OutliveMain).Msg("outlive-main passed during a restart backoff; not restarting")
-		return interrupted(e.cfg.Sidecar.TerminationSignal)
 	case stop.done != nil && stop.done.Err != nil:
 		return e.pathFailed(stop.done.Err)
 	case stop.done != nil:

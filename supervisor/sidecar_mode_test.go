@@ -510,3 +510,80 @@ func TestSidecarRestartWhileMainDrains(t *testing.T) {
 		r.wantOutcome(143, "signaled")
 	})
 }
+
+// The pod's termination signal during a restart backoff, with
+// --outlive-main and a main to outlive: held as while CMD runs, so CMD is
+// restarted after the backoff, within the deadline, while the main drains;
+// then the main's end stops it (exit 0). A signal to this container alone
+// still ends the backoff, once no main marked its termination.
+func TestSidecarHoldDuringBackoff(t *testing.T) {
+	crashed := func(t *testing.T, unmarked bool) (*rig, timer) {
+		cfg := sidecarConfig(func(s *SidecarConfig) {
+			s.Restart, s.OutliveMain, s.DoneFiles = RestartAlways, 30*time.Second, []string{"/shared/done"}
+		})
+		r := newRig(t, cfg)
+		r.f.unmarked.Store(unmarked)
+		r.run()
+		r.child().exited <- exitedWith(1)
+		backoff := r.timer(time.Second)
+		r.signal(unix.SIGTERM)
+		return r, backoff
+	}
+	t.Run("held: restarted, then the main is done", func(t *testing.T) {
+		r, backoff := crashed(t, false)
+		r.timer(30 * time.Second) // held: the deadline runs
+		backoff.ch <- time.Now()
+		c := r.child() // started again under the hold
+		r.noneSent()
+		r.done()
+		r.wantSent(c.Pid, unix.SIGTERM)
+		c.exited <- killedBy(unix.SIGTERM)
+		r.wantOutcome(0, "stopped")
+	})
+	t.Run("held: the deadline passes after the restart", func(t *testing.T) {
+		r, backoff := crashed(t, false)
+		deadline := r.timer(30 * time.Second)
+		backoff.ch <- time.Now()
+		c := r.child()
+		deadline.ch <- time.Now()
+		r.wantSent(c.Pid, unix.SIGTERM) // released to the restarted CMD
+		c.exited <- killedBy(unix.SIGTERM)
+		r.wantOutcome(143, "signaled")
+	})
+	t.Run("held: the deadline passes during the backoff", func(t *testing.T) {
+		r, _ := crashed(t, false)
+		r.fire(30 * time.Second)
+		r.wantOutcome(143, "interrupted")
+	})
+	t.Run("the main marks it a few looks later: held from the signal", func(t *testing.T) {
+		r, backoff := crashed(t, true)
+		lookTimes(r, 2)
+		third := r.timer(markPoll)
+		r.f.unmarked.Store(false)
+		third.ch <- time.Now()
+		r.timer(30*time.Second - 3*markPoll)
+		backoff.ch <- time.Now()
+		c := r.child()
+		r.done()
+		r.wantSent(c.Pid, unix.SIGTERM)
+		c.exited <- killedBy(unix.SIGTERM)
+		r.wantOutcome(0, "stopped")
+	})
+	t.Run("the backoff passes while looking: the restart waits for the answer", func(t *testing.T) {
+		r, backoff := crashed(t, true)
+		look := r.timer(markPoll)
+		backoff.ch <- time.Now()
+		look.ch <- time.Now()
+		lookTimes(r, markPolls-2)
+		r.fire(markPoll)
+		out := r.wantOutcome(143, "interrupted")
+		if out.signal != "SIGTERM" {
+			t.Errorf("signal %q", out.signal)
+		}
+		select {
+		case <-r.f.starts:
+			t.Fatal("CMD restarted for a signal to this container alone")
+		default:
+		}
+	})
+}
