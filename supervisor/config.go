@@ -77,10 +77,14 @@ type MainConfig struct {
 	WaitInterval time.Duration
 	Peers        peers.Options
 	Needs        []string // ready files of the sidecars CMD cannot work without
-	// TerminationGrace: after the pod's stop signal (TERM or INT from
-	// outside), CMD gets this long before SIGKILL, so the sidecars keep the
-	// rest of the pod's grace period; 0: no limit of tandem's.
+	// TerminationGrace: after the pod's stop signal from outside, CMD gets
+	// this long before SIGKILL, so the sidecars keep the rest of the pod's
+	// grace period; 0: no limit of tandem's.
 	TerminationGrace time.Duration
+	// TerminationSignal: the signal the runtime stops this container with
+	// (its STOPSIGNAL); 0 when not given, and then SIGTERM, SIGINT and
+	// SIGQUIT each count, since the main cannot know which it is.
+	TerminationSignal unix.Signal
 }
 
 // Defaults is the one place where defaults live; the CLI shows them.
@@ -129,6 +133,9 @@ func (c *Config) validate() error {
 	case ModeMain:
 		if err := c.Main.validateNeeds(); err != nil {
 			return err
+		}
+		if s := c.Main.TerminationSignal; s != 0 && !signals.Forwardable(s) {
+			return fmt.Errorf("--%s %s: expected a catchable signal, e.g. TERM or QUIT", cmdline.FlagTerminationSignal, signals.Name(s))
 		}
 		return c.Main.needsOnce()
 	}

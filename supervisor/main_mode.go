@@ -71,7 +71,7 @@ func (e *engine) runMain(ctx context.Context) outcome {
 // rest of the pod's grace period for their own stop (docs/commands.md).
 func (e *engine) limitTermination(r *cmdRun, sig unix.Signal) {
 	grace := e.cfg.Main.TerminationGrace
-	if e.cfg.Mode != ModeMain || grace <= 0 || r.stop.active() || !stopsContainer(sig) {
+	if e.cfg.Mode != ModeMain || grace <= 0 || r.stop.active() || !e.stopsContainer(sig) {
 		return
 	}
 	e.killAfter(r, grace)

@@ -39,11 +39,15 @@ func (e *engine) mainMarked(done string) bool {
 	return false
 }
 
-// stopsContainer: sig is one a runtime stops containers with: SIGTERM, or
-// the STOPSIGNAL of the stock images (nginx's QUIT, postgres's INT). A main
-// does not know its container's, so it takes each of them for the pod's
-// stop. SIGQUIT may also be a request for a dump (a JVM's thread dump).
-func stopsContainer(sig unix.Signal) bool {
+// stopsContainer: sig is the signal the runtime stops this container with:
+// --termination-signal when given, else any of SIGTERM and the stock
+// images' STOPSIGNALs (nginx's QUIT, postgres's INT), since the main cannot
+// know which. Without the flag a SIGQUIT sent for a dump (a JVM's thread
+// dump) counts too; with --termination-signal TERM it does not.
+func (e *engine) stopsContainer(sig unix.Signal) bool {
+	if own := e.cfg.Main.TerminationSignal; own != 0 {
+		return sig == own
+	}
 	return sig == unix.SIGTERM || sig == unix.SIGINT || sig == unix.SIGQUIT
 }
 
@@ -54,7 +58,7 @@ func stopsContainer(sig unix.Signal) bool {
 // signal: a warning, not a failure of the main.
 func (e *engine) markTermination(sig unix.Signal) {
 	done := e.cfg.Main.DoneFile
-	if e.cfg.Mode != ModeMain || done == "" || e.marked || !stopsContainer(sig) {
+	if e.cfg.Mode != ModeMain || done == "" || e.marked || !e.stopsContainer(sig) {
 		return
 	}
 	e.marked = true

@@ -23,6 +23,15 @@ func (s *settings) mainFlags() []*valueFlag {
 		newFlag(cmdline.FlagNeeds, many(cmdline.PathKind("/run/tandem/db-proxy.ready", cmdline.PathRules{Watched: true}), &m.Needs),
 			"a sidecar's --ready-file: wait for it, and stop CMD if that sidecar's tandem ends first (repeatable)"),
 		newFlag(cmdline.FlagTerminationGrace, one(cmdline.DurationKind, &m.TerminationGrace),
-			"after the pod's SIGTERM or SIGINT, SIGKILL CMD if it has not exited within this long, so the sidecars keep the rest of the grace period (0 = off)"),
+			"after the pod's stop signal, SIGKILL CMD if it has not exited within this long, so the sidecars keep the rest of the grace period (0 = off)"),
+		anyStopSignal(newFlag(cmdline.FlagTerminationSignal, one(cmdline.SignalKind, &m.TerminationSignal),
+			"the signal the runtime stops this container with (its STOPSIGNAL), which starts --termination-grace")),
 	}
+}
+
+// anyStopSignal: a main not told its termination signal takes each of the
+// stock images' STOPSIGNALs for it.
+func anyStopSignal(f *valueFlag) *valueFlag {
+	f.DefaultText = "TERM, INT or QUIT"
+	return f
 }

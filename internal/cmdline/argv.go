@@ -35,10 +35,14 @@ type Main struct {
 	// TerminationGrace: CMD's time after the pod's stop signal, the rest
 	// of the grace period kept for the sidecars.
 	TerminationGrace time.Duration
+	// TerminationSignal: the signal the runtime stops it with, when the
+	// manifest states it; "" leaves TERM, INT and QUIT each counting.
+	TerminationSignal string
 }
 
 // Argv is BINARY main [--name NAME] [--done-file PATH] [--signal-peers]
-// [--peer NAME]... [--done-signal SIG] [--needs READY_FILE]... [--quit-url URL]... --.
+// [--peer NAME]... [--done-signal SIG] [--needs READY_FILE]... [--quit-url URL]...
+// [--termination-grace D] [--termination-signal SIG] --.
 func (m Main) Argv() []string {
 	a := start(m.Binary, CmdMain)
 	a.value(FlagName, m.Name)
@@ -49,6 +53,7 @@ func (m Main) Argv() []string {
 	a.values(FlagNeeds, m.Needs)
 	a.values(FlagQuitURL, m.QuitURLs)
 	a.duration(FlagTerminationGrace, m.TerminationGrace)
+	a.value(FlagTerminationSignal, m.TerminationSignal)
 	return append(a, "--")
 }
 

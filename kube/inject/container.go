@@ -32,6 +32,17 @@ func (c *container) checkReads(opts Options) error {
 	return nil
 }
 
+// knownStopSignal is the stop signal the manifest states for c
+// (lifecycle.stopSignal or the tandem.sh/stop-signal annotation), "" when
+// it states none: a main told it takes no other signal for its pod's stop
+// (a JVM's SIGQUIT for a thread dump starts no termination grace).
+func (c *container) knownStopSignal() string {
+	if !c.signalStated {
+		return ""
+	}
+	return c.stopSignal
+}
+
 // lookup says whether c's image is read from its registry.
 func (c *container) lookup(opts Options) bool {
 	return opts.Resolver != nil && (c.readProgram || c.readSignal)

@@ -44,7 +44,7 @@ func (p *plan) decide(opts Options) {
 		done := MountPath + "/" + c.name + ".done"
 		doneFiles = append(doneFiles, done)
 		c.command = cmdline.Main{Binary: binary, Name: c.name, DoneFile: done, Needs: p.neededReadyFiles(),
-			TerminationGrace: p.grace.mainGrace()}.Argv()
+			TerminationGrace: p.grace.mainGrace(), TerminationSignal: c.knownStopSignal()}.Argv()
 	}
 	for i, c := range p.sidecars {
 		c.command = p.classicSidecar(i, c, doneFiles).Argv()

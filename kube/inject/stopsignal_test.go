@@ -99,3 +99,32 @@ func TestStopSignalAssumed(t *testing.T) {
 		t.Errorf("native: report %q; want injected without a warning", r)
 	}
 }
+
+// A main whose stop signal the manifest states is told it: its tandem then
+// takes that signal alone for the pod's stop (a JVM's SIGQUIT for a thread
+// dump starts no termination grace). Unstated, nothing is written and the
+// main counts each of the stock images' STOPSIGNALs.
+func TestStopSignalOfMain(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string // the main's flags after --termination-grace 25s
+	}{
+		{"annotated TERM", withAnnotation(sprintf(twoContainers, "app:1"), "tandem.sh/stop-signal.main", "TERM"),
+			[]string{"--termination-signal", "TERM"}},
+		{"annotated SIGQUIT", withAnnotation(sprintf(twoContainers, "app:1"), "tandem.sh/stop-signal.main", "SIGQUIT"),
+			[]string{"--termination-signal", "QUIT"}},
+		{"not stated", pod(sprintf(twoContainers, "app:1")), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, out := injectYAML(t, tt.src, testOptions())
+			if r.Status != Injected {
+				t.Fatalf("%s; want injected", r)
+			}
+			want := append(append([]string{binary, "main", "--name", "main", "--done-file", "/run/tandem/main.done", "--termination-grace", "25s"}, tt.want...), "--")
+			if got := listOf(t, out, "main", "command"); !slices.Equal(got, want) {
+				t.Errorf("main command %q; want %q", got, want)
+			}
+		})
+	}
+}
