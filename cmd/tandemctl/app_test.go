@@ -208,7 +208,7 @@ func TestInjectEnvironment(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"image: localhost/tandem:test", "restartPolicy: Always", "- run\n"} {
+	for _, want := range []string{"image: localhost/tandem:test", "restartPolicy: Always", "- sidecar\n", "- /run/tandem/export.done\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
