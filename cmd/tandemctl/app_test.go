@@ -165,7 +165,7 @@ func TestInjectUsageErrors(t *testing.T) {
 	}{
 		{[]string{"inject", good, bad}, bad + ":"},
 		{[]string{"inject", filepath.Join(dir, "missing.yaml")}, "missing.yaml: no such file"},
-		{[]string{"inject", "--mode", "sidecars", good}, `--mode: mode "sidecars": expected classic or native`},
+		{[]string{"inject", "--mode", "sidecars", good}, `--mode: mode "sidecars": expected classic, native or auto`},
 		{[]string{"inject", "--resolve", "maybe", good}, `--resolve "maybe": expected registry or none`},
 		{[]string{"inject", "--platform", "amd64", good}, `platform "amd64": expected os/arch`},
 		{[]string{"inject", "--image", "", good}, "--image: expected an image"},

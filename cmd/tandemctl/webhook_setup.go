@@ -42,11 +42,18 @@ func newWebhookSetup(cliCtx *cli.Context) (*webhookSetup, error) {
 	if s.clients, err = kube.NewClients(cliCtx.String("kubeconfig")); err != nil {
 		return nil, err
 	}
+	choice, err := settleMode(cliCtx.Context, &cfg.Inject, cliCtx.String("kubeconfig"), true)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	s.logger.Info().Str("event", "mode").Str("mode", string(choice.Mode)).Str("reason", choice.Reason).
+		Msgf("injecting in %s mode: %s", choice.Mode, choice.Why)
 	cfg.Namespaces = kube.APINamespaces{Namespaces: s.clients.Core}
 	cfg.Keychains = kube.PodKeychains{Core: s.clients.Core}
 	certs := webhook.NewCertReloader(cliCtx.String("cert-dir"))
 	if listen := cliCtx.String("metrics-listen"); listen != "" {
 		m := metrics.New(certs)
+		m.Mode(string(choice.Mode), choice.Reason)
 		cfg.Recorder = m
 		s.metrics = &metrics.Server{Listen: listen, Metrics: m, Logger: s.logger}
 	}

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/tandem-sh/tandem/kube/inject"
+)
+
+// withCluster makes the cluster's versions those given (or err), and
+// counts the reads.
+func withCluster(t *testing.T, v inject.ClusterVersions, err error) *int {
+	t.Helper()
+	reads := 0
+	saved := clusterVersions
+	clusterVersions = func(context.Context, string) (inject.ClusterVersions, error) {
+		reads++
+		return v, err
+	}
+	t.Cleanup(func() { clusterVersions = saved })
+	return &reads
+}
+
+var (
+	newCluster = inject.ClusterVersions{APIServer: "v1.32.2", Kubelets: map[string]string{"n1": "v1.32.2"}}
+	oldCluster = inject.ClusterVersions{APIServer: "v1.32.2", Kubelets: map[string]string{"n1": "v1.32.2", "n2": "v1.28.4"}}
+)
+
+// --mode auto picks native on a cluster where every version allows it,
+// classic elsewhere, and says which and why before the report lines.
+func TestInjectModeAuto(t *testing.T) {
+	for _, tt := range []struct {
+		cluster inject.ClusterVersions
+		line    string
+		native  bool
+	}{
+		{newCluster, "tandemctl: --mode auto: native: the API server (v1.32.2) and every node's kubelet (1 node) are at v1.29 or later\n", true},
+		{oldCluster, "tandemctl: --mode auto: classic: node n2's kubelet is v1.28.4, before v1.29 (native sidecars off by default)\n", false},
+	} {
+		withCluster(t, tt.cluster, nil)
+		out, stderr, code := run(t, plainJob, "inject", "--mode", "auto", "--resolve", "none", "--image", "localhost/tandem:test", "--kubeconfig", "/k")
+		if code != 0 || !strings.HasPrefix(stderr, tt.line) {
+			t.Errorf("exit %d, stderr %q; want 0, starting %q", code, stderr, tt.line)
+		}
+		if got := strings.Contains(out, "restartPolicy: Always"); got != tt.native {
+			t.Errorf("native sidecar written: %v; want %v\n%s", got, tt.native, out)
+		}
+	}
+}
+
+// --mode native with a kubeconfig is refused on a cluster older than
+// native sidecars: exit 2, the reason, nothing written. Without one,
+// inject stays offline and reads nothing.
+func TestInjectModeNativeChecked(t *testing.T) {
+	reads := withCluster(t, oldCluster, nil)
+	out, stderr, code := run(t, plainJob, "inject", "--mode", "native", "--resolve", "none", "--image", "localhost/tandem:test", "--kubeconfig", "/k")
+	want := "tandemctl: --mode native: node n2's kubelet is v1.28.4, before v1.29 (native sidecars off by default); use --mode classic, or --mode auto\n"
+	if code != 2 || out != "" || stderr != want {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 2, nothing, %q", code, out, stderr, want)
+	}
+	t.Setenv("KUBECONFIG", "")
+	t.Setenv("TANDEMCTL_KUBECONFIG", "")
+	*reads = 0
+	if _, stderr, code := run(t, plainJob, "inject", "--mode", "native", "--resolve", "none", "--image", "localhost/tandem:test"); code != 0 || *reads != 0 {
+		t.Errorf("without a kubeconfig: exit %d (%s), %d reads; want 0, none", code, stderr, *reads)
+	}
+}
+
+// A cluster that cannot be read leaves --mode auto undecided: exit 2,
+// the cause, nothing written.
+func TestInjectModeAutoUnreadable(t *testing.T) {
+	withCluster(t, inject.ClusterVersions{}, errors.New("dial tcp 127.0.0.1:6443: connection refused"))
+	out, stderr, code := run(t, plainJob, "inject", "--mode", "auto", "--resolve", "none", "--image", "localhost/tandem:test")
+	want := "tandemctl: --mode auto reads the API server's and the nodes' versions: dial tcp 127.0.0.1:6443: connection refused\n"
+	if code != 2 || out != "" || stderr != want {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 2, nothing, %q", code, out, stderr, want)
+	}
+}
