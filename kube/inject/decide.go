@@ -22,6 +22,7 @@ func (p *plan) decide(opts Options) {
 		steps = max(steps, c.stopSteps())
 	}
 	p.warnings = append(p.warnings, p.grace.fit(steps)...)
+	p.warnings = append(p.warnings, p.preStopWarnings(all)...)
 	var doneFiles []string
 	for _, c := range p.mains {
 		done := MountPath + "/" + c.name + ".done"
@@ -81,8 +82,35 @@ func (p *plan) startOrder(mode Mode) []*container {
 // done. A classic sidecar always; a native one unless the pod restarts
 // its mains for ever (restartPolicy: Always), where only the pod's
 // deletion ends it and the kubelet sends that.
+// A native sidecar with a preStop hook of its own neither: the kubelet runs
+// that hook once the mains have ended, before its SIGTERM, and a sidecar
+// tandem stopped first would never get it.
 func (p *plan) stopsOnDone(c *container) bool {
-	return c.classicSidecar || p.restartPolicy() == "OnFailure" || p.restartPolicy() == "Never"
+	if c.classicSidecar {
+		return true
+	}
+	return p.mainsEnd() && !hasPreStop(c)
+}
+
+// mainsEnd: the pod's mains end for good (restartPolicy Never or
+// OnFailure), so its sidecars are stopped after them.
+func (p *plan) mainsEnd() bool {
+	return p.restartPolicy() == "OnFailure" || p.restartPolicy() == "Never"
+}
+
+func hasPreStop(c *container) bool { return yamlnode.Path(c.node, "lifecycle", "preStop") != nil }
+
+// preStopWarnings name the native sidecars whose preStop hook keeps them
+// from tandem's stop, in a pod whose mains end: their code on the
+// kubelet's SIGTERM stands.
+func (p *plan) preStopWarnings(all []*container) []string {
+	var warnings []string
+	for _, c := range all {
+		if !c.classicSidecar && p.mainsEnd() && hasPreStop(c) {
+			warnings = append(warnings, "sidecar "+strconv.Quote(c.name)+" keeps its preStop hook, which the kubelet runs once the mains have ended: the kubelet stops it, not tandem, so its exit code on that SIGTERM (143) stands")
+		}
+	}
+	return warnings
 }
 
 // restartPolicy is the pod's, "" when unset (Always).

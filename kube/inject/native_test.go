@@ -96,3 +96,24 @@ func TestAlreadyNativeSidecar(t *testing.T) {
 		}
 	}
 }
+
+// A native sidecar with a preStop hook of its own in a Job is left to the
+// kubelet, which runs that hook once the mains have ended: tandem does not
+// stop it first, and the report says its code then stands.
+func TestNativeSidecarPreStopKept(t *testing.T) {
+	src := pod("  restartPolicy: Never\n  containers:\n    - name: main\n      image: app:1\n      command: [/app]\n" +
+		"    - name: side\n      image: app:1\n      command: [/side]\n      lifecycle:\n        preStop:\n          exec:\n            command: [/drain]\n")
+	r, out := injectYAML(t, src, testOptionsWith(func(o *Options) { o.Mode = Native }))
+	want := `warning: sidecar "side" keeps its preStop hook, which the kubelet runs once the mains have ended`
+	if r.Status != Injected || !strings.Contains(r.String(), want) {
+		t.Errorf("report %q; want injected, with %q", r, want)
+	}
+	if got, want := listOf(t, out, "side", "command"), []string{binary, "run", "--name", "side", "--"}; !slices.Equal(got, want) {
+		t.Errorf("side's command %q; want %q", got, want)
+	}
+	// In classic mode the kubelet stops no sidecar on completion: tandem does.
+	r, out = injectYAML(t, src, testOptions())
+	if strings.Contains(r.String(), "preStop") || !slices.Contains(listOf(t, out, "side", "command"), "--done-file") {
+		t.Errorf("classic: report %q, command %q; want no warning and the done file", r, listOf(t, out, "side", "command"))
+	}
+}
