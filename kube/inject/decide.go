@@ -107,7 +107,7 @@ func (p *plan) preStopWarnings(all []*container) []string {
 	var warnings []string
 	for _, c := range all {
 		if !c.classicSidecar && p.mainsEnd() && hasPreStop(c) {
-			warnings = append(warnings, "sidecar "+strconv.Quote(c.name)+" keeps its preStop hook, which the kubelet runs once the mains have ended: the kubelet stops it, not tandem, so its exit code on that SIGTERM (143) stands")
+			warnings = append(warnings, "sidecar "+strconv.Quote(c.name)+" keeps its preStop hook, which the kubelet runs once the mains have ended: the kubelet stops it, not tandem, so its exit code on that SIGTERM stands")
 		}
 	}
 	return warnings
