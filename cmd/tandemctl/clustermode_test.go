@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"net"
 	"strings"
 	"testing"
 
@@ -76,5 +77,31 @@ func TestInjectModeAutoUnreadable(t *testing.T) {
 	want := "tandemctl: --mode auto reads the API server's and the nodes' versions: dial tcp 127.0.0.1:6443: connection refused\n"
 	if code != 2 || out != "" || stderr != want {
 		t.Errorf("exit %d, stdout %q, stderr %q; want 2, nothing, %q", code, out, stderr, want)
+	}
+}
+
+// The webhook settles its mode at start: --mode native on a cluster older
+// than native sidecars is refused with the reason (exit 2); --mode auto
+// logs the choice and its reason (event mode).
+func TestWebhookMode(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	webhook := func(mode string) (string, int) {
+		// The taken metrics port ends the webhook once it has started.
+		_, stderr, code := run(t, "", "webhook", "--kubeconfig", writeKubeconfig(t, "http://127.0.0.1:1"), "--resolve", "none",
+			"--image", testImage, "--mode", mode, "--listen", "127.0.0.1:0", "--cert-dir", t.TempDir(), "--shutdown-delay", "0s",
+			"--metrics-listen", ln.Addr().String())
+		return stderr, code
+	}
+	withCluster(t, oldCluster, nil)
+	if stderr, code := webhook("native"); code != 2 || !strings.Contains(stderr, "--mode native: node n2's kubelet is v1.28.4, before v1.29") {
+		t.Errorf("native on an old cluster: exit %d, stderr %q; want 2 and the reason", code, stderr)
+	}
+	stderr, _ := webhook("auto")
+	if !strings.Contains(stderr, `"event":"mode","mode":"classic","reason":"kubelet-before-1.29"`) {
+		t.Errorf("auto on an old cluster: stderr %q; want the mode line, classic, with its reason", stderr)
 	}
 }
