@@ -45,3 +45,37 @@ func settleMode(ctx context.Context, opts *inject.Options, kubeconfig string, ch
 	opts.Mode = choice.Mode
 	return choice, nil
 }
+
+// modeRefresh is how often the webhook under --mode auto reads the
+// cluster's versions again: a node pool added or upgraded counts within
+// minutes, without listing every node at each admission.
+const modeRefresh = 5 * time.Minute
+
+// refreshMode reads the cluster's versions every interval until ctx ends,
+// and calls changed with each choice that differs from the one before
+// (first: the choice at start). A read that fails keeps the mode in use
+// and is passed to failed.
+func refreshMode(ctx context.Context, interval time.Duration, kubeconfig string, first inject.ModeChoice,
+	changed func(inject.ModeChoice), failed func(error)) {
+	ticker := time.NewTicker(interval)
+	defer ticker.Stop()
+	last := first
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+		}
+		versions, err := clusterVersions(ctx, kubeconfig)
+		if err != nil {
+			if ctx.Err() == nil {
+				failed(err)
+			}
+			continue
+		}
+		if choice := inject.ChooseMode(versions); choice.Mode != last.Mode || choice.Reason != last.Reason {
+			last = choice
+			changed(choice)
+		}
+	}
+}

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"net"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/tandem-sh/tandem/kube/inject"
 )
@@ -103,5 +105,51 @@ func TestWebhookMode(t *testing.T) {
 	stderr, _ := webhook("auto")
 	if !strings.Contains(stderr, `"event":"mode","mode":"classic","reason":"kubelet-before-1.29"`) {
 		t.Errorf("auto on an old cluster: stderr %q; want the mode line, classic, with its reason", stderr)
+	}
+}
+
+// refreshMode reads the cluster again each interval and reports a choice
+// only when it changed; a failed read keeps the mode and is reported.
+func TestRefreshMode(t *testing.T) {
+	var mu sync.Mutex
+	reads := []inject.ClusterVersions{newCluster, {}, oldCluster, oldCluster, newCluster}
+	saved := clusterVersions
+	clusterVersions = func(context.Context, string) (inject.ClusterVersions, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(reads) == 0 {
+			return newCluster, nil
+		}
+		v := reads[0]
+		reads = reads[1:]
+		if v.APIServer == "" {
+			return v, errors.New("connection refused")
+		}
+		return v, nil
+	}
+	t.Cleanup(func() { clusterVersions = saved })
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	changes := make(chan inject.Mode, 10)
+	failures := make(chan error, 10)
+	go refreshMode(ctx, time.Millisecond, "", inject.ChooseMode(newCluster),
+		func(c inject.ModeChoice) { changes <- c.Mode }, func(err error) { failures <- err })
+	for _, want := range []inject.Mode{inject.Classic, inject.Native} {
+		select {
+		case got := <-changes:
+			if got != want {
+				t.Fatalf("change to %s; want %s", got, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("no change to %s", want)
+		}
+	}
+	if len(failures) != 1 {
+		t.Errorf("%d failed reads reported; want 1", len(failures))
+	}
+	select {
+	case got := <-changes:
+		t.Errorf("a change to %s with nothing changed", got)
+	case <-time.After(50 * time.Millisecond):
 	}
 }

@@ -142,3 +142,23 @@ func TestPointer(t *testing.T) {
 		}
 	}
 }
+
+// SetMode changes the mode of the admissions that follow: --mode auto's
+// choice, read again while the webhook runs.
+func TestSetMode(t *testing.T) {
+	f := newFixture(t, func(c *Config) { c.Inject.Mode = inject.Classic })
+	native := func() bool {
+		_, resp := f.post(t, reviewOf(t, "batch", jobPod))
+		if !resp.Allowed || resp.Patch == nil {
+			t.Fatalf("%+v; want an injected pod", resp)
+		}
+		return strings.Contains(string(applied(t, jobPod, resp)), `"restartPolicy":"Always"`)
+	}
+	if native() {
+		t.Error("classic: a native sidecar written")
+	}
+	f.handler.SetMode(inject.Native)
+	if !native() {
+		t.Error("after SetMode(native): no native sidecar written")
+	}
+}
