@@ -135,7 +135,8 @@ func TestRestartBudgetFailsJob(t *testing.T) {
 		n := newNamespace(t)
 		n.serviceAccount("orders-export")
 		name := "budget-" + mode
-		m := needsJob(t, name, true, func(*kit.Manifest) {}, `sleep 600`, "--mode", mode)
+		// One pod: its failure ends the Job, no retry to wait for.
+		m := needsJob(t, name, true, func(m *kit.Manifest) { m.Set(0, "spec", "backoffLimit") }, `sleep 600`, "--mode", mode)
 		m.Args("cloud-sql-proxy", "sh", "-c", `echo "proxy: cannot start"; exit 1`)
 		start := n.apply(m)
 		end, at, err := n.waitJob(name, budgetBound)
