@@ -79,12 +79,12 @@ func (p *plan) startOrder(mode Mode) []*container {
 }
 
 // stopsOnDone says whether tandem stops sidecar c when the mains are
-// done. A classic sidecar always; a native one unless the pod restarts
-// its mains for ever (restartPolicy: Always), where only the pod's
-// deletion ends it and the kubelet sends that.
-// A native sidecar with a preStop hook of its own neither: the kubelet runs
-// that hook once the mains have ended, before its SIGTERM, and a sidecar
-// tandem stopped first would never get it.
+// done. A classic sidecar always. A native one only in a pod whose mains
+// end (where the pod restarts them for ever, only its deletion ends the
+// sidecar, and the kubelet sends that), and not when it has a preStop
+// hook of its own: the kubelet runs that hook once the mains have ended,
+// before its SIGTERM, and a sidecar tandem stopped first would never get
+// it.
 func (p *plan) stopsOnDone(c *container) bool {
 	if c.classicSidecar {
 		return true
@@ -130,8 +130,10 @@ func (p *plan) sidecarArgv(c *container, doneFiles []string) cmdline.Sidecar {
 	}
 	switch p.restartPolicy() {
 	case "OnFailure":
-		// The kubelet retries a failed main in the same pod: keep the proxy.
-		sidecar.StopWhen = cmdline.StopWhenSuccess
+		if p.stopsOnDone(c) {
+			// The kubelet retries a failed main in the same pod: keep the proxy.
+			sidecar.StopWhen = cmdline.StopWhenSuccess
+		}
 	case "Always", "":
 		if c.classicSidecar {
 			// The kubelet restarts the main whatever its end: only the

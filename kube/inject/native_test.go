@@ -117,3 +117,24 @@ func TestNativeSidecarPreStopKept(t *testing.T) {
 		t.Errorf("classic: report %q, command %q; want no warning and the done file", r, listOf(t, out, "side", "command"))
 	}
 }
+
+// Native mode under restartPolicy OnFailure: the kubelet retries a failed
+// main in the same pod, so a sidecar ignores a done file that reports a
+// failure (--stop-when success), as in classic mode; one the kubelet
+// stops (its own preStop hook) has no done file, and no --stop-when.
+func TestNativeOnFailureStopWhenSuccess(t *testing.T) {
+	spec := "  restartPolicy: OnFailure\n  containers:\n    - name: main\n      image: app:1\n      command: [/app]\n" +
+		"    - name: side\n      image: app:1\n      command: [/side]\n"
+	opts := testOptionsWith(func(o *Options) { o.Mode = Native })
+	_, out := injectYAML(t, pod(spec), opts)
+	want := []string{binary, "sidecar", "--name", "side", "--done-file", "/run/tandem/main.done", "--stop-when", "success", "--grace", "5s", "--"}
+	if got := listOf(t, out, "side", "command"); !slices.Equal(got, want) {
+		t.Errorf("side's command %q; want %q", got, want)
+	}
+	// Needed, so that it runs under tandem sidecar (its ready file).
+	hooked := spec + "      lifecycle: {preStop: {exec: {command: [/drain]}}}\n"
+	_, out = injectYAML(t, withAnnotation(hooked, NeedsKey, "side"), opts)
+	if got := listOf(t, out, "side", "command"); got[1] != "sidecar" || slices.Contains(got, "--stop-when") || slices.Contains(got, "--done-file") {
+		t.Errorf("with its own preStop hook: side's command %q; want neither a done file nor --stop-when", got)
+	}
+}
