@@ -165,7 +165,7 @@ func TestInjectUsageErrors(t *testing.T) {
 	}{
 		{[]string{"inject", good, bad}, bad + ":"},
 		{[]string{"inject", filepath.Join(dir, "missing.yaml")}, "missing.yaml: no such file"},
-		{[]string{"inject", "--mode", "sidecars", good}, `--mode: mode "sidecars": expected classic or native`},
+		{[]string{"inject", "--mode", "sidecars", good}, `--mode: mode "sidecars": expected classic, native or auto`},
 		{[]string{"inject", "--resolve", "maybe", good}, `--resolve "maybe": expected registry or none`},
 		{[]string{"inject", "--platform", "amd64", good}, `platform "amd64": expected os/arch`},
 		{[]string{"inject", "--image", "", good}, "--image: expected an image"},
@@ -208,7 +208,7 @@ func TestInjectEnvironment(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"image: localhost/tandem:test", "restartPolicy: Always", "- run\n"} {
+	for _, want := range []string{"image: localhost/tandem:test", "restartPolicy: Always", "- sidecar\n", "- /run/tandem/export.done\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

@@ -38,6 +38,7 @@ func kubeconfigFor(t *testing.T, pods ...corev1.Pod) string {
 		"/api/v1/pods":                 corev1.PodList{Items: pods},
 		"/api/v1/namespaces/jobs/pods": corev1.PodList{Items: pods},
 		"/api/v1/namespaces":           corev1.NamespaceList{},
+		"/api/v1/nodes":                corev1.NodeList{},
 		"/apis/batch/v1/jobs": struct {
 			Items []any `json:"items"`
 		}{},

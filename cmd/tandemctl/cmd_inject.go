@@ -19,7 +19,7 @@ func injectCommand() *cli.Command {
 		Name:      "inject",
 		Usage:     "wrap the containers of pod templates in tandem; manifests in, manifests out",
 		ArgsUsage: "[FILE|DIR|-]...",
-		Flags: append(injectFlags(), lookupTimeoutFlag(10*time.Second, fmt.Sprintf(
+		Flags: append(injectFlags(), kubeconfigFlag(), lookupTimeoutFlag(10*time.Second, fmt.Sprintf(
 			"bound of one image lookup (ENTRYPOINT, CMD, STOPSIGNAL); different images are read at once, up to %d", registry.MaxLookups))),
 		Action:       injectAction,
 		OnUsageError: onUsageError,
@@ -38,6 +38,16 @@ func injectAction(cliCtx *cli.Context) error {
 	files, err := manifest.Read(inputs, cliCtx.App.Reader)
 	if err != nil {
 		return usageError{err}
+	}
+	// Only with a kubeconfig given is --mode native checked: inject is
+	// offline otherwise, and the manifests may be for another cluster.
+	kubeconfig := cliCtx.String("kubeconfig")
+	choice, err := settleMode(cliCtx.Context, &opts, kubeconfig, kubeconfig != "")
+	if err != nil {
+		return usageError{err}
+	}
+	if choice.Reason != inject.ReasonFlag {
+		fmt.Fprintf(cliCtx.App.ErrWriter, "tandemctl: --mode auto: %s: %s\n", choice.Mode, choice.Why)
 	}
 	if w := devImageWarning(cliCtx); w != "" {
 		fmt.Fprintln(cliCtx.App.ErrWriter, "tandemctl: warning: "+w)

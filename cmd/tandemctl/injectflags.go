@@ -30,7 +30,7 @@ func injectFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "sidecar", EnvVars: envVars("sidecar"),
 			Usage: "container NAME is a sidecar in every pod that has one (repeatable; besides the tandem.sh/sidecars annotation)"},
 		&cli.StringFlag{Name: "mode", Value: string(inject.Classic), EnvVars: envVars("mode"),
-			Usage: "classic (every cluster) or native (sidecars as init containers with restartPolicy: Always, Kubernetes 1.29+)"},
+			Usage: "classic (every cluster), native (sidecars as init containers with restartPolicy: Always, Kubernetes 1.29+) or auto (native where the API server and every kubelet are 1.29+, read through --kubeconfig)"},
 		&cli.StringFlag{Name: "image", Value: defaultImage(version), EnvVars: envVars("image"),
 			Usage: "image of the tandem-install init container (holds /tandem); a development build's default was never published"},
 		&cli.StringFlag{Name: "resolve", Value: resolveRegistry, EnvVars: envVars("resolve"),

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"k8s.io/apimachinery/pkg/labels"
 
+	"github.com/tandem-sh/tandem/kube/inject"
 	"github.com/tandem-sh/tandem/kube/webhook"
 	"github.com/tandem-sh/tandem/kube/webhook/admission"
 	"github.com/tandem-sh/tandem/kube/webhook/kube"
@@ -25,6 +26,10 @@ type webhookSetup struct {
 	server  *webhook.Server
 	// metrics is nil when --metrics-listen is empty.
 	metrics *metrics.Server
+	// auto is --mode auto's choice at start, nil for a mode given;
+	// kubeconfig reaches the cluster it reads again (refreshMode).
+	auto       *inject.ModeChoice
+	kubeconfig string
 }
 
 func newWebhookSetup(cliCtx *cli.Context) (*webhookSetup, error) {
@@ -42,11 +47,16 @@ func newWebhookSetup(cliCtx *cli.Context) (*webhookSetup, error) {
 	if s.clients, err = kube.NewClients(cliCtx.String("kubeconfig")); err != nil {
 		return nil, err
 	}
+	choice, err := s.settleMode(cliCtx, &cfg.Inject)
+	if err != nil {
+		return nil, usageError{err}
+	}
 	cfg.Namespaces = kube.APINamespaces{Namespaces: s.clients.Core}
 	cfg.Keychains = kube.PodKeychains{Core: s.clients.Core}
 	certs := webhook.NewCertReloader(cliCtx.String("cert-dir"))
 	if listen := cliCtx.String("metrics-listen"); listen != "" {
 		m := metrics.New(certs)
+		m.Mode(string(choice.Mode), choice.Reason)
 		cfg.Recorder = m
 		s.metrics = &metrics.Server{Listen: listen, Metrics: m, Logger: s.logger}
 	}
@@ -64,6 +74,37 @@ func newWebhookSetup(cliCtx *cli.Context) (*webhookSetup, error) {
 			CertDir: cliCtx.String("cert-dir"), Logger: s.logger}
 	}
 	return s, nil
+}
+
+// settleMode decides the mode the webhook injects in (settleMode), and
+// says it.
+func (s *webhookSetup) settleMode(cliCtx *cli.Context, opts *inject.Options) (inject.ModeChoice, error) {
+	auto := opts.Mode == inject.Auto
+	s.kubeconfig = cliCtx.String("kubeconfig")
+	choice, err := settleMode(cliCtx.Context, opts, s.kubeconfig, true)
+	if err != nil {
+		return choice, err
+	}
+	if auto {
+		s.auto = &choice
+	}
+	s.logMode(choice)
+	return choice, nil
+}
+
+func (s *webhookSetup) logMode(choice inject.ModeChoice) {
+	s.logger.Info().Str("event", "mode").Str("mode", string(choice.Mode)).Str("reason", choice.Reason).
+		Msgf("injecting in %s mode: %s", choice.Mode, choice.Why)
+}
+
+// modeChanged: --mode auto read another choice; admissions from now on
+// follow it, and the log and the metric say so.
+func (s *webhookSetup) modeChanged(choice inject.ModeChoice) {
+	s.handler.SetMode(choice.Mode)
+	s.logMode(choice)
+	if s.metrics != nil {
+		s.metrics.Metrics.Mode(string(choice.Mode), choice.Reason)
+	}
 }
 
 // webhookConfig reads the flags that decide admissions.
@@ -109,6 +150,11 @@ func (s *webhookSetup) run(ctx context.Context) error {
 		}()
 	} else {
 		metricsDone <- nil
+	}
+	if s.auto != nil {
+		go refreshMode(ctx, modeRefresh, s.kubeconfig, *s.auto, s.modeChanged, func(err error) {
+			s.logger.Warn().Str("event", "mode-unread").Err(err).Msg("--mode auto could not read the cluster's versions again: the mode in use stays")
+		})
 	}
 	err := s.server.Run(ctx)
 	cancel(nil)

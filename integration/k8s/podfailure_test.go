@@ -15,22 +15,20 @@ import (
 // back-off.
 const podFailureBound = 3 * time.Minute
 
-// failurePolicyJob is a Job as written before tandem, to be injected in
-// native mode: its main exits 1 on its first run and 0 on its second (a
-// mark in a hostPath directory outlives the first pod), its proxy is
-// `sleep`, which `tandem run` makes exit 143 on the kubelet's SIGTERM at
-// teardown. backoffLimit 2 and FailJob on exit codes NotIn [0, 1]: a 1 is
-// meant to be retried. containerName, when not "", is the rule's.
+// failurePolicyJob is a Job with a bare native sidecar, as written before
+// tandem: its main exits 1 on its first run and 0 on its second (a mark
+// in a hostPath directory outlives the first pod), its proxy exits 143 on
+// the kubelet's SIGTERM at teardown, as most proxies do. backoffLimit 2
+// and FailJob on exit codes NotIn [0, 1]: a 1 is meant to be retried.
+// containerName, when not "", is the rule's.
 func failurePolicyJob(t *testing.T, name, containerName, markDir string) *kit.Manifest {
 	t.Helper()
 	main := ctr("main", "sh", "-c", `if [ -e /mark/tried ]; then echo "main: second run, exit 0"; exit 0; fi
 touch /mark/tried; echo "main: first run, exit 1"; exit 1`)
 	main["volumeMounts"] = []any{map[string]any{"name": "mark", "mountPath": "/mark"}}
-	m := unwrappedJob(t, name, map[string]string{
-		"tandem.sh/sidecars":          "proxy",
-		"tandem.sh/stop-signal.proxy": "TERM",
-	}, map[string]any{
-		"containers": []any{main, ctr("proxy", "sleep", "3600")},
+	m := ownJob(t, name, map[string]any{
+		"initContainers": []any{nativeSidecar("proxy", "sh", "-c", `trap "exit 143" TERM; while true; do sleep 1; done`)},
+		"containers":     []any{main},
 		"volumes": []any{map[string]any{"name": "mark",
 			"hostPath": map[string]any{"path": markDir, "type": "DirectoryOrCreate"}}},
 	})
@@ -45,10 +43,12 @@ touch /mark/tried; echo "main: first run, exit 1"; exit 1`)
 
 // The Job controller matches onExitCodes against every terminated
 // container, native sidecars included, unless the rule names one. Without
-// containerName the proxy's 143 at the teardown of the first pod trips
-// FailJob: the Job fails at once (control); inject warned, and
-// `tandemctl check` names the rule and the fix. With containerName: main
-// the 1 is retried, and the second pod completes.
+// containerName the bare native proxy's 143 at the teardown of the first
+// pod trips FailJob: the Job fails at once (control), and `tandemctl
+// check` names the rule and the fix. With containerName: main the 1 is
+// retried, and the second pod completes; that Job is injected in native
+// mode, so its proxy's stop ends with 0 (TestNativeTeardownCodes shows
+// that this alone keeps the rule without containerName safe).
 func TestPodFailurePolicyContainerName(t *testing.T) {
 	t.Parallel()
 	n := newNamespace(t)
@@ -56,15 +56,11 @@ func TestPodFailurePolicyContainerName(t *testing.T) {
 	trips := failurePolicyJob(t, "trips", "", filepath.Join(marks, "trips"))
 	fixed := failurePolicyJob(t, "fixed", "main", filepath.Join(marks, "fixed"))
 
-	tripsOut, report := injectManifest(t, trips.YAML(), "--mode", "native")
-	mustContain(t, "inject's report on the Job without containerName", report,
-		"warning: podFailurePolicy rule 1 (FailJob on exit codes NotIn [0, 1])", `sidecar "proxy" can exit 143`,
-		"add containerName: main to the rule's onExitCodes")
 	fixedOut, report := injectManifest(t, fixed.YAML(), "--mode", "native")
 	if strings.Contains(report, "warning") {
 		t.Errorf("inject warned about the Job whose rule names its main: %s", report)
 	}
-	start := n.applyRaw(tripsOut)
+	start := n.apply(trips)
 	n.applyRaw(fixedOut)
 
 	assertCheckFlagsTrips(t, n)
@@ -74,9 +70,9 @@ func TestPodFailurePolicyContainerName(t *testing.T) {
 	if len(pods) != 2 {
 		t.Fatalf("job fixed made %d pods; want 2 (the first failed with 1, retried)", len(pods))
 	}
-	assertCodes(t, pods[0], map[string]int{"main": 1, "proxy": 143})
+	assertCodes(t, pods[0], map[string]int{"main": 1, "proxy": 0})
 	assertCodes(t, pods[1], map[string]int{"main": 0})
-	t.Logf("containerName: main: the first pod failed (main 1, proxy 143), the retry ran; apply → Complete in %s", took.Round(100*time.Millisecond))
+	t.Logf("containerName: main: the first pod failed (main 1, proxy 0), the retry ran; apply → Complete in %s", took.Round(100*time.Millisecond))
 }
 
 // assertCheckFlagsTrips runs `tandemctl check` on the namespace: one

@@ -51,6 +51,7 @@ type pod struct {
 type containerSpec struct {
 	Name          string   `json:"name"`
 	Command       []string `json:"command"`
+	Args          []string `json:"args"`
 	RestartPolicy string   `json:"restartPolicy"`
 }
 

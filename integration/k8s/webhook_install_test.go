@@ -53,6 +53,9 @@ patches:
                   - {name: KUBERNETES_SERVICE_PORT, value: "6443"}
                   - {name: TANDEMCTL_IMAGE, value: "` + tandemImage + `"}
                   - {name: TANDEMCTL_INSECURE_REGISTRY, value: "` + registryHost + `"}
+                  # The webhook's tests assert classic injection; --mode
+                  # auto is proved on its own (TestModeAutoPicksNative).
+                  - {name: TANDEMCTL_MODE, value: classic}
 `
 
 // installWebhook starts the node's registry for the test, and installs the

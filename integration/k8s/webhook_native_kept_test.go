@@ -10,7 +10,7 @@ import (
 // The webhook's patch keeps what it does not rewrite: a pod with a native
 // sidecar of its own (an init container with restartPolicy Always) and a
 // classic one named by the annotation is injected in classic mode, and
-// the native sidecar keeps its restartPolicy. The kubelet proves it: had
+// the native sidecar, wrapped where it is, keeps its restartPolicy. The kubelet proves it: had
 // it become a plain init container, its endless loop would hold the pod
 // in Init and the Job would never complete. It runs beside the work, and
 // the kubelet stops it once the work and the wrapped proxy have ended.
@@ -40,8 +40,11 @@ func TestWebhookNativeKept(t *testing.T) {
 		t.Errorf("init containers %v; want tandem-install, then the pod's own shipper", initNames)
 	}
 	shipper, _ := p.spec("shipper")
-	if shipper.RestartPolicy != "Always" || !slices.Equal(shipper.Command, native["command"].([]string)) {
-		t.Errorf("the native sidecar became %+v; want it as written, restartPolicy Always", shipper)
+	// A sidecar by its own declaration: wrapped where it is, so its stop
+	// after the work is a requested one.
+	if shipper.RestartPolicy != "Always" || len(shipper.Command) < 2 || shipper.Command[1] != "sidecar" ||
+		!slices.Equal(shipper.Args, native["command"].([]string)) {
+		t.Errorf("the native sidecar became %+v; want it under tandem sidecar in place, its program in args, restartPolicy Always", shipper)
 	}
 	if proxy, _ := p.spec("proxy"); len(proxy.Command) < 2 || proxy.Command[1] != "sidecar" {
 		t.Errorf("the proxy runs %q; want it wrapped by tandem sidecar", proxy.Command)

@@ -68,7 +68,9 @@ type Sidecar struct {
 	OutliveMain       time.Duration
 	TerminationSignal string
 	DoneSignal        string
-	Restart           string // RestartAlways, or "" for tandem's default
+	Restart           string        // RestartAlways, or "" for tandem's default
+	MaxRestarts       int           // --max-restarts: the restart budget, 0 for none
+	RestartWindow     time.Duration // --restart-window: the time it counts within, 0 for tandem's default
 	StoppedFile       string
 	MainStartTimeout  time.Duration
 	Grace             time.Duration // --grace: its stop's own time, within what the mains leave
@@ -78,8 +80,8 @@ type Sidecar struct {
 // Argv is BINARY sidecar [--name NAME] [--done-file PATH]... [--ready-file
 // PATH] [--ready-when COND]... [--stop-when WHEN] [--outlive-main DURATION]
 // [--termination-signal SIG] [--done-signal SIG] [--restart POLICY]
-// [--stopped-file PATH] [--main-start-timeout DURATION] [--grace DURATION]
-// [--quit-url URL]... --.
+// [--max-restarts N] [--restart-window DURATION] [--stopped-file PATH]
+// [--main-start-timeout DURATION] [--grace DURATION] [--quit-url URL]... --.
 func (s Sidecar) Argv() []string {
 	a := start(s.Binary, CmdSidecar)
 	a.value(FlagName, s.Name)
@@ -91,6 +93,10 @@ func (s Sidecar) Argv() []string {
 	a.value(FlagTerminationSignal, s.TerminationSignal)
 	a.value(FlagDoneSignal, s.DoneSignal)
 	a.value(FlagRestart, s.Restart)
+	if s.MaxRestarts > 0 {
+		a.value(FlagMaxRestarts, strconv.Itoa(s.MaxRestarts))
+	}
+	a.duration(FlagRestartWindow, s.RestartWindow)
 	a.value(FlagStoppedFile, s.StoppedFile)
 	a.duration(FlagMainStartTimeout, s.MainStartTimeout)
 	a.duration(FlagGrace, s.Grace)

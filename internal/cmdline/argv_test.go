@@ -28,6 +28,8 @@ func TestArgv(t *testing.T) {
 			ReadyWhen: []string{"tcp:127.0.0.1:5432", "file:/x"}}.Argv(),
 			"/run/tandem/tandem sidecar --name proxy --done-file /d --ready-file /r/proxy.ready " +
 				"--ready-when tcp:127.0.0.1:5432 --ready-when file:/x --"},
+		{Sidecar{Binary: bin, Restart: RestartAlways, MaxRestarts: 3, RestartWindow: 2 * time.Minute, StoppedFile: "/s"}.Argv(),
+			"/run/tandem/tandem sidecar --restart always --max-restarts 3 --restart-window 120s --stopped-file /s --"},
 		{Sidecar{Binary: bin, OutliveMain: 1500 * time.Millisecond}.Argv(), "/run/tandem/tandem sidecar --outlive-main 1.5s --"},
 		{Wait{Binary: bin, For: []string{"tcp:127.0.0.1:80"}, Timeout: 30 * time.Second}.Argv(),
 			"/run/tandem/tandem wait --for tcp:127.0.0.1:80 --timeout 30s"},

@@ -66,6 +66,11 @@ func (a APICluster) Jobs(ctx context.Context, namespace string) ([]batchv1.Job, 
 		func(l *batchv1.JobList) ([]batchv1.Job, string) { return l.Items, l.Continue })
 }
 
+func (a APICluster) Nodes(ctx context.Context) ([]corev1.Node, error) {
+	return listAll(ctx, "", a.clients.Core.Nodes().List,
+		func(l *corev1.NodeList) ([]corev1.Node, string) { return l.Items, l.Continue })
+}
+
 func (a APICluster) Namespaces(ctx context.Context) ([]corev1.Namespace, error) {
 	return listAll(ctx, "", a.clients.Core.Namespaces().List,
 		func(l *corev1.NamespaceList) ([]corev1.Namespace, string) { return l.Items, l.Continue })

@@ -98,6 +98,10 @@ func (s *apiServer) read(r *http.Request, namespace, resource, name string) (any
 			APIVersion: "admissionregistration.k8s.io/v1"}, ListMeta: metav1.ListMeta{Continue: next}, Items: items}, err
 	case "deployments":
 		return s.cluster.Deployment(ctx, namespace, name)
+	case "nodes":
+		nodes, err := s.cluster.Nodes(ctx)
+		items, next := page(nodes, offset, limit)
+		return &corev1.NodeList{TypeMeta: metav1.TypeMeta{Kind: "NodeList", APIVersion: "v1"}, ListMeta: metav1.ListMeta{Continue: next}, Items: items}, err
 	}
 	s.t.Errorf("unexpected request %s %s", r.Method, r.URL)
 	return nil, apierrors.NewNotFound(schema.GroupResource{Resource: resource}, name)

@@ -22,6 +22,7 @@ type fakeCluster struct {
 	namespaces  []corev1.Namespace
 	configs     []admissionregistrationv1.MutatingWebhookConfiguration
 	deployments []appsv1.Deployment
+	nodes       []corev1.Node
 	// jobLists records the namespaces whose Jobs were listed.
 	jobLists []string
 }
@@ -51,6 +52,10 @@ func (f *fakeCluster) Jobs(_ context.Context, namespace string) ([]batchv1.Job, 
 		}
 	}
 	return jobs, nil
+}
+
+func (f *fakeCluster) Nodes(context.Context) ([]corev1.Node, error) {
+	return slices.Clone(f.nodes), nil
 }
 
 func (f *fakeCluster) Namespaces(context.Context) ([]corev1.Namespace, error) {

@@ -24,6 +24,9 @@ const (
 	// checkUninjected: a pod tandem's webhook selects and would inject,
 	// running without tandem.
 	checkUninjected = "uninjected-pod"
+	// checkModeFit: a pod with native sidecars on a node whose kubelet
+	// has none (before 1.29).
+	checkModeFit = "mode-fit"
 )
 
 // Finding is one thing wrong: what, where, and how to fix it. Its JSON is

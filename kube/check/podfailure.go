@@ -1,11 +1,14 @@
 package check
 
 import (
+	"path"
+	"slices"
 	"strings"
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/kube/inject"
 	"github.com/tandem-sh/tandem/kube/podfailure"
 )
@@ -33,10 +36,12 @@ func podFailurePolicies(jobs []batchv1.Job) []Finding {
 
 // jobContainers sorts a Job's pod template: native sidecars (init
 // containers with restartPolicy: Always) and the containers that
-// tandem.sh/sidecars names are sidecars, the other containers mains.
+// tandem.sh/sidecars names are sidecars, the other containers mains. A
+// sidecar tandem stops once the mains are done (injected: `tandem sidecar
+// --done-file`) ends that stop with 0 and trips no rule: it is left out.
 func jobContainers(template *corev1.PodTemplateSpec) (mains, sidecars []string) {
 	for _, c := range template.Spec.InitContainers {
-		if c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways {
+		if c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways && !stoppedByTandem(c) {
 			sidecars = append(sidecars, c.Name)
 		}
 	}
@@ -45,13 +50,22 @@ func jobContainers(template *corev1.PodTemplateSpec) (mains, sidecars []string) 
 		named[strings.TrimSpace(name)] = true
 	}
 	for _, c := range template.Spec.Containers {
-		if named[c.Name] {
+		switch {
+		case named[c.Name] && stoppedByTandem(c):
+		case named[c.Name]:
 			sidecars = append(sidecars, c.Name)
-		} else {
+		default:
 			mains = append(mains, c.Name)
 		}
 	}
 	return mains, sidecars
+}
+
+// stoppedByTandem: c runs `tandem sidecar` with a done file, so tandem
+// stops it once the mains are done, a requested stop that ends with 0.
+func stoppedByTandem(c corev1.Container) bool {
+	return len(c.Command) >= 2 && path.Base(c.Command[0]) == cmdline.Program && c.Command[1] == cmdline.CmdSidecar &&
+		slices.Contains(c.Command, "--"+cmdline.FlagDoneFile)
 }
 
 func failureRules(policy *batchv1.PodFailurePolicy) []podfailure.Rule {

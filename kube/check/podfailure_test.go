@@ -19,6 +19,17 @@ func policyJob(rule batchv1.PodFailurePolicyRule, template corev1.PodTemplateSpe
 		}}}}
 }
 
+// stopped is template with its db-proxy under `tandem sidecar --done-file`.
+func stopped(template corev1.PodTemplateSpec, native bool) corev1.PodTemplateSpec {
+	t := *template.DeepCopy()
+	ctrs := t.Spec.Containers
+	if native {
+		ctrs = t.Spec.InitContainers
+	}
+	ctrs[0].Command = []string{"/run/tandem/tandem", "sidecar", "--name", "db-proxy", "--done-file", "/run/tandem/export.done", "--"}
+	return t
+}
+
 // A rule on exit codes without containerName, in a Job with a sidecar, is
 // tripped by the sidecar's 143 at teardown: check names the rule and the
 // fix; a rule for the main alone, or a Job without sidecars, is fine.
@@ -42,6 +53,9 @@ func TestPodFailurePolicyTrippedBySidecar(t *testing.T) {
 		{"classic sidecar named by the annotation", policyJob(notIn01(nil), classic), []want{tripped}},
 		{"the rule names the main", policyJob(notIn01(ptr.To("export")), native), nil},
 		{"no sidecar", policyJob(notIn01(nil), corev1.PodTemplateSpec{}), nil},
+		// Injected: tandem stops them once the main is done, with 0.
+		{"native sidecar stopped by tandem", policyJob(notIn01(nil), stopped(native, true)), nil},
+		{"classic sidecar stopped by tandem", policyJob(notIn01(nil), stopped(classic, false)), nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)

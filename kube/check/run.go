@@ -33,6 +33,7 @@ type cluster interface {
 	// Deployment returns an error that apierrors.IsNotFound knows when
 	// there is none.
 	Deployment(ctx context.Context, namespace, name string) (*appsv1.Deployment, error)
+	Nodes(ctx context.Context) ([]corev1.Node, error)
 }
 
 // Run checks the cluster that clients reach, as of now.
@@ -70,10 +71,15 @@ func (c checker) run(ctx context.Context, opts Options) (Report, error) {
 	if err != nil {
 		return Report{}, fmt.Errorf("list mutatingwebhookconfigurations: %w", err)
 	}
+	nodes, err := c.cluster.Nodes(ctx)
+	if err != nil {
+		return Report{}, fmt.Errorf("list nodes: %w", err)
+	}
 	hooks := tandemWebhooks(configs, namespaces)
 	findings := c.heldPods(pods, jobs, namespaces, opts.StuckAfter)
 	findings = append(findings, podFailurePolicies(jobs)...)
 	findings = append(findings, uninjectedPods(ctx, pods, jobs, hooks)...)
+	findings = append(findings, modeFit(pods, nodes)...)
 	install, err := c.installation(ctx, hooks, namespaces)
 	if err != nil {
 		return Report{}, err

@@ -94,10 +94,8 @@ spec:
 			if got := mounts(*proxy); !slices.Equal(got, []string{"/data", MountPath}) {
 				t.Errorf("db-proxy mounts %q; want /data and the tandem volume once", got)
 			}
-			wantMain := []string{"/data"}
-			if mode == Classic {
-				wantMain = append(wantMain, MountPath)
-			}
+			// The main is wrapped in either mode: it writes its done file.
+			wantMain := []string{"/data", MountPath}
 			if got := mounts(*main); !slices.Equal(got, wantMain) {
 				t.Errorf("export mounts %q; want %q", got, wantMain)
 			}

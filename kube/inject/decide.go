@@ -11,34 +11,18 @@ import (
 
 // decide works out, once every program is read, each wrapped container's
 // tandem command line and start hook, and the warnings they bring, so
-// that apply only writes them.
+// that apply only writes them. The mains are wrapped in both modes: their
+// done files are how a sidecar knows its stop is a requested one, which
+// it then ends with 0 whatever its program's code (docs/inject.md).
 func (p *plan) decide(opts Options) {
-	for _, c := range append(slices.Clone(p.sidecars), p.natives...) {
-		p.presetEndpoints(c)
-	}
-	// The kubelet already runs these as native sidecars: only their PID 1
-	// changes.
-	for _, c := range p.natives {
-		c.command = p.nativeSidecarArgv(c)
-	}
-	if opts.Mode == Native {
-		for _, c := range p.sidecars {
-			c.command = p.nativeSidecarArgv(c)
-		}
-		// The mains write no done file: the kubelet, not tandem, stops
-		// native sidecars. They are wrapped only when they need sidecars.
-		if len(p.needs) > 0 {
-			for _, c := range p.mains {
-				c.command = cmdline.Main{Binary: binary, Name: c.name, Needs: p.neededReadyFiles()}.Argv()
-			}
-		}
-		return
-	}
+	all := p.startOrder(opts.Mode)
 	steps := 1
-	for _, c := range p.sidecars {
+	for _, c := range all {
+		p.presetEndpoints(c)
 		steps = max(steps, c.stopSteps())
 	}
 	p.warnings = append(p.warnings, p.grace.fit(steps)...)
+	p.warnings = append(p.warnings, p.preStopWarnings(all)...)
 	var doneFiles []string
 	for _, c := range p.mains {
 		done := MountPath + "/" + c.name + ".done"
@@ -46,38 +30,125 @@ func (p *plan) decide(opts Options) {
 		c.command = cmdline.Main{Binary: binary, Name: c.name, DoneFile: done, Needs: p.neededReadyFiles(),
 			TerminationGrace: p.grace.mainGrace(), TerminationSignal: c.knownStopSignal()}.Argv()
 	}
-	for i, c := range p.sidecars {
-		c.command = p.classicSidecar(i, c, doneFiles).Argv()
-		c.startHook = p.startHook(c)
+	// Sidecars stop in reverse order of their start, as native sidecars
+	// do: each of those tandem stops lists the stopped file of the next
+	// one among its done files, so the last stops first.
+	var stopped []*container
+	for _, c := range all {
+		if p.stopsOnDone(c) {
+			stopped = append(stopped, c)
+		}
+	}
+	for _, c := range all {
+		sidecar := p.sidecarArgv(c, doneFiles)
+		if i := slices.Index(stopped, c); i >= 0 {
+			if i+1 < len(stopped) {
+				sidecar.DoneFiles = append(slices.Clone(doneFiles), stoppedFile(stopped[i+1].name))
+			}
+			if i > 0 {
+				sidecar.StoppedFile = stoppedFile(c.name)
+			}
+		}
+		c.command = sidecarCommand(c, sidecar)
+		if c.classicSidecar {
+			c.startHook = p.startHook(c)
+		}
 	}
 }
 
-// classicSidecar is the i-th sidecar's command line in classic mode.
-func (p *plan) classicSidecar(i int, c *container, doneFiles []string) cmdline.Sidecar {
-	// A native sidecar is started again whatever its code, stops in
-	// reverse order of declaration (each after the one declared after
-	// it: its stopped file is among this one's done files), and a pod
-	// whose main never starts does not keep it for ever.
-	sidecar := cmdline.Sidecar{Binary: binary, Name: c.name, DoneFiles: doneFiles,
-		OutliveMain: p.grace.period, TerminationSignal: c.terminationSignal, Grace: p.grace.sidecarStopGrace(c.stopSteps()),
-		Restart: cmdline.RestartAlways, MainStartTimeout: mainStartTimeout}
-	if i+1 < len(p.sidecars) {
-		sidecar.DoneFiles = append(slices.Clone(doneFiles), stoppedFile(p.sidecars[i+1].name))
+// sidecarCommand is the command line of sidecar c: `tandem sidecar`, or
+// `tandem run`, a correct PID 1 alone, for a native sidecar that has
+// nothing of a sidecar's to do (no done file, ready file or budget: the
+// kubelet does the rest).
+func sidecarCommand(c *container, s cmdline.Sidecar) []string {
+	if !c.classicSidecar && len(s.DoneFiles) == 0 && s.ReadyFile == "" && s.MaxRestarts == 0 {
+		return cmdline.Run{Binary: binary, Name: c.name}.Argv()
 	}
-	if i > 0 {
-		sidecar.StoppedFile = stoppedFile(c.name)
+	return s.Argv()
+}
+
+// startOrder lists the sidecars in the order the kubelet starts them: in
+// native mode those moved to initContainers, then the pod's own native
+// ones; in classic mode the native ones (init containers), then those
+// among the containers.
+func (p *plan) startOrder(mode Mode) []*container {
+	if mode == Native {
+		return append(slices.Clone(p.sidecars), p.natives...)
 	}
+	return append(slices.Clone(p.natives), p.sidecars...)
+}
+
+// stopsOnDone says whether tandem stops sidecar c when the mains are
+// done. A classic sidecar always. A native one only in a pod whose mains
+// end (where the pod restarts them for ever, only its deletion ends the
+// sidecar, and the kubelet sends that), and not when it has a preStop
+// hook of its own: the kubelet runs that hook once the mains have ended,
+// before its SIGTERM, and a sidecar tandem stopped first would never get
+// it.
+func (p *plan) stopsOnDone(c *container) bool {
+	if c.classicSidecar {
+		return true
+	}
+	return p.mainsEnd() && !hasPreStop(c)
+}
+
+// mainsEnd: the pod's mains end for good (restartPolicy Never or
+// OnFailure), so its sidecars are stopped after them.
+func (p *plan) mainsEnd() bool {
+	return p.restartPolicy() == "OnFailure" || p.restartPolicy() == "Never"
+}
+
+func hasPreStop(c *container) bool { return yamlnode.Path(c.node, "lifecycle", "preStop") != nil }
+
+// preStopWarnings name the native sidecars whose preStop hook keeps them
+// from tandem's stop, in a pod whose mains end: their code on the
+// kubelet's SIGTERM stands.
+func (p *plan) preStopWarnings(all []*container) []string {
+	var warnings []string
+	for _, c := range all {
+		if !c.classicSidecar && p.mainsEnd() && hasPreStop(c) {
+			warnings = append(warnings, "sidecar "+strconv.Quote(c.name)+" keeps its preStop hook, which the kubelet runs once the mains have ended: the kubelet stops it, not tandem, so its exit code on that SIGTERM stands")
+		}
+	}
+	return warnings
+}
+
+// restartPolicy is the pod's, "" when unset (Always).
+func (p *plan) restartPolicy() string { return yamlnode.ScalarAt(p.spec, "restartPolicy") }
+
+// sidecarArgv is sidecar c's command line but for the shutdown order.
+func (p *plan) sidecarArgv(c *container, doneFiles []string) cmdline.Sidecar {
+	sidecar := cmdline.Sidecar{Binary: binary, Name: c.name}
 	sidecar.ReadyFile, sidecar.ReadyWhen = p.readiness(c)
-	sidecar.QuitURLs = c.quitURLs
-	switch yamlnode.ScalarAt(p.spec, "restartPolicy") {
-	case "OnFailure":
-		// The kubelet retries a failed main in the same pod: keep the proxy.
-		sidecar.StopWhen = cmdline.StopWhenSuccess
-	case "Always", "":
-		// The kubelet restarts the main whatever its end: only the pod's
-		// deletion stops the sidecar, as it stops a native one.
-		sidecar.StopWhen = cmdline.StopWhenDeletion
+	if budget := p.budgets[c.name]; budget.max > 0 {
+		sidecar.Restart, sidecar.MaxRestarts, sidecar.RestartWindow = cmdline.RestartAlways, budget.max, budget.window
 	}
+	if p.stopsOnDone(c) {
+		// Its stop, quit calls first, within the time the mains leave.
+		sidecar.DoneFiles, sidecar.QuitURLs = doneFiles, c.quitURLs
+		sidecar.Grace = p.grace.sidecarStopGrace(c.stopSteps())
+	}
+	switch p.restartPolicy() {
+	case "OnFailure":
+		if p.stopsOnDone(c) {
+			// The kubelet retries a failed main in the same pod: keep the proxy.
+			sidecar.StopWhen = cmdline.StopWhenSuccess
+		}
+	case "Always", "":
+		if c.classicSidecar {
+			// The kubelet restarts the main whatever its end: only the
+			// pod's deletion stops the sidecar, as it stops a native one.
+			sidecar.StopWhen = cmdline.StopWhenDeletion
+		}
+	}
+	if !c.classicSidecar {
+		return sidecar
+	}
+	// A native sidecar is started again whatever its code, outlives the
+	// mains on the pod's deletion, and a pod whose main never starts does
+	// not keep it for ever: the kubelet does all this for a native one.
+	sidecar.OutliveMain, sidecar.TerminationSignal = p.grace.period, c.terminationSignal
+	sidecar.Restart, sidecar.MainStartTimeout = cmdline.RestartAlways, mainStartTimeout
 	return sidecar
 }
 

@@ -163,20 +163,29 @@ func (platformResolver) Resolve(_ context.Context, image string) (ImageConfig, e
 	return ImageConfig{}, &PlatformError{Found: "image " + image + " is for linux/amd64", Want: "linux/arm64"}
 }
 
-// A Job whose podFailurePolicy a sidecar's teardown would trip is
-// injected with a warning naming the rule and the fix.
+// A sidecar tandem stops once the mains are done ends that stop with 0,
+// in either mode: a podFailurePolicy rule without containerName is safe,
+// and inject says nothing. A native sidecar with its own preStop hook is
+// stopped by the kubelet, whose SIGTERM gives 143: that Job is injected
+// with a warning naming the rule and the fix.
 func TestPodFailurePolicyWarning(t *testing.T) {
 	src := "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\nspec:\n  podFailurePolicy:\n    rules:\n" +
 		"      - action: FailJob\n        onExitCodes: {operator: NotIn, values: [0, 1]}\n" +
 		"  template:\n    metadata:\n      annotations:\n        tandem.sh/sidecars: side\n    spec:\n      restartPolicy: Never\n      containers:\n" +
 		"        - {name: main, image: app:1, command: [/m]}\n        - {name: side, image: app:1, command: [/s]}\n"
-	r, _ := injectYAML(t, src, testOptions())
+	for _, mode := range []Mode{Classic, Native} {
+		if r, _ := injectYAML(t, src, testOptionsWith(func(o *Options) { o.Mode = mode })); r.Status != Injected || strings.Contains(r.String(), "podFailurePolicy") {
+			t.Errorf("%s: report %q; want injected, no warning: the sidecar's stop ends with 0", mode, r)
+		}
+	}
+	hooked := strings.Replace(src, "command: [/s]}", "command: [/s], lifecycle: {preStop: {exec: {command: [/drain]}}}}", 1)
+	r, _ := injectYAML(t, hooked, testOptionsWith(func(o *Options) { o.Mode = Native }))
 	want := `warning: podFailurePolicy rule 1 (FailJob on exit codes NotIn [0, 1]) matches every container, and sidecar "side" can exit 143 at teardown`
 	if r.Status != Injected || !strings.Contains(r.String(), want) || !strings.Contains(r.String(), "add containerName: main to the rule's onExitCodes") {
 		t.Errorf("report %q; want injected with %q and its fix", r, want)
 	}
-	fixed := strings.Replace(src, "{operator: NotIn", "{containerName: main, operator: NotIn", 1)
-	if r, _ := injectYAML(t, fixed, testOptions()); strings.Contains(r.String(), "podFailurePolicy") {
+	fixed := strings.Replace(hooked, "{operator: NotIn", "{containerName: main, operator: NotIn", 1)
+	if r, _ := injectYAML(t, fixed, testOptionsWith(func(o *Options) { o.Mode = Native })); strings.Contains(r.String(), "podFailurePolicy") {
 		t.Errorf("a rule for the main alone: %q; want no warning", r)
 	}
 }

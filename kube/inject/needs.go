@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/tandem-sh/tandem/internal/cmdline"
 )
 
 // NeedsKey names the sidecars that the mains cannot run without: each
@@ -70,17 +68,4 @@ func (p *plan) readiness(c *container) (file string, when []string) {
 		when = []string{cond}
 	}
 	return readyFile(c.name), when
-}
-
-// nativeSidecarArgv wraps a native sidecar: `tandem run`, a correct PID 1,
-// unless a main needs it. Then `tandem sidecar`, for its ready file and
-// lifeline; with no done file it stops, as under `run`, when the kubelet
-// stops it after the mains. Each restart by the kubelet is a new tandem
-// holding the lifeline anew.
-func (p *plan) nativeSidecarArgv(c *container) []string {
-	file, when := p.readiness(c)
-	if file == "" {
-		return cmdline.Run{Binary: binary, Name: c.name}.Argv()
-	}
-	return cmdline.Sidecar{Binary: binary, Name: c.name, ReadyFile: file, ReadyWhen: when}.Argv()
 }

@@ -36,6 +36,8 @@ const needsClassicJobInjected = exportJobHead + exportNeedsAnnotation + exportIn
             - 45s
             - --restart
             - always
+            - --max-restarts
+            - "3"
             - --main-start-timeout
             - 600s
             - --grace
@@ -57,10 +59,12 @@ const needsClassicJobInjected = exportJobHead + exportNeedsAnnotation + exportIn
           args: ["pg_dump", "--table=orders"] # pg_dump only
 ` + exportMainEnv + tandemVolumeMount + tandemVolume
 
-// Native mode: the kubelet restarts a native sidecar, and each restart is
-// a new tandem, so the flags are the same as in classic mode: the sidecar
-// under `tandem sidecar` (not `run`) for its ready file and lifeline, the
-// main under `tandem main --needs` (no done file: nothing reads one).
+// Native mode: the sidecar under `tandem sidecar` for its ready file and
+// lifeline, stopped by the main's done file (so its stop ends with 0), its
+// budget spent by tandem's own restarts; the main under `tandem main
+// --needs` with its done file and its share of the grace period, as in
+// classic mode. The kubelet orders the start: no start hook, no
+// --outlive-main, --restart only for the budget.
 func TestNeedsNativeJob(t *testing.T) {
 	opts := testOptions()
 	opts.Mode = Native
@@ -75,10 +79,18 @@ const needsNativeJobInjected = exportJobHead + exportNeedsAnnotation + exportInj
             - sidecar
             - --name
             - db-proxy
+            - --done-file
+            - /run/tandem/export.done
             - --ready-file
             - /run/tandem/db-proxy.ready
             - --ready-when
             - http://127.0.0.1:9090/startup
+            - --restart
+            - always
+            - --max-restarts
+            - "3"
+            - --grace
+            - 5s
             - --
 ` + dbProxyInjectedArgs + dbProxyPortsAndProbe + tandemVolumeMount +
 	exportMigrateInit + exportContainers + exportMainHead + `          command:
@@ -86,8 +98,12 @@ const needsNativeJobInjected = exportJobHead + exportNeedsAnnotation + exportInj
             - main
             - --name
             - export
+            - --done-file
+            - /run/tandem/export.done
             - --needs
             - /run/tandem/db-proxy.ready
+            - --termination-grace
+            - 40s
             - --
           args: ["pg_dump", "--table=orders"] # pg_dump only
 ` + exportMainEnv + tandemVolumeMount + tandemVolume
@@ -107,20 +123,20 @@ var needsCommandCases = []struct {
 }{
 	{"only the sidecars named are needed", "s1", Classic,
 		"main --name m --done-file /run/tandem/m.done --needs /run/tandem/s1.ready --termination-grace 25s --",
-		"sidecar --name s1 --done-file /run/tandem/m.done --done-file /run/tandem/s2.stopped --ready-file /run/tandem/s1.ready --ready-when tcp:127.0.0.1:5432 --outlive-main 30s --restart always --main-start-timeout 600s --grace 5s --",
+		"sidecar --name s1 --done-file /run/tandem/m.done --done-file /run/tandem/s2.stopped --ready-file /run/tandem/s1.ready --ready-when tcp:127.0.0.1:5432 --outlive-main 30s --restart always --max-restarts 3 --main-start-timeout 600s --grace 5s --",
 		"sidecar --name s2 --done-file /run/tandem/m.done --outlive-main 30s --restart always --stopped-file /run/tandem/s2.stopped --main-start-timeout 600s --grace 5s --"},
 	{"two needed, in the pod's order; no probe, ready once started", `" s2 , s1,s2 "`, Classic,
 		"main --name m --done-file /run/tandem/m.done --needs /run/tandem/s1.ready --needs /run/tandem/s2.ready --termination-grace 25s --",
-		"sidecar --name s1 --done-file /run/tandem/m.done --done-file /run/tandem/s2.stopped --ready-file /run/tandem/s1.ready --ready-when tcp:127.0.0.1:5432 --outlive-main 30s --restart always --main-start-timeout 600s --grace 5s --",
-		"sidecar --name s2 --done-file /run/tandem/m.done --ready-file /run/tandem/s2.ready --outlive-main 30s --restart always --stopped-file /run/tandem/s2.stopped --main-start-timeout 600s --grace 5s --"},
+		"sidecar --name s1 --done-file /run/tandem/m.done --done-file /run/tandem/s2.stopped --ready-file /run/tandem/s1.ready --ready-when tcp:127.0.0.1:5432 --outlive-main 30s --restart always --max-restarts 3 --main-start-timeout 600s --grace 5s --",
+		"sidecar --name s2 --done-file /run/tandem/m.done --ready-file /run/tandem/s2.ready --outlive-main 30s --restart always --max-restarts 3 --stopped-file /run/tandem/s2.stopped --main-start-timeout 600s --grace 5s --"},
 	{"an empty annotation needs nothing", `""`, Classic,
 		"main --name m --done-file /run/tandem/m.done --termination-grace 25s --",
 		"sidecar --name s1 --done-file /run/tandem/m.done --done-file /run/tandem/s2.stopped --outlive-main 30s --restart always --main-start-timeout 600s --grace 5s --",
 		"sidecar --name s2 --done-file /run/tandem/m.done --outlive-main 30s --restart always --stopped-file /run/tandem/s2.stopped --main-start-timeout 600s --grace 5s --"},
-	{"native: a sidecar not needed stays under run", "s2", Native,
-		"main --name m --needs /run/tandem/s2.ready --",
-		"run --name s1 --",
-		"sidecar --name s2 --ready-file /run/tandem/s2.ready --"},
+	{"native: each sidecar stops on the main's done file, the last first; the needed one has a budget", "s2", Native,
+		"main --name m --done-file /run/tandem/m.done --needs /run/tandem/s2.ready --termination-grace 25s --",
+		"sidecar --name s1 --done-file /run/tandem/m.done --done-file /run/tandem/s2.stopped --grace 5s --",
+		"sidecar --name s2 --done-file /run/tandem/m.done --ready-file /run/tandem/s2.ready --restart always --max-restarts 3 --stopped-file /run/tandem/s2.stopped --grace 5s --"},
 }
 
 func TestNeedsCommandLines(t *testing.T) {

@@ -15,17 +15,21 @@ const (
 	// cluster and engine.
 	Classic Mode = "classic"
 	// Native moves sidecars to initContainers with restartPolicy: Always
-	// (Kubernetes 1.29+), wrapped by `tandem run`; mains are left alone.
+	// (Kubernetes 1.29+); tandem still wraps them and the mains, for the
+	// promises the kubelet does not keep.
 	Native Mode = "native"
+	// Auto is native where the cluster's versions allow it, else classic
+	// (ChooseMode): a mode for the command line, never an Options.Mode.
+	Auto Mode = "auto"
 )
 
 // ParseMode reads --mode.
 func ParseMode(s string) (Mode, error) {
 	switch Mode(s) {
-	case Classic, Native:
+	case Classic, Native, Auto:
 		return Mode(s), nil
 	}
-	return "", fmt.Errorf("mode %q: expected classic or native", s)
+	return "", fmt.Errorf("mode %q: expected classic, native or auto", s)
 }
 
 // Options say how to inject; the same for every resource of a run.

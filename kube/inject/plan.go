@@ -67,7 +67,9 @@ type plan struct {
 	sidecars   []*container
 	natives    []*container // named sidecars already native: wrapped in place
 	// needs are the sidecars every main needs (tandem.sh/needs).
-	needs    []string
+	needs []string
+	// budgets are the sidecars' restart budgets, by name (budget.go).
+	budgets  map[string]restartBudget
 	grace    graceSplit
 	warnings []string
 	// problems are what stops the injection; every one is reported, so
@@ -138,6 +140,9 @@ func preparePlan(template *yaml.Node, opts Options) (*plan, error) {
 	p.grace, graceErr = splitGrace(spec, annotations)
 	p.problems = append(p.problems, graceErr)
 	p.sortContainers(views, natives, origs, names, stated, n.matches)
+	var budgetErr error
+	p.budgets, budgetErr = restartBudgets(annotations, names, p.needs)
+	p.problems = append(p.problems, budgetErr)
 	p.warnings = append(p.warnings, p.olderTagWarnings()...)
 	if len(p.mains) == 0 {
 		return nil, fmt.Errorf("every container is named a sidecar (%s): a pod needs a main container whose end stops them", strings.Join(names, ", "))
@@ -187,6 +192,9 @@ func namedSidecars(all, containers []*yaml.Node, annotations *yaml.Node, opts Op
 	n := named{notes: invalidPresetImages(all, matches, opts.Presets)}
 	matches, alone := keepAMain(containers, matches)
 	flagged := append(slices.Clone(opts.Sidecars), matchedNames(all, matches)...)
+	// A native sidecar is a sidecar by its own declaration
+	// (restartPolicy: Always), named or not.
+	flagged = append(flagged, containerNames(all[len(containers):])...)
 	if n.names, err = sidecarNames(all, yamlnode.ScalarAt(annotations, SidecarsKey), flagged); err != nil {
 		return named{}, err
 	}
@@ -208,12 +216,9 @@ func matchOf(matches map[string]presets.Match, name string) *presets.Match {
 	return nil
 }
 
-// toWrap lists the containers whose command changes: all in classic mode,
-// the sidecars alone in native mode unless the mains need them.
-func (p *plan) toWrap(mode Mode) []*container {
-	if mode == Native && len(p.needs) == 0 {
-		return append(append([]*container{}, p.sidecars...), p.natives...)
-	}
+// toWrap lists the containers whose command changes: all of them, in
+// either mode (decide says why the mains are wrapped in native mode).
+func (p *plan) toWrap(Mode) []*container {
 	return append(append(append([]*container{}, p.mains...), p.sidecars...), p.natives...)
 }
 

@@ -10,7 +10,7 @@ import (
 )
 
 // podFailureWarnings are the rules of a Job's (or a CronJob's Jobs')
-// podFailurePolicy that the sidecars' exit at teardown would trip
+// podFailurePolicy that a sidecar's exit at teardown would trip
 // (docs/inject.md): the Job would fail at the main's first retried code.
 func (p *plan) podFailureWarnings(resource *yaml.Node) []string {
 	var policy *yaml.Node
@@ -23,8 +23,14 @@ func (p *plan) podFailureWarnings(resource *yaml.Node) []string {
 	// Each teardown code, with the sidecars that can exit with it: a
 	// sidecar told to exit 0 on its stop signal still exits 137 when
 	// killed after its grace.
+	// A sidecar that tandem stops once the mains are done ends that stop
+	// with 0: only one the kubelet stops (a native sidecar with its own
+	// preStop hook) can trip a rule.
 	byCode := map[int32][]string{}
 	for _, c := range append(slices.Clone(p.sidecars), p.natives...) {
+		if p.stopsOnDone(c) {
+			continue
+		}
 		for _, code := range podfailure.TeardownCodes {
 			if code != 143 || !c.exitsZeroOnStop() {
 				byCode[code] = append(byCode[code], c.name)

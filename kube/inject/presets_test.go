@@ -306,17 +306,22 @@ func TestDaprdQuitOnItsPort(t *testing.T) {
 	}
 }
 
-// A proxy told to exit 0 on SIGTERM trips a podFailurePolicy rule only
-// by the 137 of a kill after its grace: the warning says 137, not 143.
+// A proxy told to exit 0 on SIGTERM, which the kubelet stops (its own
+// preStop hook, native mode), trips a podFailurePolicy rule only by the
+// 137 of a kill after its grace: the warning says 137, not 143.
 func TestPodFailureWarningExitZeroProxy(t *testing.T) {
 	src := strings.Replace(presetJob("", `"--exit-zero-on-sigterm", "p:r:i"`), "spec:\n  template:",
 		"spec:\n  podFailurePolicy:\n    rules:\n      - action: FailJob\n        onExitCodes: {operator: NotIn, values: [0, 1]}\n  template:", 1)
-	r, _ := injectYAML(t, src, presetOptions())
-	if r.Status != Injected || len(r.Warnings) != 1 {
-		t.Fatalf("report %q; want injected with one warning", r)
+	src += "          lifecycle: {preStop: {exec: {command: [/drain]}}}\n"
+	opts := presetOptions()
+	opts.Mode = Native
+	r, _ := injectYAML(t, src, opts)
+	// The first warning says the preStop hook keeps db from tandem's stop.
+	if r.Status != Injected || len(r.Warnings) != 2 {
+		t.Fatalf("report %q; want injected with two warnings", r)
 	}
-	if want := `sidecar "db" can exit 137 at teardown`; !strings.Contains(r.Warnings[0], want) {
-		t.Errorf("warning %q; want %q", r.Warnings[0], want)
+	if want := `sidecar "db" can exit 137 at teardown`; !strings.Contains(r.Warnings[1], want) {
+		t.Errorf("warning %q; want %q", r.Warnings[1], want)
 	}
 }
 

@@ -110,6 +110,9 @@ func (h *Handler) checkNamespace(ctx context.Context, namespace string) (decisio
 // sidecars, and lookups with its own credentials (nil: lookups are off).
 func (h *Handler) podOptions(pod *podDoc) (inject.Options, *podResolver) {
 	opts := h.cfg.Inject
+	if mode := h.mode.Load(); mode != nil {
+		opts.Mode = *mode
+	}
 	opts.Sidecars = append(append([]string{}, opts.Sidecars...), pod.imageSidecars(h.sidecarImages)...)
 	opts.Resolver = nil
 	if h.cfg.Images == nil {

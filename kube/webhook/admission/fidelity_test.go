@@ -3,6 +3,7 @@ package admission
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -103,12 +104,20 @@ func TestPatchKeepsUnknownFields(t *testing.T) {
 			if got := "\"futureContainerField\":" + string(export["futureContainerField"]); got != futureContainerField {
 				t.Errorf("container's unknown field became %s; want %s", got, futureContainerField)
 			}
+			// The native sidecar is a sidecar by its own declaration:
+			// wrapped where it is, its restartPolicy kept.
 			kept := false
 			for _, c := range doc.Spec.InitContainers {
-				kept = kept || string(c) == nativeSidecar
+				var ctr struct {
+					Name, RestartPolicy string
+					Args                []string
+				}
+				if json.Unmarshal(c, &ctr) == nil && ctr.Name == "log-shipper" {
+					kept = ctr.RestartPolicy == "Always" && slices.Equal(ctr.Args, []string{"/ship"})
+				}
 			}
 			if !kept {
-				t.Errorf("init containers %s; want %s among them, unchanged", doc.Spec.InitContainers, nativeSidecar)
+				t.Errorf("init containers %s; want log-shipper among them, restartPolicy Always, its program /ship in args", doc.Spec.InitContainers)
 			}
 		})
 	}
@@ -131,5 +140,25 @@ func TestPointer(t *testing.T) {
 		if n := pointer(doc.Content[0], path); n != nil {
 			t.Errorf("%s: %v; want none", path, n)
 		}
+	}
+}
+
+// SetMode changes the mode of the admissions that follow: --mode auto's
+// choice, read again while the webhook runs.
+func TestSetMode(t *testing.T) {
+	f := newFixture(t, func(c *Config) { c.Inject.Mode = inject.Classic })
+	native := func() bool {
+		_, resp := f.post(t, reviewOf(t, "batch", jobPod))
+		if !resp.Allowed || resp.Patch == nil {
+			t.Fatalf("%+v; want an injected pod", resp)
+		}
+		return strings.Contains(string(applied(t, jobPod, resp)), `"restartPolicy":"Always"`)
+	}
+	if native() {
+		t.Error("classic: a native sidecar written")
+	}
+	f.handler.SetMode(inject.Native)
+	if !native() {
+		t.Error("after SetMode(native): no native sidecar written")
 	}
 }

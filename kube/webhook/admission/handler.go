@@ -8,10 +8,13 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	admissionv1 "k8s.io/api/admission/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/tandem-sh/tandem/kube/inject"
 )
 
 // MaxReviewBytes bounds the body of one review. The API server stores
@@ -28,7 +31,14 @@ type Handler struct {
 	cfg           Config
 	sidecarImages []imageGlob
 	recorder      Recorder
+	// mode, when set, replaces cfg.Inject.Mode: --mode auto's choice,
+	// read again while the webhook runs (SetMode).
+	mode atomic.Pointer[inject.Mode]
 }
+
+// SetMode makes the admissions from now on inject in mode: what --mode
+// auto read of the cluster, which may change as nodes come and go.
+func (h *Handler) SetMode(mode inject.Mode) { h.mode.Store(&mode) }
 
 // NewHandler checks cfg and returns the /mutate handler.
 func NewHandler(cfg Config) (*Handler, error) {

@@ -146,3 +146,32 @@ func TestImageGlob(t *testing.T) {
 		t.Error("an empty pattern compiled")
 	}
 }
+
+// A pod whose only sidecar is a native one (an init container with
+// restartPolicy: Always), named nowhere, is injected in a selected
+// namespace: a sidecar by its own declaration, wrapped where it is.
+func TestInjectsNativeSidecarByDeclaration(t *testing.T) {
+	pod := strings.Replace(withAnnotations(jobPod, ""), `"containers":[`,
+		`"initContainers":[{"name":"shipper","image":"registry.example/ship:1","command":["/ship"],"restartPolicy":"Always"}],"containers":[`, 1)
+	pod = strings.Replace(pod, `,
+{"name":"db-proxy","image":"registry.example/proxy:2","args":["--port","5432"],"resources":{},
+ "terminationMessagePath":"/dev/termination-log","imagePullPolicy":"IfNotPresent"}`, "", 1)
+	if strings.Contains(pod, "db-proxy") || strings.Contains(pod, "tandem.sh/sidecars") {
+		t.Fatalf("the pod still names or has db-proxy: %s", pod)
+	}
+	f := newFixture(t, nil)
+	code, resp := f.post(t, reviewOf(t, "batch", pod))
+	if code != 200 || !resp.Allowed || resp.Patch == nil {
+		t.Fatalf("status %d, %+v; want injected", code, resp)
+	}
+	got := patched(t, pod, resp)
+	var shipper *corev1.Container
+	for i := range got.Spec.InitContainers {
+		if got.Spec.InitContainers[i].Name == "shipper" {
+			shipper = &got.Spec.InitContainers[i]
+		}
+	}
+	if shipper == nil || len(shipper.Command) < 2 || shipper.Command[1] != "sidecar" || !slices.Equal(shipper.Args, []string{"/ship"}) {
+		t.Errorf("shipper %+v; want it under tandem sidecar, its program in args", shipper)
+	}
+}

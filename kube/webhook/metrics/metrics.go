@@ -23,6 +23,7 @@ type Metrics struct {
 	admissionDuration prometheus.Histogram
 	lookups           *prometheus.CounterVec
 	lookupDuration    prometheus.Histogram
+	mode              *prometheus.GaugeVec
 }
 
 var _ admission.Recorder = (*Metrics)(nil)
@@ -50,13 +51,17 @@ func New(certs CertExpiry) *Metrics {
 			Help:    "Time of one image config lookup, whatever its result.",
 			Buckets: durationBuckets,
 		}),
+		mode: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "tandem_webhook_mode",
+			Help: "1 for the mode the webhook injects in (classic or native), with the reason: as --mode said, or what --mode auto read of the API server's and the kubelets' versions.",
+		}, []string{"mode", "reason"}),
 	}
 	// Every result from the start: a rate over a series that appears late
 	// misses its first increase.
 	for _, r := range []admission.LookupResult{admission.LookupHit, admission.LookupMiss, admission.LookupError} {
 		m.lookups.WithLabelValues(string(r))
 	}
-	m.registry.MustRegister(m.admissions, m.admissionDuration, m.lookups, m.lookupDuration,
+	m.registry.MustRegister(m.admissions, m.admissionDuration, m.lookups, m.lookupDuration, m.mode,
 		newCertExpiryCollector(certs),
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -71,6 +76,13 @@ func (m *Metrics) Admission(outcome admission.Outcome, reason admission.Reason, 
 func (m *Metrics) Lookup(result admission.LookupResult, took time.Duration) {
 	m.lookups.WithLabelValues(string(result)).Inc()
 	m.lookupDuration.Observe(took.Seconds())
+}
+
+// Mode records the mode the webhook injects in and why; a later call
+// replaces the earlier one, so one series is 1 at a time.
+func (m *Metrics) Mode(mode, reason string) {
+	m.mode.Reset()
+	m.mode.WithLabelValues(mode, reason).Set(1)
 }
 
 // Handler serves the registry in the text exposition format (or what the

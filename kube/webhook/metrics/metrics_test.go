@@ -229,3 +229,17 @@ func TestOwnRegistry(t *testing.T) {
 		t.Errorf("expiry %v; want %d", got, notAfter.Unix())
 	}
 }
+
+// The mode gauge says the mode and why, one series at a time.
+func TestModeGauge(t *testing.T) {
+	m := New(nil)
+	m.Mode("classic", "kubelet-before-1.29")
+	m.Mode("native", "all-at-1.29-or-later")
+	families := scrape(t, m)
+	if got := sample(families, "tandem_webhook_mode", map[string]string{"mode": "native", "reason": "all-at-1.29-or-later"}); got != 1 {
+		t.Errorf("native: %v; want 1", got)
+	}
+	if got := sample(families, "tandem_webhook_mode", map[string]string{"mode": "classic", "reason": "kubelet-before-1.29"}); got != -1 {
+		t.Errorf("the earlier mode is still there: %v; want no sample", got)
+	}
+}
