@@ -28,11 +28,23 @@ import (
 type sidecarLoss struct {
 	sidecar string // the name in its ready file, else the ready file's base name
 	ready   string
+	gaveUp  bool // found ended with its restart budget spent (givenUpPath)
 }
 
 func (l sidecarLoss) Error() string {
+	if l.gaveUp {
+		return fmt.Sprintf("needed sidecar %q lost: its tandem gave up restarting it (%s) before the main was done (ready file %s)",
+			l.sidecar, statusfile.ReasonRestartLimit, l.ready)
+	}
 	return fmt.Sprintf("needed sidecar %q lost: its tandem ended before the main was done (ready file %s)", l.sidecar, l.ready)
 }
+
+// givenUpPath is where a sidecar that spent its restart budget says so,
+// beside its ready file: a main that starts after it ended (its start held
+// until then by a start hook) fails at once instead of waiting for a
+// sidecar that will not come back. A tandem that starts there anew removes
+// it.
+func givenUpPath(ready string) string { return ready + ".given-up" }
 
 // need is one --needs: the sidecar's lifeline as far as this main knows it.
 // Only the wait's goroutine changes it, except name (read by the holding
@@ -108,6 +120,9 @@ func (ns *needs) wait(ctx context.Context, interval time.Duration) []string {
 // it was not written by a tandem sidecar.
 func (ns *needs) look(n *need) bool {
 	if n.line == nil {
+		if ns.gaveUp(n) {
+			return false // the loss is on its way to the engine
+		}
 		readyThere := exists(n.ready)
 		err := ns.attach(n)
 		switch {
@@ -159,6 +174,24 @@ func (ns *needs) hold(n *need, line *lifeline.Line) {
 	case ns.lost <- sidecarLoss{sidecar: n.sidecarName(), ready: n.ready}:
 	default: // one loss is enough to end the main
 	}
+}
+
+// gaveUp: n's sidecar ended with its restart budget spent, in this pod:
+// a loss at once, not a wait for the next holder.
+func (ns *needs) gaveUp(n *need) bool {
+	f, present, _ := statusfile.Read(givenUpPath(n.ready))
+	if !present || (f != nil && f.Host != "" && ns.host != "" && f.Host != ns.host) {
+		return false
+	}
+	name := n.sidecarName()
+	if f != nil && f.Name != "" {
+		name = f.Name
+	}
+	select {
+	case ns.lost <- sidecarLoss{sidecar: name, ready: n.ready, gaveUp: true}:
+	default: // one loss is enough to end the main
+	}
+	return true
 }
 
 // ready is true once n's ready file is there; its name is then read.

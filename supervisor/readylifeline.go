@@ -20,8 +20,10 @@ func (e *engine) holdReadyLifeline() (release func()) {
 	if path == "" {
 		return func() {}
 	}
-	if err := statusfile.Unlink(path); err != nil {
-		event(e.log.Warn(), cmdline.EventRemoveFailed).Err(err).Str("path", path).Msg("cannot remove an earlier ready file")
+	for _, earlier := range []string{path, givenUpPath(path)} {
+		if err := statusfile.Unlink(earlier); err != nil {
+			event(e.log.Warn(), cmdline.EventRemoveFailed).Err(err).Str("path", earlier).Msg("cannot remove an earlier ready file")
+		}
 	}
 	h, err := lifeline.Hold(lifeline.Of(path), statusfile.Hostname())
 	if err != nil {

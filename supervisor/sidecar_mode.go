@@ -201,5 +201,21 @@ func (e *engine) restartLimit(st process.Status, budget restartBudget) outcome {
 	event(e.log.Error(), cmdline.EventRestartLimit).Int("exits", len(budget.exits)).Int("crashes", budget.crashes()).
 		Dur("restart_window_ms", sc.RestartWindow).Int("exit_code", st.ExitCode()).Msgf("%v: giving up", err)
 	e.lifeline.Release()
-	return restartLimited(st, e.cfg.SuccessCodes, err)
+	out := restartLimited(st, e.cfg.SuccessCodes, err)
+	e.sayGivenUp(out)
+	return out
+}
+
+// sayGivenUp writes, beside the ready file, that this sidecar gave up: a
+// main that starts after it ended fails at once (needs.go).
+func (e *engine) sayGivenUp(out outcome) {
+	ready := e.cfg.Sidecar.ReadyFile
+	if ready == "" {
+		return
+	}
+	f := statusfile.File{Name: e.cfg.Name, Event: statusfile.EventStopped, ExitCode: out.code, Signal: out.signal, Reason: out.reason}
+	if err := e.w.files.Write(givenUpPath(ready), f); err != nil {
+		event(e.log.Warn(), cmdline.EventWriteFailed).Err(err).Str("path", givenUpPath(ready)).
+			Msg("cannot say beside the ready file that this sidecar gave up; a main that starts later waits for it")
+	}
 }
