@@ -52,6 +52,9 @@ func TestJobInjectedFromPlain(t *testing.T) {
 	t.Parallel()
 	for _, mode := range []string{"classic", "native"} {
 		t.Run(mode, func(t *testing.T) {
+			if mode == "native" {
+				requireNativeSidecars(t)
+			}
 			t.Parallel()
 			n := newNamespace(t)
 			injected := tandemctlInject(t, mode, plainJobToInject)
