@@ -10,10 +10,12 @@ K8S_VERSION=${TANDEM_K8S_VERSION:-$(cat "${TANDEM_K8S_STATE:-/var/lib/tandem-k8s
 K8S_CACHE=${TANDEM_K8S_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tandem-k8s}
 K8S_BIN=$K8S_CACHE/$K8S_VERSION
 K8S_MINOR=$(echo "$K8S_VERSION" | cut -d. -f2)
-# The container runtime: Debian's containerd 1.6 where the kubelet accepts
-# it (up to 1.35, the last release that supports containerd 1.x), else
-# containerd 2.x built from its Go module (build-containerd.sh).
-# TANDEM_K8S_RUNTIME=containerd1|containerd2 chooses another.
+# The container runtime: Debian's containerd 1.6 up to 1.35, the last
+# release that supports containerd 1.x; from 1.36 containerd 2.x built from
+# its Go module (build-containerd.sh). (The 1.37 kubelet still falls back
+# when the runtime lacks the CRI's RuntimeConfig, as 1.6 does, and says
+# 1.38 will not.) TANDEM_K8S_RUNTIME=containerd1|containerd2 chooses
+# another.
 CONTAINERD2_VERSION=${TANDEM_CONTAINERD2_VERSION:-v2.4.2}
 CONTAINERD2_BIN=$K8S_CACHE/containerd-$CONTAINERD2_VERSION
 if [ -n "${TANDEM_K8S_RUNTIME:-}" ]; then

@@ -4,6 +4,7 @@ package k8s
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -81,6 +82,29 @@ func TestJobInjectedFromPlain(t *testing.T) {
 			t.Logf("tandemctl inject --mode %s of a plain Job: apply → Complete in %s; proxy exit code %d, restartCount %d",
 				mode, took.Round(100*time.Millisecond), proxyCode, proxy.RestartCount)
 		})
+	}
+}
+
+// On a release without native sidecars, what `tandemctl inject --mode
+// native` writes is refused by the API server as it is applied (a
+// container has no restartPolicy there): no Job is made, so none waits for
+// ever on a sidecar run as a plain init container. The refusal is the API
+// server's, not tandemctl's, which does not ask the cluster its release.
+func TestJobInjectedNativeRefusedWithoutNativeSidecars(t *testing.T) {
+	t.Parallel()
+	requireCluster(t)
+	if serverMinor >= nativeSidecarsSince {
+		t.Skipf("Kubernetes %s has native sidecars: TestJobInjectedFromPlain/native plays the same Job", serverVersion)
+	}
+	n := newNamespace(t)
+	injected := tandemctlInject(t, "native", plainJobToInject)
+	if _, err := n.try(injected, "apply", "-f", "-"); err == nil || !strings.Contains(err.Error(), "restartPolicy") {
+		t.Fatalf("kubectl apply of the native-mode Job on %s: %v; want it refused for its unknown restartPolicy", serverVersion, err)
+	} else {
+		t.Logf("Kubernetes %s refuses the native-mode Job: %v", serverVersion, err)
+	}
+	if jobs := n.run(nil, "get", "jobs", "-o", "name"); strings.TrimSpace(jobs) != "" {
+		t.Errorf("jobs made all the same: %s", jobs)
 	}
 }
 
