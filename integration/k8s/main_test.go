@@ -60,8 +60,13 @@ func setup() error {
 	kubectlBin = os.Getenv("TANDEM_K8S_KUBECTL")
 	if kubectlBin == "" {
 		// Not /usr/bin/kubectl: on some machines a cloud SDK's wrapper.
+		// The release's own, as up.sh does (env.sh's default).
+		version := os.Getenv("TANDEM_K8S_VERSION")
+		if version == "" {
+			version = "v1.32.2"
+		}
 		home, _ := os.UserHomeDir()
-		kubectlBin = filepath.Join(home, ".cache", "tandem-k8s", "v1.32.2", "kubectl")
+		kubectlBin = filepath.Join(home, ".cache", "tandem-k8s", version, "kubectl")
 	}
 	if os.Getenv("KUBECONFIG") == "" {
 		os.Setenv("KUBECONFIG", "/var/lib/tandem-k8s/pki/admin.kubeconfig")
