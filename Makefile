@@ -186,8 +186,9 @@ K8S_VERSIONS := v1.37.2 v1.32.2 v1.27.16
 # The release CI runs whole (integration/k8s/env.sh has the same default).
 K8S_VERSION  ?= v1.32.2
 # What every release proves, even where CI does not run the whole suite:
-# every example's Job, the webhook's injection and tandemctl check.
-K8S_CORE     := ^Test(Job|Deployment|Webhook|Check|EveryExampleIsPlayed)
+# every example's Job, the webhook's injection, tandemctl check, and which
+# mode --mode auto picks (and --mode native refused where it must be).
+K8S_CORE     := ^Test(Job|Deployment|Webhook|Check|ModeAuto|EveryExampleIsPlayed)
 e2e-k8s: build
 	TANDEM_K8S_VERSION=$(K8S_VERSION) integration/k8s/e2e.sh $(CURDIR)/$(BIN) $(K8S_TESTFLAGS)
 
