@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds containerd 2.x (the daemon, its runc shim and ctr) from its Go
 # module into a cache outside the checkout, keyed by version, for the
-# Kubernetes releases whose kubelet no longer accepts Debian's containerd
-# 1.6 (see runtime_for in env.sh). runc is Debian's. Skipped when the cache
+# Kubernetes releases that no longer support Debian's containerd 1.6 (1.36
+# and later: K8S_RUNTIME in env.sh). runc is Debian's. Skipped when the cache
 # holds them all. The first build has not been timed on an idle machine
 # (41 min at nice 19 on a 2-core machine loaded by other builds).
 #
