@@ -16,7 +16,7 @@ MAX_SIZE   := 6291456
 
 export CGO_ENABLED := 0
 
-.PHONY: all build release publish image image-context demo test fuzz e2e e2e-k8s bench clean
+.PHONY: all build release publish image image-context demo test fuzz e2e e2e-k8s e2e-k8s-core e2e-k8s-matrix k8s-ci-versions bench clean
 
 all: build
 
@@ -176,10 +176,38 @@ e2e: build
 # Jobs on a real single-node Kubernetes (integration/k8s): brings the cluster
 # up, runs the tests, tears it down whatever happened. Needs root, etcd,
 # containerd, runc, the CNI plugins and podman (.ci/run installs them); the
-# Kubernetes binaries are built once into ~/.cache/tandem-k8s (~8 min).
-# K8S_TESTFLAGS go to go test (e.g. K8S_TESTFLAGS='-run TestJob').
+# Kubernetes binaries are built once per release into ~/.cache/tandem-k8s
+# (~8 min each), and containerd 2.x for the releases that need it.
+# K8S_VERSION is the release (docs/compatibility.md); K8S_TESTFLAGS go to
+# go test (e.g. K8S_TESTFLAGS='-run TestJob').
+# The releases proved: the oldest has no native sidecars, the newest
+# refuses containerd 1.x.
+K8S_VERSIONS := v1.37.2 v1.32.2 v1.27.16
+# The release CI runs whole (integration/k8s/env.sh has the same default).
+K8S_VERSION  ?= v1.32.2
+# What every release proves, even where CI does not run the whole suite:
+# every example's Job, the webhook's injection, tandemctl check, and which
+# mode --mode auto picks (and --mode native refused where it must be).
+K8S_CORE     := ^Test(Job|Deployment|Webhook|Check|ModeAuto|EveryExampleIsPlayed)
 e2e-k8s: build
-	integration/k8s/e2e.sh $(CURDIR)/$(BIN) $(K8S_TESTFLAGS)
+	TANDEM_K8S_VERSION=$(K8S_VERSION) integration/k8s/e2e.sh $(CURDIR)/$(BIN) $(K8S_TESTFLAGS)
+
+# The release whose core CI runs beside the whole one: the oldest, once
+# proved green (none until then).
+K8S_CI_CORE  :=
+# For .ci/run: the release it runs whole, then the one it runs the core of.
+k8s-ci-versions:
+	@echo $(K8S_VERSION) $(K8S_CI_CORE)
+
+e2e-k8s-core: build
+	TANDEM_K8S_VERSION=$(K8S_VERSION) integration/k8s/e2e.sh $(CURDIR)/$(BIN) -run '$(K8S_CORE)' $(K8S_TESTFLAGS)
+
+# Every release in turn, each whole, each on its own cluster.
+e2e-k8s-matrix: build
+	@for v in $(K8S_VERSIONS); do \
+	  echo "== Kubernetes $$v"; \
+	  TANDEM_K8S_VERSION=$$v integration/k8s/e2e.sh $(CURDIR)/$(BIN) $(K8S_TESTFLAGS) || exit 1; \
+	done
 
 # Prints figures; never fails on time.
 bench: build

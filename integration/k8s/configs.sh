@@ -16,7 +16,10 @@ write_configs() {
   # cgroupfs. restrict_oom_score_adj: without CAP_SYS_RESOURCE runc cannot
   # set the -998 the CRI asks for. Network namespaces under the state dir,
   # so down.sh finds every one.
-  put "$etc/containerd.toml" <<TOML
+  if [ "$K8S_RUNTIME" = containerd2 ]; then
+    containerd2_config | put "$etc/containerd.toml"
+  else
+    put "$etc/containerd.toml" <<TOML
 version = 2
 root = "$K8S_STATE/containerd/root"
 state = "$K8S_STATE/containerd/state"
@@ -45,6 +48,7 @@ disabled_plugins = ["io.containerd.snapshotter.v1.aufs", "io.containerd.snapshot
     bin_dir = "/usr/lib/cni"
     conf_dir = "$etc/cni"
 TOML
+  fi
 
   # One bridge with the gateway on the node, no masquerade: pod traffic
   # stays between the node and its pods. containerd adds loopback itself.
@@ -87,11 +91,59 @@ containerRuntimeEndpoint: unix://$CONTAINERD_SOCK
 cgroupDriver: cgroupfs
 failSwapOn: false
 makeIPTablesUtilChains: false
-podLogsDir: $K8S_STATE/pod-logs
+$(kubelet_version_settings)
 volumePluginDir: $K8S_STATE/kubelet/volume-plugins
 evictionHard: {memory.available: 1Mi, nodefs.available: 1%, nodefs.inodesFree: 1%, imagefs.available: 1%}
 imageGCHighThresholdPercent: 100
 imageGCLowThresholdPercent: 99
 serializeImagePulls: false
 YAML
+}
+
+# containerd2_config: the same instance for containerd 2.x, in its own
+# configuration version 3 (the CRI plugin split into runtime and images;
+# the sandbox image is a pinned image), the shim from the same build.
+containerd2_config() {
+  local etc=$K8S_STATE/etc
+  cat <<TOML
+version = 3
+root = "$K8S_STATE/containerd/root"
+state = "$K8S_STATE/containerd/state"
+[grpc]
+  address = "$CONTAINERD_SOCK"
+[ttrpc]
+  address = "$K8S_STATE/containerd/containerd.sock.ttrpc"
+[plugins."io.containerd.internal.v1.opt"]
+  path = "$K8S_STATE/containerd/opt"
+[plugins."io.containerd.grpc.v1.cri"]
+  stream_server_address = "127.0.0.1"
+[plugins."io.containerd.cri.v1.images"]
+  snapshotter = "overlayfs"
+  [plugins."io.containerd.cri.v1.images".pinned_images]
+    sandbox = "$PAUSE_IMAGE"
+[plugins."io.containerd.cri.v1.runtime"]
+  restrict_oom_score_adj = true
+  netns_mounts_under_state_dir = true
+  [plugins."io.containerd.cri.v1.runtime".containerd]
+    default_runtime_name = "runc"
+    [plugins."io.containerd.cri.v1.runtime".containerd.runtimes.runc]
+      runtime_type = "io.containerd.runc.v2"
+      runtime_path = "$CONTAINERD2_BIN/containerd-shim-runc-v2"
+      [plugins."io.containerd.cri.v1.runtime".containerd.runtimes.runc.options]
+        BinaryName = "$(command -v runc)"
+        SystemdCgroup = false
+  [plugins."io.containerd.cri.v1.runtime".cni]
+    bin_dirs = ["/usr/lib/cni"]
+    conf_dir = "$etc/cni"
+TOML
+}
+
+# kubelet_version_settings: the kubelet configuration that depends on the
+# release. podLogsDir (1.30+; before it, the logs go to /var/log/pods, in
+# SYSTEM_PATHS). failCgroupV1: false from 1.35, whose kubelet refuses this
+# host's cgroup v1 (hybrid) by default.
+kubelet_version_settings() {
+  [ "$K8S_MINOR" -ge 30 ] && echo "podLogsDir: $K8S_STATE/pod-logs"
+  [ "$K8S_MINOR" -ge 35 ] && echo "failCgroupV1: false"
+  true
 }

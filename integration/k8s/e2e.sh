@@ -6,6 +6,10 @@
 # Usage: integration/k8s/e2e.sh TANDEM_BINARY [go test flags...]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# The release of TANDEM_K8S_VERSION, else the default: never that of a
+# cluster left up, which this run tears down.
+source "$here/env.sh"
+export TANDEM_K8S_VERSION=${TANDEM_K8S_VERSION:-$K8S_DEFAULT_VERSION}
 source "$here/lib.sh"
 tandem=$(readlink -f "$1")
 shift
@@ -29,7 +33,7 @@ fi
 trap 'rc=$?; "$here/down.sh" 9>&- || rc=1; exit $rc' EXIT
 start=$SECONDS
 "$here/up.sh" 9>&- >/dev/null || exit 1
-say "cluster up in $((SECONDS - start)) s"
+say "cluster of Kubernetes $K8S_VERSION on $K8S_RUNTIME up in $((SECONDS - start)) s"
 cd "$here" || exit 1
 start=$SECONDS
 KUBECONFIG=$KUBECONFIG_ADMIN TANDEM_K8S_KUBECTL=$K8S_BIN/kubectl TANDEM_BIN=$tandem \

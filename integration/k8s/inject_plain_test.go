@@ -3,7 +3,10 @@
 package k8s
 
 import (
+	"os"
+	"os/exec"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -52,6 +55,9 @@ func TestJobInjectedFromPlain(t *testing.T) {
 	t.Parallel()
 	for _, mode := range []string{"classic", "native"} {
 		t.Run(mode, func(t *testing.T) {
+			if mode == "native" {
+				requireNativeSidecars(t)
+			}
 			t.Parallel()
 			n := newNamespace(t)
 			injected := tandemctlInject(t, mode, plainJobToInject)
@@ -78,6 +84,47 @@ func TestJobInjectedFromPlain(t *testing.T) {
 			t.Logf("tandemctl inject --mode %s of a plain Job: apply → Complete in %s; proxy exit code %d, restartCount %d",
 				mode, took.Round(100*time.Millisecond), proxyCode, proxy.RestartCount)
 		})
+	}
+}
+
+// On a release without native sidecars, `tandemctl inject --mode native`
+// with a kubeconfig refuses, naming the API server's release, and writes
+// nothing; offline (no kubeconfig: the manifests may be for another
+// cluster) it writes the native sidecar, and the API server refuses it as
+// it is applied (a container has no restartPolicy there): no Job is made,
+// so none waits for ever on a sidecar run as a plain init container.
+func TestJobInjectedNativeRefusedWithoutNativeSidecars(t *testing.T) {
+	t.Parallel()
+	requireCluster(t)
+	if serverMinor >= nativeSidecarsSince {
+		t.Skipf("Kubernetes %s has native sidecars: TestJobInjectedFromPlain/native plays the same Job", serverVersion)
+	}
+	n := newNamespace(t)
+	ctx, cancel := contextFor(kubectlTimeout)
+	defer cancel()
+	out, _, err := kit.Tool{Bin: tandemctlBin()}.Run(ctx, []byte(plainJobToInject),
+		"inject", "--resolve", "none", "--image", tandemImage, "--mode", "native", "--kubeconfig", os.Getenv("KUBECONFIG"), "-")
+	want := "--mode native: the API server is " + serverVersion + ", before v1.29 (native sidecars off by default); use --mode classic, or --mode auto"
+	if err == nil || !strings.Contains(err.Error(), want) || out != "" {
+		t.Errorf("tandemctl inject --mode native --kubeconfig on %s: %v, wrote %d bytes; want refused with %q, nothing written",
+			serverVersion, err, len(out), want)
+	}
+
+	// Offline: no kubeconfig, from the flag or the environment.
+	offline := exec.CommandContext(ctx, tandemctlBin(), "inject", "--resolve", "none", "--image", tandemImage, "--mode", "native", "-")
+	offline.Env = append(os.Environ(), "KUBECONFIG=", "TANDEMCTL_KUBECONFIG=")
+	offline.Stdin = strings.NewReader(plainJobToInject)
+	injected, err := offline.Output()
+	if err != nil {
+		t.Fatalf("tandemctl inject --mode native, offline: %v", err)
+	}
+	if _, err := n.try(injected, "apply", "-f", "-"); err == nil || !strings.Contains(err.Error(), "restartPolicy") {
+		t.Fatalf("kubectl apply of the offline native-mode Job on %s: %v; want it refused for its unknown restartPolicy", serverVersion, err)
+	} else {
+		t.Logf("Kubernetes %s refuses the offline native-mode Job: %v", serverVersion, err)
+	}
+	if jobs := n.run(nil, "get", "jobs", "-o", "name"); strings.TrimSpace(jobs) != "" {
+		t.Errorf("jobs made all the same: %s", jobs)
 	}
 }
 

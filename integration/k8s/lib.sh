@@ -64,4 +64,4 @@ stop() {
 }
 
 kubectl_admin() { "$K8S_BIN/kubectl" --kubeconfig "$KUBECONFIG_ADMIN" "$@"; }
-ctr_k8s() { ctr --address "$CONTAINERD_SOCK" --namespace k8s.io "$@"; }
+ctr_k8s() { "$CTR" --address "$CONTAINERD_SOCK" --namespace k8s.io "$@"; }

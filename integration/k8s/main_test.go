@@ -4,10 +4,13 @@ package k8s
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -25,7 +28,16 @@ var (
 	skipReason string
 	repoRoot   string
 	kubectlBin string
+	// serverVersion is the API server's release (v1.37.2), serverMinor its
+	// minor: what a test that depends on the release asks.
+	serverVersion string
+	serverMinor   int
 )
+
+// nativeSidecarsSince is the first minor release whose API server and
+// kubelet run native sidecars (an init container with restartPolicy
+// Always) by default: the SidecarContainers gate is on from 1.29.
+const nativeSidecarsSince = 29
 
 func TestMain(m *testing.M) {
 	if err := setup(); err != nil {
@@ -48,8 +60,13 @@ func setup() error {
 	kubectlBin = os.Getenv("TANDEM_K8S_KUBECTL")
 	if kubectlBin == "" {
 		// Not /usr/bin/kubectl: on some machines a cloud SDK's wrapper.
+		// The release's own, as up.sh does (env.sh's default).
+		version := os.Getenv("TANDEM_K8S_VERSION")
+		if version == "" {
+			version = "v1.32.2"
+		}
 		home, _ := os.UserHomeDir()
-		kubectlBin = filepath.Join(home, ".cache", "tandem-k8s", "v1.32.2", "kubectl")
+		kubectlBin = filepath.Join(home, ".cache", "tandem-k8s", version, "kubectl")
 	}
 	if os.Getenv("KUBECONFIG") == "" {
 		os.Setenv("KUBECONFIG", "/var/lib/tandem-k8s/pki/admin.kubeconfig")
@@ -61,6 +78,10 @@ func setup() error {
 		fmt.Fprintln(os.Stderr, "k8s: skipping every test:", skipReason)
 		return nil
 	}
+	if serverVersion, serverMinor, err = apiServerVersion(); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "k8s: the API server is Kubernetes %s\n", serverVersion)
 	images := exec.Command(filepath.Join(repoRoot, "integration", "k8s", "images.sh"), tandemBinary())
 	images.Stdout, images.Stderr = os.Stderr, os.Stderr
 	if err := images.Run(); err != nil {
@@ -80,6 +101,39 @@ func clusterMissing() string {
 		return fmt.Sprintf("no cluster answers at KUBECONFIG=%s: %v: %s %s", os.Getenv("KUBECONFIG"), err, out, how)
 	}
 	return ""
+}
+
+// apiServerVersion asks the API server its release and minor.
+func apiServerVersion() (string, int, error) {
+	out, err := exec.Command(kubectlBin, "get", "--raw", "/version").Output()
+	if err != nil {
+		return "", 0, fmt.Errorf("kubectl get --raw /version: %w", err)
+	}
+	var v struct {
+		GitVersion string `json:"gitVersion"`
+		Minor      string `json:"minor"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		return "", 0, fmt.Errorf("the API server's /version %s: %w", out, err)
+	}
+	// Some distributions write "27+".
+	minor, err := strconv.Atoi(strings.TrimSuffix(v.Minor, "+"))
+	if err != nil {
+		return "", 0, fmt.Errorf("the API server's minor version %q: %w", v.Minor, err)
+	}
+	return v.GitVersion, minor, nil
+}
+
+// requireNativeSidecars skips t on a release that has no native sidecars,
+// naming it; everywhere else t runs. Only for what the release truly lacks:
+// a test that holds in classic mode runs on every release.
+func requireNativeSidecars(t *testing.T) {
+	t.Helper()
+	requireCluster(t)
+	if serverMinor < nativeSidecarsSince {
+		t.Skipf("Kubernetes %s has no native sidecars (on by default from 1.%d): classic mode is the only way there",
+			serverVersion, nativeSidecarsSince)
+	}
 }
 
 // tandemBinary is $TANDEM_BIN (make e2e-k8s), else bin/tandem.

@@ -18,10 +18,15 @@ import (
 
 var modes = []string{"native", "classic"}
 
-// eachMode runs play in a parallel subtest per mode.
+// eachMode runs play in a parallel subtest per mode; native only on a
+// release that has native sidecars, classic on every one (there it is the
+// only way, and tandem alone keeps the promise).
 func eachMode(t *testing.T, play func(t *testing.T, mode string)) {
 	for _, mode := range modes {
 		t.Run(mode, func(t *testing.T) {
+			if mode == "native" {
+				requireNativeSidecars(t)
+			}
 			t.Parallel()
 			play(t, mode)
 		})

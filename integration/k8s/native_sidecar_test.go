@@ -19,6 +19,7 @@ const nativeBound = 3 * time.Minute
 // sleep, which dies of it at once (exit 143). The same main, `sleep 2`;
 // both Jobs side by side.
 func TestNativeSidecarIgnoringSIGTERM(t *testing.T) {
+	requireNativeSidecars(t)
 	t.Parallel()
 	n := newNamespace(t)
 	variants := []struct {

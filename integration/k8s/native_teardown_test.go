@@ -46,6 +46,7 @@ touch /mark/tried; echo "main: first run"; exit %d`, second, first))
 // second pod completes. And a main that exits 3 fails the Job by its 3
 // alone, the sidecars' codes still 0.
 func TestNativeTeardownCodes(t *testing.T) {
+	requireNativeSidecars(t)
 	t.Parallel()
 	n := newNamespace(t)
 	marks := t.TempDir()
@@ -94,6 +95,7 @@ func assertFailedByPolicy(t *testing.T, n *namespace, name string, start time.Ti
 // file: the stop is not a requested one), restartCount 1, and the Job
 // completes.
 func TestNativeLivenessRestartKeepsCode(t *testing.T) {
+	requireNativeSidecars(t)
 	t.Parallel()
 	n := newNamespace(t)
 	const name = "native-liveness"
@@ -160,14 +162,22 @@ func TestRestartBudgetFailsJob(t *testing.T) {
 	})
 }
 
-// --mode auto on the test cluster (every version at 1.29 or later) picks
-// native, and says why.
-func TestModeAutoPicksNative(t *testing.T) {
+// --mode auto picks native on a cluster whose API server and kubelet are
+// at 1.29 or later, classic on an older one, and says why.
+func TestModeAutoByRelease(t *testing.T) {
 	t.Parallel()
 	requireCluster(t)
 	m := ownJob(t, "auto", map[string]any{"containers": []any{ctr("main", "true"), ctr("proxy", "sleep", "60")}})
 	m.Set(map[string]string{"tandem.sh/sidecars": "proxy"}, "spec", "template", "metadata", "annotations")
 	out, report := injectManifest(t, m.YAML(), "--mode", "auto")
+	if serverMinor < nativeSidecarsSince {
+		mustContain(t, "inject's report", report,
+			"tandemctl: --mode auto: classic: the API server is "+serverVersion+", before v1.29 (native sidecars off by default)")
+		if strings.Contains(string(out), "restartPolicy: Always") {
+			t.Errorf("--mode auto wrote a native sidecar on %s:\n%s", serverVersion, out)
+		}
+		return
+	}
 	mustContain(t, "inject's report", report, "tandemctl: --mode auto: native: the API server (v1.", "are at v1.29 or later")
 	if !strings.Contains(string(out), "restartPolicy: Always") {
 		t.Errorf("--mode auto wrote no native sidecar:\n%s", out)

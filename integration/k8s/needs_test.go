@@ -189,6 +189,7 @@ func sigkillProxy(t *testing.T, n *namespace, name string, started kit.Event) ti
 // (sidecar-lost) rather than run on while the proxy is gone, and the Job
 // (restartPolicy Never, backoffLimit 0) ends Failed.
 func TestNeedsNativeProxyKilledJobFails(t *testing.T) {
+	requireNativeSidecars(t)
 	t.Parallel()
 	n := newNamespace(t)
 	n.serviceAccount("orders-export")
@@ -211,6 +212,7 @@ func TestNeedsNativeProxyKilledJobFails(t *testing.T) {
 // the export's tandem ended, so it is never taken for a loss: the Job
 // completes.
 func TestNeedsNativeJobCompletes(t *testing.T) {
+	requireNativeSidecars(t)
 	t.Parallel()
 	n := newNamespace(t)
 	n.serviceAccount("orders-export")

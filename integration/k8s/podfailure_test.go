@@ -50,6 +50,7 @@ touch /mark/tried; echo "main: first run, exit 1"; exit 1`)
 // mode, so its proxy's stop ends with 0 (TestNativeTeardownCodes shows
 // that this alone keeps the rule without containerName safe).
 func TestPodFailurePolicyContainerName(t *testing.T) {
+	requireNativeSidecars(t)
 	t.Parallel()
 	n := newNamespace(t)
 	marks := t.TempDir()

@@ -20,6 +20,7 @@ const ratioRounds = 3
 // ratio; asserts only that both complete and that tandem's proxy was
 // stopped by tandem. The goal is tandem no slower.
 func TestRatioTandemVersusNativeSidecar(t *testing.T) {
+	requireNativeSidecars(t)
 	t.Parallel()
 	n := newNamespace(t)
 	proxy := []string{"standin", "serve", "--name", "proxy", "--tcp", "127.0.0.1:5432"}

@@ -13,6 +13,7 @@ source "$here/configs.sh"
 [ "$(id -u)" = 0 ] || die "run as root: the kubelet and containerd need it"
 missing=$("$here/check-tools.sh") || die "$missing"
 "$here/build.sh" >/dev/null
+[ "$K8S_RUNTIME" = containerd1 ] || "$here/build-containerd.sh" >/dev/null
 "$here/pki.sh"
 mkdir -p "$K8S_STATE/run" "$K8S_LOG"
 
@@ -31,14 +32,18 @@ if [ ! -f "$K8S_STATE/run/sysctl.saved" ]; then
   for path in "${SYSTEM_PATHS[@]}"; do
     [ -e "$path" ] || echo "$path"
   done >"$K8S_STATE/run/created-paths"
+  echo "$K8S_VERSION" >"$K8S_STATE/run/version"
+elif [ "$(cat "$K8S_STATE/run/version")" != "$K8S_VERSION" ]; then
+  die "a cluster of $(cat "$K8S_STATE/run/version") is up: down.sh first"
 fi
+say "Kubernetes $K8S_VERSION on $K8S_RUNTIME ($("$CONTAINERD" --version | awk '{print $3}'))"
 write_configs
 
 start etcd etcd --name "$NODE_NAME" --data-dir "$K8S_STATE/etcd" \
   --listen-client-urls http://127.0.0.1:2379 --advertise-client-urls http://127.0.0.1:2379 \
   --listen-peer-urls http://127.0.0.1:2380 --initial-advertise-peer-urls http://127.0.0.1:2380 \
   --initial-cluster "$NODE_NAME=http://127.0.0.1:2380"
-start containerd containerd --config "$K8S_STATE/etc/containerd.toml"
+start containerd "$CONTAINERD" --config "$K8S_STATE/etc/containerd.toml"
 await etcd 60 etcdctl --endpoints http://127.0.0.1:2379 endpoint health
 
 # The pods' bridge first: it carries the node's address, where the API
@@ -66,6 +71,11 @@ start kube-apiserver "$K8S_BIN/kube-apiserver" \
   --cert-dir="$K8S_STATE/apiserver" --profiling=false
 await kube-apiserver 120 kubectl_admin get --raw /readyz
 
+# The cloud and node-IPAM controllers off (no cloud; the kubelet has its
+# range). The service load-balancer controller's name before 1.28 is
+# "service"; later releases keep it as an alias only of some.
+controllers='*,-nodeipam,-service-lb-controller,-cloud-node-lifecycle,-route'
+[ "$K8S_MINOR" -ge 28 ] || controllers='*,-nodeipam,-service,-cloud-node-lifecycle,-route'
 start kube-controller-manager "$K8S_BIN/kube-controller-manager" \
   --kubeconfig="$pki/controller-manager.kubeconfig" \
   --authentication-kubeconfig="$pki/controller-manager.kubeconfig" \
@@ -73,7 +83,7 @@ start kube-controller-manager "$K8S_BIN/kube-controller-manager" \
   --bind-address=127.0.0.1 --leader-elect=false --use-service-account-credentials=true \
   --service-account-private-key-file="$pki/sa.key" --root-ca-file="$pki/ca.crt" \
   --cluster-signing-cert-file="$pki/ca.crt" --cluster-signing-key-file="$pki/ca.key" \
-  --controllers='*,-nodeipam,-service-lb-controller,-cloud-node-lifecycle,-route' \
+  --controllers="$controllers" \
   --flex-volume-plugin-dir="$K8S_STATE/controller-manager/volume-plugins" \
   --cert-dir="$K8S_STATE/controller-manager" --profiling=false
 start kube-scheduler "$K8S_BIN/kube-scheduler" \
@@ -83,7 +93,7 @@ start kube-scheduler "$K8S_BIN/kube-scheduler" \
   --bind-address=127.0.0.1 --leader-elect=false \
   --cert-dir="$K8S_STATE/scheduler" --profiling=false
 
-await containerd 60 ctr --address "$CONTAINERD_SOCK" version
+await containerd 60 "$CTR" --address "$CONTAINERD_SOCK" version
 "$here/pause-image.sh"
 
 start kubelet "$K8S_BIN/kubelet" --config="$K8S_STATE/etc/kubelet.yaml" \

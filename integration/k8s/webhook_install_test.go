@@ -54,7 +54,7 @@ patches:
                   - {name: TANDEMCTL_IMAGE, value: "` + tandemImage + `"}
                   - {name: TANDEMCTL_INSECURE_REGISTRY, value: "` + registryHost + `"}
                   # The webhook's tests assert classic injection; --mode
-                  # auto is proved on its own (TestModeAutoPicksNative).
+                  # auto is proved on its own (TestModeAutoByRelease).
                   - {name: TANDEMCTL_MODE, value: classic}
 `
 

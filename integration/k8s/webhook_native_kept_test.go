@@ -16,6 +16,7 @@ import (
 // the kubelet stops it once the work and the wrapped proxy have ended.
 // Not parallel: the webhook is shared.
 func TestWebhookNativeKept(t *testing.T) {
+	requireNativeSidecars(t)
 	n := admittingNamespace(t)
 	// busybox sh as PID 1 ends on SIGTERM only with a trap.
 	native := nativeSidecar("shipper", "sh", "-c", `trap "exit 0" TERM; while true; do sleep 1; done`)
