@@ -41,14 +41,20 @@ func TestMain(m *testing.M) {
 	os.Exit(helperCommands[args[0]](args[1:]...))
 }
 
-// helper is the argv that runs helper command cmd with args.
-func helper(t *testing.T, cmd string, args ...string) []string {
+// testBinary is the path of this test binary.
+func testBinary(t *testing.T) string {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return append([]string{exe, cmd}, args...)
+	return exe
+}
+
+// helper is the argv that runs helper command cmd with args.
+func helper(t *testing.T, cmd string, args ...string) []string {
+	t.Helper()
+	return append([]string{testBinary(t), cmd}, args...)
 }
 
 // helperCommands each return the child's exit code.

@@ -13,7 +13,7 @@ import (
 )
 
 func TestStartExitStatus(t *testing.T) {
-	exe := helper(t, "exit", "3")[0]
+	exe := testBinary(t)
 	// A bare name is looked up on PATH.
 	t.Setenv("PATH", filepath.Dir(exe)+string(filepath.ListSeparator)+os.Getenv("PATH"))
 	for _, tt := range []struct {
