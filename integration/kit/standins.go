@@ -19,6 +19,15 @@ func LogShipperApps(m *Manifest) {
 	m.Args("fluent-bit", "standin", "ship", "--name", "fluent-bit", "--from", "/var/log/nginx/access.log")
 }
 
+// ExportApps plays the export Job's apps (job-done-file.yaml,
+// job-init-copy.yaml): the proxy listens only after a second, and the
+// export dials it once, without retry, so an export that finished proves
+// it waited for the proxy.
+func ExportApps(m *Manifest) {
+	m.Args("cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432", "--listen-after", "1s")
+	m.Args("export", "standin", "send", "--name", "pg_dump", "127.0.0.1:5432", "COPY orders TO STDOUT")
+}
+
 // ClassicDoneFile makes job-done-file.yaml the classic pod the controls
 // play: the proxy and the export run without tandem.
 func ClassicDoneFile(m *Manifest) {
