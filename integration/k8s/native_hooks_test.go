@@ -84,7 +84,7 @@ func TestNativeSidecarHooksOnDeletion(t *testing.T) {
 		tl.after(t, "sidecar", "PostStart", "sidecar", "Terminating")
 		tl.after(t, "sidecar", "PreStop", "sidecar", "Terminating")
 		tl.has(t, "sidecar", "Exiting")
-		t.Logf("%s: postStart ran after the sidecar started, preStop before its SIGTERM\n%s", mode, tl)
+		t.Logf("%s: postStart ran while the sidecar ran, preStop before its SIGTERM\n%s", mode, tl)
 	})
 }
 
