@@ -15,7 +15,7 @@ import (
 var stormKinds = func() []syscall.Signal {
 	kinds := []syscall.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGUSR1, syscall.SIGALRM,
 		syscall.SIGWINCH, syscall.SIGPIPE, syscall.SIGCONT, syscall.SIGQUIT}
-	// 34 is left out: the Go runtime cannot catch it (see isForwardable).
+	// 34 is left out: the Go runtime cannot catch it (see signals.Forwardable).
 	for rt := syscall.Signal(35); rt <= 64; rt += 3 {
 		kinds = append(kinds, rt)
 	}

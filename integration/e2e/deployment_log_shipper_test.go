@@ -12,10 +12,6 @@ import (
 	"github.com/tandem-sh/tandem/integration/kit"
 )
 
-// drainLines is what the app still writes after SIGTERM, one per 100ms: a
-// graceful shutdown that logs, as nginx's does for the requests in flight.
-const drainLines = 15
-
 // podStopTimeout is `podman pod stop -t`: the pod's
 // terminationGracePeriodSeconds would do, but the stand-ins need far less.
 const podStopTimeout = 20 * time.Second
@@ -75,9 +71,7 @@ type shipperRun struct {
 func playLogShipper(t *testing.T, name string, outlive bool) shipperRun {
 	t.Helper()
 	p := examplePod(t, "deployment-log-shipper.yaml", name)
-	p.Args("web", "standin", "app", "--name", "nginx", "--log", "/var/log/nginx/access.log",
-		"--every", "100ms", "--drain", fmt.Sprint(drainLines))
-	p.Args("fluent-bit", "standin", "ship", "--name", "fluent-bit", "--from", "/var/log/nginx/access.log")
+	kit.LogShipperApps(p.Manifest)
 	if !outlive {
 		p.DropFlag("fluent-bit", "--outlive-main")
 	}
@@ -93,7 +87,7 @@ func playLogShipper(t *testing.T, name string, outlive bool) shipperRun {
 		t.Fatal("containers still running after podman pod stop")
 	}
 	run.logs = pp.logs()
-	count, err := kit.CountShipped(run.logs, drainLines)
+	count, err := kit.CountShipped(run.logs, kit.DrainLines)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,9 +124,7 @@ func (pp *playedPod) waitForLine(ctr, text string, bound time.Duration) {
 // while the app runs on untouched.
 func TestLogShipperSignalledAlone(t *testing.T) {
 	p := examplePod(t, "deployment-log-shipper.yaml", "e2e-shipper-alone")
-	p.Args("web", "standin", "app", "--name", "nginx", "--log", "/var/log/nginx/access.log",
-		"--every", "100ms", "--drain", fmt.Sprint(drainLines))
-	p.Args("fluent-bit", "standin", "ship", "--name", "fluent-bit", "--from", "/var/log/nginx/access.log")
+	kit.LogShipperApps(p.Manifest)
 	pp := play(t, p)
 	pp.waitForLine("fluent-bit", `shipped "line 5"`, 30*time.Second)
 	if _, _, err := podman(context.Background(), "kill", "--signal", "TERM", pp.ctrName("fluent-bit")); err != nil {

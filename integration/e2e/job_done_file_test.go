@@ -43,8 +43,7 @@ func TestJobDoneFile(t *testing.T) {
 func playExportJob(t *testing.T, example, pod string, exitCodes map[string]int) []kit.Line {
 	t.Helper()
 	p := examplePod(t, example, pod)
-	p.Args("cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432", "--listen-after", "1s")
-	p.Args("export", "standin", "send", "--name", "pg_dump", "127.0.0.1:5432", "COPY orders TO STDOUT")
+	kit.ExportApps(p.Manifest)
 	_, logs := playJob(t, p, exitCodes)
 	kit.AssertOrder(t, logs, kit.MainThenStop("export", "cloud-sql-proxy",
 		kit.Tandem("cloud-sql-proxy", "cmd-started"),
@@ -79,11 +78,7 @@ func TestJobDoneFileFailedMain(t *testing.T) {
 // milliseconds, and the pod (the Job) never completes.
 func TestControlClassicJobNeverCompletes(t *testing.T) {
 	p := examplePod(t, "job-done-file.yaml", "e2e-control-classic")
-	p.Args("cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432")
-	// Without --wait-for, the classic Job retries in a shell loop.
-	p.Args("export", "sh", "-c", "until standin send --name pg_dump 127.0.0.1:5432 'COPY orders TO STDOUT'; do sleep 1; done")
-	p.WithoutTandem("cloud-sql-proxy")
-	p.WithoutTandem("export")
+	kit.ClassicDoneFile(p.Manifest)
 	pp := play(t, p)
 
 	if !pp.waitExited(jobBound, "export") {

@@ -14,17 +14,10 @@ import (
 func TestJobMeshQuit(t *testing.T) {
 	p := examplePod(t, "job-mesh-quit.yaml", "e2e-mesh-quit")
 	// What the sidecar injector adds: the proxy, ready after a second.
-	p.addContainer("istio-proxy", "standin", "serve", "--name", "istio-proxy",
-		"--http", "127.0.0.1:15021", "--http", "127.0.0.1:15020", "--listen-after", "1s")
-	// busybox wget for curl: through the proxy, which must be up.
-	p.Args("close-month", "wget", "-q", "-O", "-", "http://127.0.0.1:15021/healthz/ready")
+	p.addContainer("istio-proxy", kit.MeshProxy()...)
+	kit.MeshQuitApp(p.Manifest)
 	_, logs := playJob(t, p, map[string]int{"install-tandem": 0, "close-month": 0, "istio-proxy": 0})
-	kit.AssertOrder(t, logs,
-		kit.Tandem("close-month", "condition-holds"),
-		kit.Tandem("close-month", "cmd-started"),
-		kit.Tandem("close-month", "cmd-exited"),
-		kit.Program("istio-proxy", "istio-proxy: received POST /quitquitquit"),
-	)
+	kit.AssertOrder(t, logs, kit.MeshQuitOrder()...)
 	kit.AssertPresent(t, logs,
 		// wget got the proxy's answer: it ran after the proxy was up.
 		kit.Program("close-month", "ready"),

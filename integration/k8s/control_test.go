@@ -5,6 +5,8 @@ package k8s
 import (
 	"testing"
 	"time"
+
+	"github.com/tandem-sh/tandem/integration/kit"
 )
 
 // controlWatch is how long the control Job is watched after apply: its
@@ -20,11 +22,7 @@ func TestControlClassicJobStaysActive(t *testing.T) {
 	n := newNamespace(t)
 	n.serviceAccount("orders-export")
 	m := example(t, "job-done-file.yaml")
-	m.Args("cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432")
-	// Without --wait-for, the classic Job retries in a shell loop.
-	m.Args("export", "sh", "-c", "until standin send --name pg_dump 127.0.0.1:5432 'COPY orders TO STDOUT'; do sleep 1; done")
-	m.WithoutTandem("cloud-sql-proxy")
-	m.WithoutTandem("export")
+	kit.ClassicDoneFile(m)
 	start := n.apply(m)
 
 	end, _, err := n.waitJob(m.Name(), controlWatch)

@@ -3,16 +3,11 @@
 package k8s
 
 import (
-	"fmt"
 	"testing"
 	"time"
 
 	"github.com/tandem-sh/tandem/integration/kit"
 )
-
-// drainLines is what the app still writes after SIGTERM, one per 100ms: a
-// graceful shutdown that logs, as nginx's does for the requests in flight.
-const drainLines = 15
 
 // A scale-down deletes the pod: the kubelet sends SIGTERM to both
 // containers at once. The shipper's tandem holds it (--outlive-main) until
@@ -108,7 +103,7 @@ func playLogShipper(t *testing.T, play shipperPlay) shipperRun {
 	run := shipperRun{stopTook: time.Since(start)}
 	run.logs = append(kit.ParseLogs("web", web.output()), kit.ParseLogs("fluent-bit", shipper.output())...)
 	kit.SortByTime(run.logs)
-	count, err := kit.CountShipped(run.logs, drainLines)
+	count, err := kit.CountShipped(run.logs, kit.DrainLines)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,9 +115,7 @@ func shipperManifest(t *testing.T, play shipperPlay) *kit.Manifest {
 	t.Helper()
 	m := example(t, "deployment-log-shipper.yaml")
 	m.Set(1, "spec", "replicas")
-	m.Args("web", "standin", "app", "--name", "nginx", "--log", "/var/log/nginx/access.log",
-		"--every", "100ms", "--drain", fmt.Sprint(drainLines))
-	m.Args("fluent-bit", "standin", "ship", "--name", "fluent-bit", "--from", "/var/log/nginx/access.log")
+	kit.LogShipperApps(m)
 	if !play.outlive {
 		m.DropFlag("fluent-bit", "--outlive-main")
 	}

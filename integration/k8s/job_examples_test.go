@@ -17,18 +17,11 @@ func TestJobMeshQuit(t *testing.T) {
 	n := newNamespace(t)
 	m := example(t, "job-mesh-quit.yaml")
 	// What the sidecar injector adds: the proxy, ready after a second.
-	m.AddContainer(kit.Last, ctr("istio-proxy", "standin", "serve", "--name", "istio-proxy",
-		"--http", "127.0.0.1:15021", "--http", "127.0.0.1:15020", "--listen-after", "1s"))
-	// busybox wget for curl: through the proxy, which must be up.
-	m.Args("close-month", "wget", "-q", "-O", "-", "http://127.0.0.1:15021/healthz/ready")
+	m.AddContainer(kit.Last, ctr("istio-proxy", kit.MeshProxy()...))
+	kit.MeshQuitApp(m)
 	pj := playJob(t, n, m)
 	pj.exitCodes(map[string]int{"install-tandem": 0, "close-month": 0, "istio-proxy": 0})
-	kit.AssertOrder(t, pj.logs,
-		kit.Tandem("close-month", "condition-holds"),
-		kit.Tandem("close-month", "cmd-started"),
-		kit.Tandem("close-month", "cmd-exited"),
-		kit.Program("istio-proxy", "istio-proxy: received POST /quitquitquit"),
-	)
+	kit.AssertOrder(t, pj.logs, kit.MeshQuitOrder()...)
 	// wget's "ready" is the proxy's answer, printed after tandem's wait
 	// saw the proxy ready and before the exec. Not after cmd-started:
 	// tandem logs that once the process runs, and a program as quick as

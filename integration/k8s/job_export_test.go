@@ -36,14 +36,17 @@ func playExportJob(t *testing.T, file string) playedJob {
 	n := newNamespace(t)
 	n.serviceAccount("orders-export")
 	m := example(t, file)
-	m.Args("cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432", "--listen-after", "1s")
-	m.Args("export", "standin", "send", "--name", "pg_dump", "127.0.0.1:5432", "COPY orders TO STDOUT")
+	kit.ExportApps(m)
 	pj := playJob(t, n, m)
 	kit.AssertOrder(t, pj.logs, kit.MainThenStop("export", "cloud-sql-proxy",
 		kit.Tandem("cloud-sql-proxy", "cmd-started"),
+		kit.Tandem("export", "condition-holds"),
 		kit.Tandem("export", "cmd-started"),
 	)...)
-	kit.AssertOrder(t, pj.logs, kit.Tandem("export", "cmd-started"), kit.Program("export", "pg_dump: finished"))
+	// pg_dump's line comes after tandem's wait, not after cmd-started:
+	// tandem logs that once the process runs, and a program this quick can
+	// print first.
+	kit.AssertOrder(t, pj.logs, kit.Tandem("export", "condition-holds"), kit.Program("export", "pg_dump: finished"))
 	kit.AssertOrder(t, pj.logs, kit.Tandem("cloud-sql-proxy", "cmd-started"), kit.Program("cloud-sql-proxy", `received "COPY orders TO STDOUT"`))
 	kit.SidecarGap(t, pj.logs, "export", "cloud-sql-proxy", sidecarStopBound)
 	return pj

@@ -52,7 +52,7 @@ func hookedSidecar(spec map[string]any) {
 // lifecycle_hook.go's "Restartable Init Container Lifecycle Hook":
 // "should execute poststart exec hook properly" and "should execute
 // prestop exec hook properly": the pod is deleted once it runs. Both
-// hooks run in both modes: postStart after the sidecar started, preStop
+// hooks run in both modes: postStart while the sidecar runs, preStop
 // before its SIGTERM.
 func TestNativeSidecarHooksOnDeletion(t *testing.T) {
 	t.Parallel()
@@ -75,10 +75,16 @@ func TestNativeSidecarHooksOnDeletion(t *testing.T) {
 		}
 		n.run(nil, "delete", "pod", "hooks", "--wait=false")
 		tl := streamsTimeline(t, 90*time.Second, streams)
-		tl.after(t, "sidecar", "Starting", "sidecar", "PostStart")
+		// The kubelet runs postStart once the container started, with no
+		// order against its command's first line (seen 180 ms before it
+		// natively, 40 ms in classic mode, where tandem starts the
+		// command): Kubernetes' own test asserts only that both run
+		// together.
+		tl.has(t, "sidecar", "Starting")
+		tl.after(t, "sidecar", "PostStart", "sidecar", "Terminating")
 		tl.after(t, "sidecar", "PreStop", "sidecar", "Terminating")
 		tl.has(t, "sidecar", "Exiting")
-		t.Logf("%s: postStart ran after the sidecar started, preStop before its SIGTERM\n%s", mode, tl)
+		t.Logf("%s: postStart ran while the sidecar ran, preStop before its SIGTERM\n%s", mode, tl)
 	})
 }
 

@@ -66,7 +66,7 @@ func parseCmdline(raw []byte) (name string, ok bool) {
 	return inv.Name, true
 }
 
-// signalPeers sends sig to the sidecar peers: every one found (at least one)
+// Signal sends sig to the sidecar peers: every one found (at least one)
 // or, with names, every one of those names. It keeps looking until timeout.
 // Signals are sent once per process.
 func Signal(ctx context.Context, finder Finder, opts Options, sig unix.Signal, log zerolog.Logger) error {

@@ -181,7 +181,7 @@ func (f *scriptedFinder) scanCount() int {
 	return f.scans
 }
 
-// sleeper is a real process that signalPeers may signal: `sleep` keeps the
+// sleeper is a real process that Signal may signal: `sleep` keeps the
 // default disposition, so the first fatal signal it gets is the one it dies
 // of, and a later SIGKILL cannot overwrite that (the kernel records the
 // group exit code when the first fatal signal is sent).
@@ -208,7 +208,7 @@ func startSleeper(t *testing.T) *sleeper {
 func (s *sleeper) pid() int { return s.cmd.Process.Pid }
 
 // diedOf ends the sleeper (SIGKILL, unless it is already dead) and returns
-// the signal that killed it: the done signal if signalPeers reached it,
+// the signal that killed it: the done signal if Signal reached it,
 // SIGKILL if it had not.
 func (s *sleeper) diedOf(t *testing.T) syscall.Signal {
 	t.Helper()

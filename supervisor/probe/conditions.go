@@ -71,20 +71,7 @@ func Parse(s string) (Condition, error) {
 	return c, nil
 }
 
-// ParseConditions parses every COND or returns the first error.
-func ParseAll(values []string) ([]Condition, error) {
-	conds := make([]Condition, 0, len(values))
-	for _, v := range values {
-		c, err := Parse(v)
-		if err != nil {
-			return nil, err
-		}
-		conds = append(conds, c)
-	}
-	return conds, nil
-}
-
-// conditionNames joins conditions for a log line or error.
+// Names joins conditions for a log line or error.
 func Names(conds []Condition) string {
 	names := make([]string, len(conds))
 	for i, c := range conds {

@@ -62,7 +62,7 @@ func ParseURL(raw string) (Target, error) {
 // maxHTTPResponseRead bounds what is read of an answer (a hostile server must not make tandem allocate without bound).
 const maxHTTPResponseRead = 64 << 10
 
-// httpRequest sends one request with Connection: close and returns the status
+// Request sends one request with Connection: close and returns the status
 // code. The whole exchange is bounded by timeout.
 func Request(ctx context.Context, method string, t Target, timeout time.Duration) (int, error) {
 	deadline := time.Now().Add(timeout)

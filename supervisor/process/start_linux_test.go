@@ -13,17 +13,20 @@ import (
 )
 
 func TestStartExitStatus(t *testing.T) {
+	exe := testBinary(t)
+	// A bare name is looked up on PATH.
+	t.Setenv("PATH", filepath.Dir(exe)+string(filepath.ListSeparator)+os.Getenv("PATH"))
 	for _, tt := range []struct {
 		name string
 		argv []string
 		want Status
 	}{
-		{"exit 0", []string{"/bin/true"}, Status{}},
-		{"exit 7", []string{"/bin/sh", "-c", "exit 7"}, Status{Code: 7}},
-		{"exit 255", []string{"/bin/sh", "-c", "exit 255"}, Status{Code: 255}},
-		{"looked up on PATH", []string{"sh", "-c", "exit 3"}, Status{Code: 3}},
-		{"killed by TERM", []string{"/bin/sh", "-c", "kill -TERM $$"}, Status{Signal: unix.SIGTERM}},
-		{"killed by KILL", []string{"/bin/sh", "-c", "kill -KILL $$"}, Status{Signal: unix.SIGKILL}},
+		{"exit 0", helper(t, "exit", "0"), Status{}},
+		{"exit 7", helper(t, "exit", "7"), Status{Code: 7}},
+		{"exit 255", helper(t, "exit", "255"), Status{Code: 255}},
+		{"looked up on PATH", []string{filepath.Base(exe), "exit", "3"}, Status{Code: 3}},
+		{"killed by TERM", helper(t, "kill", strconv.Itoa(int(unix.SIGTERM)), "1"), Status{Signal: unix.SIGTERM}},
+		{"killed by KILL", helper(t, "kill", strconv.Itoa(int(unix.SIGKILL)), "1"), Status{Signal: unix.SIGKILL}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c := start(t, tt.argv, Options{})
@@ -40,7 +43,7 @@ func TestStartExitStatus(t *testing.T) {
 // TestStartOwnGroup: the child leads a process group of its own, so that
 // signals to the group reach CMD's children and nothing of the caller's.
 func TestStartOwnGroup(t *testing.T) {
-	c, out := startWithStdout(t, []string{"/bin/sh", "-c", "cut -d' ' -f5 /proc/$$/stat"}, Options{})
+	c, out := startWithStdout(t, helper(t, "pgid"), Options{})
 	if pgid := readPid(t, out); pgid != c.Pid {
 		t.Errorf("child's process group %d, want its own pid %d", pgid, c.Pid)
 	}
@@ -54,7 +57,7 @@ func TestStartFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	c := start(t, []string{"/bin/sh", "-c", "echo to-stdout; echo to-stderr >&2"}, Options{Files: []uintptr{0, f.Fd(), f.Fd()}})
+	c := start(t, helper(t, "echo", "to-stdout", "to-stderr"), Options{Files: []uintptr{0, f.Fd(), f.Fd()}})
 	if st := receive(t, c.Exited, "exit status"); st != (Status{}) {
 		t.Fatalf("status %+v", st)
 	}
@@ -99,7 +102,7 @@ func TestStartErrors(t *testing.T) {
 // TestStartReportsStops: a child that asked is told when job control stops
 // it; it is not taken for exited, and continues and dies as usual.
 func TestStartReportsStops(t *testing.T) {
-	c := start(t, []string{"/bin/sh", "-c", "kill -TSTP $$; exit 4"}, Options{ReportStops: true})
+	c := start(t, helper(t, "kill", strconv.Itoa(int(unix.SIGTSTP)), "4"), Options{ReportStops: true})
 	if sig := receive(t, c.Stopped, "stop"); sig != unix.SIGTSTP {
 		t.Errorf("stopped by %v, want SIGTSTP", sig)
 	}
@@ -115,7 +118,7 @@ func TestStartReportsStops(t *testing.T) {
 		t.Errorf("after SIGCONT: %+v, want exit 4", st)
 	}
 	// Without ReportStops there is no channel to read.
-	if quiet := start(t, []string{"/bin/true"}, Options{}); quiet.Stopped != nil {
+	if quiet := start(t, helper(t, "exit", "0"), Options{}); quiet.Stopped != nil {
 		t.Error("Stopped is set without ReportStops")
 	}
 }
@@ -124,11 +127,11 @@ func TestStartReportsStops(t *testing.T) {
 // group; GroupAlive sees what is left of the group; a gone process is not an
 // error.
 func TestSignalAndGroupAlive(t *testing.T) {
-	if err := BecomeSubreaper(); err != nil { // the orphaned sleep comes back to be reaped
+	if err := BecomeSubreaper(); err != nil { // the orphaned grandchild comes back to be reaped
 		t.Fatal(err)
 	}
-	c, out := startWithStdout(t, []string{"/bin/sh", "-c", "/bin/sleep 1000 & echo $!; wait"}, Options{})
-	sleep := readPid(t, out)
+	c, out := startWithStdout(t, helper(t, "spawn", "wait"), Options{})
+	idle := readPid(t, out)
 	if !GroupAlive(c.Pid) {
 		t.Fatal("GroupAlive false for a running group")
 	}
@@ -138,13 +141,13 @@ func TestSignalAndGroupAlive(t *testing.T) {
 	if st := receive(t, c.Exited, "exit status"); st.Signal != unix.SIGKILL {
 		t.Fatalf("leader status %+v, want killed", st)
 	}
-	if processGone(sleep) || !GroupAlive(c.Pid) {
+	if processGone(idle) || !GroupAlive(c.Pid) {
 		t.Fatal("signalling the leader alone reached the rest of its group")
 	}
 	if err := Signal(c.Pid, unix.SIGKILL, true); err != nil {
 		t.Fatal(err)
 	}
-	waitUntil(t, "the orphan reaped", func() bool { return processGone(sleep) })
+	waitUntil(t, "the orphan reaped", func() bool { return processGone(idle) })
 	if GroupAlive(c.Pid) {
 		t.Error("GroupAlive true for an empty group")
 	}
@@ -161,7 +164,7 @@ func TestReaperReapsOrphans(t *testing.T) {
 	if err := BecomeSubreaper(); err != nil {
 		t.Fatal(err)
 	}
-	c, out := startWithStdout(t, []string{"/bin/sh", "-c", "/bin/sleep 1000 & echo $!"}, Options{})
+	c, out := startWithStdout(t, helper(t, "spawn", "exit"), Options{})
 	orphan := readPid(t, out)
 	receive(t, c.Exited, "exit status")
 	if err := Signal(orphan, unix.SIGKILL, false); err != nil {

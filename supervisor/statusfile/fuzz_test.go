@@ -14,7 +14,7 @@ import (
 // testdata/fuzz and a case in the matching table test.
 
 // FuzzParseStatusFile: no panic, never a status with version < 1 or no
-// event, and whatever is accepted is written back (as WriteStatusFile does)
+// event, and whatever is accepted is written back (as Write does)
 // as one line that parses as the same status.
 func FuzzParseStatusFile(f *testing.F) {
 	for _, seed := range statusFileSeeds {
@@ -32,7 +32,7 @@ func FuzzParseStatusFile(f *testing.F) {
 		want.Version = statusFileVersion // the writer's version, whatever was read
 		line, err := json.Marshal(want)
 		if err != nil {
-			return // a time JSON cannot hold: WriteStatusFile returns this error
+			return // a time JSON cannot hold: Write returns this error
 		}
 		if bytes.ContainsAny(line, "\r\n") {
 			t.Fatalf("status %+v marshals to more than one line: %q", want, line)
@@ -46,8 +46,8 @@ func FuzzParseStatusFile(f *testing.F) {
 }
 
 // FuzzReadStatusFile: a file of any content reads as present, without an
-// error, as ParseStatusFile of its first 64 KiB; what was accepted is
-// written by WriteStatusFile and read back the same.
+// error, as Parse of its first 64 KiB; what was accepted is
+// written by Write and read back the same.
 func FuzzReadStatusFile(f *testing.F) {
 	for _, seed := range statusFileSeeds {
 		f.Add([]byte(seed))
@@ -65,7 +65,7 @@ func FuzzReadStatusFile(f *testing.F) {
 		path := filepath.Join(dir, "written")
 		if err := Write(path, *want); err != nil {
 			if _, marshalErr := json.Marshal(want); marshalErr != nil {
-				return // e.g. a time JSON cannot hold; WriteStatusFile said so
+				return // e.g. a time JSON cannot hold; Write said so
 			}
 			t.Fatalf("Write(%+v): %v", want, err)
 		}
@@ -77,7 +77,7 @@ func FuzzReadStatusFile(f *testing.F) {
 	})
 }
 
-// checkRead: ReadStatusFile of data agrees with ParseStatusFile.
+// checkRead: Read of data agrees with Parse.
 func checkRead(t *testing.T, dir string, data []byte, want *File) {
 	t.Helper()
 	path := filepath.Join(dir, "done")

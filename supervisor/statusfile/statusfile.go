@@ -56,7 +56,7 @@ type File struct {
 	Time time.Time `json:"time"`
 }
 
-// WriteStatusFile writes f atomically: a temporary file in the same directory
+// Write writes f atomically: a temporary file in the same directory
 // renamed into place, so a reader sees all of it or nothing.
 func Write(path string, f File) error {
 	f.Version = statusFileVersion
@@ -97,7 +97,7 @@ func Write(path string, f File) error {
 	return nil
 }
 
-// ReadStatusFile reads at most 64 KiB of path. present is true whenever the
+// Read reads at most 64 KiB of path. present is true whenever the
 // path exists; parsed is nil when the content is not a status line (a bare
 // `touch`, another writer, garbage): status unknown, treated as success.
 func Read(path string) (parsed *File, present bool, err error) {
@@ -130,7 +130,7 @@ func mkdirAllReadable(dir string) error {
 	return nil
 }
 
-// ParseStatusFile returns the status in data, or nil when data is not one.
+// Parse returns the status in data, or nil when data is not one.
 func Parse(data []byte) *File {
 	line, _, _ := bytes.Cut(data, []byte("\n"))
 	var f File

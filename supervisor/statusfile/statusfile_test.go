@@ -167,7 +167,7 @@ func TestReadStatusFile(t *testing.T) {
 	}
 }
 
-// readStatusFileBounded fails the test instead of hanging it.
+// readBounded fails the test instead of hanging it.
 func readBounded(t *testing.T, path string) (*File, bool, error) {
 	t.Helper()
 	type result struct {

@@ -31,6 +31,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -110,21 +111,28 @@ func serve(args []string) int {
 		go acceptLines(*name, ln, answered)
 		say(*name, "listening on tcp %s", addr)
 	}
+	srv := &http.Server{Handler: httpHandler(*name, quit)}
 	for _, addr := range httpAddrs {
 		ln, err := net.Listen("tcp", addr)
 		if err != nil {
 			say(*name, "listen: %v", err)
 			return 1
 		}
-		go func() { _ = http.Serve(ln, httpHandler(*name, quit)) }()
+		go func() { _ = srv.Serve(ln) }()
 		say(*name, "listening on http %s", addr)
 	}
 	select {
 	case sig := <-sigs:
 		say(*name, "%s, exiting", sig)
 	case <-quit:
-		// Let the 200 reach the caller before the process goes.
-		time.Sleep(50 * time.Millisecond)
+		// The 200 reaches the caller before the process goes: Shutdown
+		// returns once every answer is written.
+		drain, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := srv.Shutdown(drain); err != nil {
+			say(*name, "quit requested, answers not out: %v", err)
+			return 1
+		}
 		say(*name, "quit requested, exiting")
 	}
 	return 0

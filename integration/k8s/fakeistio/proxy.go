@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
 	"os/signal"
 	"syscall"
+	"time"
 )
 
 // quitHandler is pilot-agent's /quitquitquit rule: loopback only (403),
@@ -41,25 +41,43 @@ func proxyMux(quit chan<- struct{}) *http.ServeMux {
 	return mux
 }
 
-// serveProxy serves until /quitquitquit or SIGTERM, then exits 0.
+// drainBound is how long the stand-in waits for its answers to be out
+// before it exits: pilot-agent's default termination drain.
+const drainBound = 5 * time.Second
+
+// serveProxy serves on 15020 and 15021 until /quitquitquit or SIGTERM.
 func serveProxy() error {
-	quit := make(chan struct{}, 1)
-	mux := proxyMux(quit)
+	var listeners []net.Listener
 	for _, addr := range []string{":15020", ":15021"} {
 		l, err := net.Listen("tcp", addr)
 		if err != nil {
 			return err
 		}
-		go func() { _ = http.Serve(l, mux) }()
+		listeners = append(listeners, l)
 	}
-	fmt.Println("istio-proxy stand-in ready on 15020 and 15021")
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
+	return runProxy(ctx, listeners)
+}
+
+// runProxy serves on listeners until /quitquitquit or ctx ends, then
+// returns once every answer is written and its connection closed.
+// pilot-agent answers the quit, then SIGTERMs itself and drains: its
+// caller always reads the 200. Exiting as soon as the handler signals
+// could cut that answer off.
+func runProxy(ctx context.Context, listeners []net.Listener) error {
+	quit := make(chan struct{}, 1)
+	srv := &http.Server{Handler: proxyMux(quit)}
+	for _, l := range listeners {
+		go func() { _ = srv.Serve(l) }()
+	}
+	fmt.Println("istio-proxy stand-in ready on 15020 and 15021")
 	select {
 	case <-quit:
 	case <-ctx.Done():
 		fmt.Println("SIGTERM: exiting")
 	}
-	os.Exit(0)
-	return nil
+	drain, cancel := context.WithTimeout(context.Background(), drainBound)
+	defer cancel()
+	return srv.Shutdown(drain)
 }

@@ -1,9 +1,14 @@
 package main
 
 import (
+	"context"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
+	"time"
 )
 
 // The stand-in answers /quitquitquit as pilot-agent does: 403 off
@@ -39,5 +44,48 @@ func TestIstioPatchOnce(t *testing.T) {
 	again := `{"spec":{"containers":[{"name":"export","image":"x"},{"name":"istio-proxy","image":"y"}]}}`
 	if p := istioPatch([]byte(again), "istio/proxyv2:test"); p != nil {
 		t.Errorf("patch %s for a pod that has istio-proxy; want none", p)
+	}
+}
+
+// The quit's answer is out before the stand-in may exit: by the time
+// runProxy returns, the caller's connection holds the whole 200 and is
+// closed, as pilot-agent's caller always reads its answer.
+func TestQuitAnsweredBeforeExit(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := net.Dial("tcp", l.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	done := make(chan error, 1)
+	go func() { done <- runProxy(context.Background(), []net.Listener{l}) }()
+	// Keep-alive, as the connection would stay open if nothing closed it.
+	if _, err := conn.Write([]byte("POST /quitquitquit HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("runProxy: %v", err)
+	}
+	// A guard only: the connection is already closed when runProxy returns.
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	answer, err := io.ReadAll(conn)
+	if err != nil || !strings.HasPrefix(string(answer), "HTTP/1.1 200 OK") || !strings.HasSuffix(string(answer), "OK") {
+		t.Errorf("answer %q, %v; want the whole 200 OK, then the connection closed", answer, err)
+	}
+}
+
+// SIGTERM ends the stand-in too, with no error.
+func TestProxyStopsOnSIGTERM(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := runProxy(ctx, []net.Listener{l}); err != nil {
+		t.Errorf("runProxy after SIGTERM: %v; want nil", err)
 	}
 }
