@@ -129,11 +129,17 @@ func TestRefreshMode(t *testing.T) {
 	}
 	t.Cleanup(func() { clusterVersions = saved })
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	stopped := make(chan struct{})
+	// Before clusterVersions is put back (cleanups run last first): the
+	// loop must be gone, not still reading it.
+	t.Cleanup(func() { cancel(); <-stopped })
 	changes := make(chan inject.Mode, 10)
 	failures := make(chan error, 10)
-	go refreshMode(ctx, time.Millisecond, "", inject.ChooseMode(newCluster),
-		func(c inject.ModeChoice) { changes <- c.Mode }, func(err error) { failures <- err })
+	go func() {
+		defer close(stopped)
+		refreshMode(ctx, time.Millisecond, "", inject.ChooseMode(newCluster),
+			func(c inject.ModeChoice) { changes <- c.Mode }, func(err error) { failures <- err })
+	}()
 	for _, want := range []inject.Mode{inject.Classic, inject.Native} {
 		select {
 		case got := <-changes:
