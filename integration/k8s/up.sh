@@ -73,9 +73,12 @@ await kube-apiserver 120 kubectl_admin get --raw /readyz
 
 # The cloud and node-IPAM controllers off (no cloud; the kubelet has its
 # range). The service load-balancer controller's name before 1.28 is
-# "service"; later releases keep it as an alias only of some.
+# "service"; later releases keep it as an alias only of some; from 1.37 the
+# cloud controllers are in the cloud-controller-manager alone, and naming
+# them is an error.
 controllers='*,-nodeipam,-service-lb-controller,-cloud-node-lifecycle,-route'
 [ "$K8S_MINOR" -ge 28 ] || controllers='*,-nodeipam,-service,-cloud-node-lifecycle,-route'
+[ "$K8S_MINOR" -lt 37 ] || controllers='*,-nodeipam'
 start kube-controller-manager "$K8S_BIN/kube-controller-manager" \
   --kubeconfig="$pki/controller-manager.kubeconfig" \
   --authentication-kubeconfig="$pki/controller-manager.kubeconfig" \
