@@ -35,10 +35,12 @@ gomod=$(go mod download -json "k8s.io/kubernetes@$K8S_VERSION" | sed -n 's/.*"Go
     awk -v v="$staging_version" '{ print "replace " $1 " => " $1 " " v }'
 } >>go.mod
 
+# Both version packages, as Kubernetes' own build sets them: 1.27's API
+# server reports client-go's in /version.
 ldflags="-s -w"
 for kv in "gitVersion=$K8S_VERSION" gitMajor=1 "gitMinor=$(echo "$K8S_VERSION" | cut -d. -f2)" \
   gitTreeState=clean "buildDate=1970-01-01T00:00:00Z"; do
-  ldflags+=" -X k8s.io/component-base/version.$kv"
+  ldflags+=" -X k8s.io/component-base/version.$kv -X k8s.io/client-go/pkg/version.$kv"
 done
 
 packages=()
