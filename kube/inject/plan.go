@@ -140,7 +140,7 @@ func preparePlan(template *yaml.Node, opts Options) (*plan, error) {
 	stated, err := statedStopSignals(annotations, append(containerNames(views), containerNames(natives)...))
 	p.problems = append(p.problems, checkShapes(meta, spec, all), err)
 	var graceErr error
-	p.grace, graceErr = splitGrace(spec, annotations)
+	p.grace, graceErr = splitGrace(spec, annotations, names)
 	p.problems = append(p.problems, graceErr)
 	p.sortContainers(views, natives, origs, names, stated, n.matches)
 	var budgetErr error
