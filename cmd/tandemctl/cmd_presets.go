@@ -44,10 +44,10 @@ func presetsAction(cliCtx *cli.Context) error {
 // writePresets prints one row a preset, then each one's source.
 func writePresets(w io.Writer, table *presets.Table) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tREPOSITORIES\tROLE\tSIGNAL\tQUIT\tREADY\tSTOP EXIT\tESSENTIAL")
+	fmt.Fprintln(tw, "NAME\tREPOSITORIES\tROLE\tSIGNAL\tQUIT\tREADY\tSTOP EXIT\tESSENTIAL\tGRACE")
 	for _, p := range table.Presets {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%t\n", p.Name, strings.Join(p.Repositories, ","), p.Role,
-			p.StopSignal, endpoint(p.Quit), endpoint(p.Ready), stopExit(p.StopExitCode), p.Essential)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%t\t%s\n", p.Name, strings.Join(p.Repositories, ","), p.Role,
+			p.StopSignal, endpoint(p.Quit), endpoint(p.Ready), stopExit(p.StopExitCode), p.Essential, orDash(p.Grace))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -56,6 +56,12 @@ func writePresets(w io.Writer, table *presets.Table) error {
 	for _, p := range table.Presets {
 		if settings := sidecarSettings(p); settings != "" {
 			fmt.Fprintf(w, "  %s: %s\n", p.Name, settings)
+		}
+	}
+	fmt.Fprintln(w, "\nENTRYPOINT and CMD of the image, by tag (no registry lookup for a sidecar with no command):")
+	for _, p := range table.Presets {
+		for _, im := range p.Images {
+			fmt.Fprintf(w, "  %s: %s since %s: %q %q\n", p.Name, tagSuffixes(im.Suffixes), im.Since, im.Entrypoint, im.Cmd)
 		}
 	}
 	fmt.Fprintln(w, "\nVerified from:")
@@ -123,4 +129,24 @@ func stopExit(code *int) string {
 		return "-"
 	}
 	return strconv.Itoa(*code)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// tagSuffixes names the tags an image's suffixes select.
+func tagSuffixes(suffixes []string) string {
+	var names []string
+	for _, s := range suffixes {
+		if s == "" {
+			names = append(names, "VERSION")
+		} else {
+			names = append(names, "VERSION"+s+"…")
+		}
+	}
+	return "tags " + strings.Join(names, ", ")
 }

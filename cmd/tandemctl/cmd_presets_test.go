@@ -3,12 +3,14 @@ package main
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/tandem-sh/tandem/kube/presets"
 )
 
+// The table lists every preset, with its role, signal and grace.
 func TestPresetsText(t *testing.T) {
 	out, stderr, code := run(t, "", "presets")
 	if code != 0 {
@@ -21,10 +23,28 @@ func TestPresetsText(t *testing.T) {
 			"ready on with --health-check or CSQL_PROXY_HEALTH_CHECK=true, port from --http-port or CSQL_PROXY_HTTP_PORT; " +
 			"exit 0 on its stop signal with --exit-zero-on-sigterm or CSQL_PROXY_EXIT_ZERO_ON_SIGTERM=true",
 		"daprd: quit port from --dapr-http-port",
+		"fluent-bit: github.com/fluent/fluent-bit v5.1.1", "otel/opentelemetry-collector-contrib", "grafana/alloy",
+		`fluent-bit: tags VERSION since 5.1.1: ["/fluent-bit/bin/fluent-bit"] ["/fluent-bit/bin/fluent-bit" "-c" "/fluent-bit/etc/fluent-bit.conf"]`,
+		`vector: tags VERSION-alpine…, VERSION-distroless-static… since 0.57.0: ["/usr/local/bin/vector"] []`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+	rows := map[string][]string{}
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) > 0 {
+			rows[f[0]] = f
+		}
+	}
+	for _, p := range presets.Builtin().Presets {
+		row := rows[p.Name]
+		if len(row) < 3 || row[len(row)-1] != orDash(p.Grace) {
+			t.Errorf("row of %s: %q; want it to end with its grace %q", p.Name, row, orDash(p.Grace))
+		}
+	}
+	if row := rows["vector"]; !slices.Equal(row[len(row)-2:], []string{"false", "65s"}) {
+		t.Errorf("vector's row %q; want not essential, grace 65s", row)
 	}
 }
 

@@ -11,7 +11,8 @@ import (
 )
 
 // checkReads checks what c states and decides which of its image's
-// fields its injection needs: the program when it has no command; for a
+// fields its injection needs: the program when it has no command and its
+// preset states none for its tag; for a
 // classic sidecar, the stop signal when the manifest states none
 // (lifecycle.stopSignal or the tandem.sh/stop-signal annotation) and no
 // preset names one. It reads nothing.
@@ -27,7 +28,7 @@ func (c *container) checkReads(opts Options) error {
 	}
 	_, hasPreset := c.presetSignal()
 	c.classicSidecar = c.sidecar && !c.native && opts.Mode == Classic
-	c.readProgram = needsImage(command)
+	c.readProgram = needsImage(command) && !c.programByPreset()
 	c.readSignal = c.classicSidecar && !c.signalStated && !hasPreset
 	return nil
 }
@@ -64,6 +65,12 @@ func (c *container) read(ctx context.Context, opts Options) (warning string, err
 	config, lookupErr := c.readImage(ctx, opts, c.readProgram, c.readSignal)
 	if lookupErr != nil {
 		return "", c.fail(lookupErr.err, lookupErr.fix)
+	}
+	if c.presetImage != nil {
+		if len(args) > 0 {
+			c.presetImage.Cmd = nil // replaced by the pod's args, as the report says
+		}
+		config.Entrypoint, config.Cmd = c.presetImage.Entrypoint, c.presetImage.Cmd
 	}
 	if c.argv = Program(command, args, config); len(c.argv) == 0 {
 		return "", c.fail(errors.New("neither the container nor its image says what to run (no command, no ENTRYPOINT, no CMD)"),

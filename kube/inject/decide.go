@@ -16,12 +16,10 @@ import (
 // it then ends with 0 whatever its program's code (docs/inject.md).
 func (p *plan) decide(opts Options) {
 	all := p.startOrder(opts.Mode)
-	steps := 1
 	for _, c := range all {
 		p.presetEndpoints(c)
-		steps = max(steps, c.stopSteps())
 	}
-	p.warnings = append(p.warnings, p.grace.fit(steps)...)
+	p.warnings = append(p.warnings, p.grace.fit(all)...)
 	p.warnings = append(p.warnings, p.preStopWarnings(all)...)
 	var doneFiles []string
 	for _, c := range p.mains {
@@ -126,7 +124,7 @@ func (p *plan) sidecarArgv(c *container, doneFiles []string) cmdline.Sidecar {
 	if p.stopsOnDone(c) {
 		// Its stop, quit calls first, within the time the mains leave.
 		sidecar.DoneFiles, sidecar.QuitURLs = doneFiles, c.quitURLs
-		sidecar.Grace = p.grace.sidecarStopGrace(c.stopSteps())
+		sidecar.Grace = p.grace.sidecarStopGrace(c)
 	}
 	switch p.restartPolicy() {
 	case "OnFailure":

@@ -1,46 +1,66 @@
 package inject
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tandem-sh/tandem/internal/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
-// SidecarGraceKey is the time of the pod's grace period kept for the
-// sidecars' own stop: the mains get the rest (tandem main
+// SidecarGraceKey is the time of the pod's grace period kept for each
+// sidecar's own stop: the mains get the rest (tandem main
 // --termination-grace), so a main that uses all of it still leaves its log
-// shipper time to flush.
+// shipper time to flush. SidecarGraceKey + ".CONTAINER" states it for one
+// sidecar; a preset's grace is the default for its sidecar.
 const SidecarGraceKey = "tandem.sh/sidecar-grace"
 
-// defaultSidecarGrace is what SidecarGraceKey says when absent.
+// defaultSidecarGrace is a sidecar's share when nothing states one.
 const defaultSidecarGrace = 5 * time.Second
 
 // minStopGrace is the shortest --grace inject gives a sidecar: less
 // leaves a proxy no time to close its connections.
 const minStopGrace = time.Second
 
+// tandemGrace is tandem sidecar's --grace when none is written.
+const tandemGrace = 10 * time.Second
+
 // maxGraceSecs is the longest grace period a time.Duration holds; a
 // longer one is as good as for ever, and is taken as this.
 const maxGraceSecs = math.MaxInt64 / int64(time.Second)
 
+// graceShare is the time kept for one sidecar's stop.
+type graceShare struct {
+	d time.Duration
+	// said is what stated it, as a warning names it ("" for the
+	// default), asked what it asked, who whose it is.
+	said, who string
+	asked     time.Duration
+}
+
 // graceSplit is how a pod's termination grace period is shared.
 type graceSplit struct {
 	period  time.Duration // terminationGracePeriodSeconds (30 s when unset)
-	sidecar time.Duration // kept for the sidecars' stop
-	// stated is the annotation as written, "" for none; asked its value.
-	stated string
-	asked  time.Duration
+	sidecar time.Duration // kept for the sidecars' stop: the longest share
+	// podWide is the pod's tandem.sh/sidecar-grace (said "" when unstated),
+	// own each sidecar's tandem.sh/sidecar-grace.CONTAINER; shares are
+	// what fit kept of them, by sidecar.
+	podWide     graceShare
+	own, shares map[string]graceShare
 }
 
-// splitGrace reads the pod's grace period and tandem.sh/sidecar-grace. A
-// period that is not a whole number, as the API server refuses it, or an
-// annotation that is not a duration, is an error. fit then makes the
-// split hold the sidecars' stop.
-func splitGrace(spec, annotations *yaml.Node) (graceSplit, error) {
-	g := graceSplit{period: defaultGraceSecs * time.Second, sidecar: defaultSidecarGrace}
+// splitGrace reads the pod's grace period and the sidecar-grace
+// annotations. A period that is not a whole number, as the API server
+// refuses it, an annotation that is not a duration, or one that names no
+// sidecar, is an error. fit then makes the split hold the sidecars' stop.
+func splitGrace(spec, annotations *yaml.Node, sidecars []string) (graceSplit, error) {
+	g := graceSplit{period: defaultGraceSecs * time.Second, sidecar: defaultSidecarGrace,
+		podWide: graceShare{d: defaultSidecarGrace, who: "the sidecars"}, own: map[string]graceShare{}}
 	if n := yamlnode.Lookup(spec, "terminationGracePeriodSeconds"); n != nil && n.ShortTag() != "!!null" {
 		var secs int64
 		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" || n.Decode(&secs) != nil {
@@ -50,46 +70,90 @@ func splitGrace(spec, annotations *yaml.Node) (graceSplit, error) {
 			g.period = time.Duration(min(secs, maxGraceSecs)) * time.Second
 		}
 	}
-	if text := yamlnode.ScalarAt(annotations, SidecarGraceKey); text != "" {
-		d, err := time.ParseDuration(text)
-		if err != nil || d < 0 {
-			return g, fmt.Errorf("%s: %q: expected a duration such as 5s or 1m", SidecarGraceKey, text)
+	var errs []error
+	for i := 0; annotations != nil && annotations.Kind == yaml.MappingNode && i+1 < len(annotations.Content); i += 2 {
+		key, text := annotations.Content[i].Value, annotations.Content[i+1].Value
+		name, own := strings.CutPrefix(key, SidecarGraceKey+".")
+		if key != SidecarGraceKey && !own {
+			continue
 		}
-		g.sidecar, g.stated, g.asked = d, text, d
+		d, err := time.ParseDuration(text)
+		switch {
+		case own && !slices.Contains(sidecars, name):
+			errs = append(errs, fmt.Errorf("%s names container %q, which is not a sidecar of this pod (sidecars: %s): fix the annotation, or name the container in %s",
+				key, name, strings.Join(sidecars, ", "), SidecarsKey))
+		case err != nil || d < 0:
+			errs = append(errs, fmt.Errorf("%s: %q: expected a duration such as 5s or 1m", key, text))
+		case own:
+			g.own[name] = graceShare{d: d, said: key + " " + text, who: "sidecar " + strconv.Quote(name), asked: d}
+		default:
+			g.sidecar, g.podWide = d, graceShare{d: d, said: key + " " + text, who: "the sidecars", asked: d}
+		}
 	}
-	return g, nil
+	return g, errors.Join(errs...)
 }
 
-// fit makes the time kept for the sidecars hold a sidecar's stop that
-// takes steps times its --grace (3 with a quit URL: the call, the wait
-// for it to leave, the stop signal; 1 without), at least minStopGrace
-// each, within half the period. It says what it changed of the
-// annotation, and when the period is too short.
-func (g *graceSplit) fit(steps int) []string {
+// shareOf is the time sidecar c asks for its stop: its own annotation,
+// else the pod's, else its preset's grace, else the default.
+func (g *graceSplit) shareOf(c *container) graceShare {
+	if s, ok := g.own[c.name]; ok {
+		return s
+	}
+	if g.podWide.said != "" || c.preset == nil {
+		return g.podWide
+	}
+	if d, ok := c.preset.StopGrace(); ok {
+		return graceShare{d: d, said: fmt.Sprintf("preset %s's grace %s", c.preset.Name, c.preset.Grace), who: "sidecar " + strconv.Quote(c.name), asked: d}
+	}
+	return g.podWide
+}
+
+// fit makes the time kept for each sidecar hold its stop, which takes
+// stopSteps times its --grace, at least minStopGrace each, within half the
+// period; the time kept for the sidecars is the longest. It says what it
+// changed of what was stated, and when the period is too short.
+func (g *graceSplit) fit(sidecars []*container) []string {
 	if g.period <= 0 {
 		return nil
 	}
 	var warnings []string
-	need, half := time.Duration(steps)*minStopGrace, g.period/2
-	if g.sidecar < need {
-		if g.stated != "" {
-			warnings = append(warnings, fmt.Sprintf("%s %s is less than the %s a sidecar's stop takes at least: %s kept for the sidecars",
-				SidecarGraceKey, g.stated, need, min(need, half)))
+	g.sidecar, g.shares = 0, map[string]graceShare{}
+	for _, c := range sidecars {
+		s, said := g.shareOf(c).fit(c.stopSteps(), g.period)
+		for _, w := range said {
+			if !slices.Contains(warnings, w) {
+				warnings = append(warnings, w)
+			}
 		}
-		g.sidecar = need
+		g.shares[c.name], g.sidecar = s, max(g.sidecar, s.d)
 	}
-	if g.sidecar > half {
-		if g.stated != "" && g.asked > half {
-			warnings = append(warnings, fmt.Sprintf("%s %s is more than half the pod's grace period (%s): %s kept for the sidecars",
-				SidecarGraceKey, g.stated, g.period, half))
+	return warnings
+}
+
+// fit is s made to hold a stop of steps within half the period, and what
+// it changed of what was stated.
+func (s graceShare) fit(steps int, period time.Duration) (graceShare, []string) {
+	var warnings []string
+	need, half := time.Duration(steps)*minStopGrace, period/2
+	if s.d < need {
+		if s.said != "" {
+			warnings = append(warnings, fmt.Sprintf("%s is less than the %s a sidecar's stop takes at least: %s kept for %s",
+				s.said, need, min(need, half), s.who))
+		}
+		s.d = need
+	}
+	if s.d > half {
+		if s.said != "" && s.asked > half {
+			warnings = append(warnings, fmt.Sprintf("%s is more than half the pod's grace period (%s): %s kept for %s",
+				s.said, period, half, s.who))
 		}
 		if need > half {
 			warnings = append(warnings, fmt.Sprintf("the pod's grace period (%s) leaves its sidecars %s, less than the %s a sidecar's stop takes at least: raise terminationGracePeriodSeconds",
-				g.period, half, need))
+				period, half, need))
 		}
-		g.sidecar = half
+		s.d = half
 	}
-	return warnings
+	return s, warnings
 }
 
 // mainGrace is each main's --termination-grace: the period less the
@@ -101,15 +165,19 @@ func (g graceSplit) mainGrace() time.Duration {
 	return g.period - g.sidecar
 }
 
-// sidecarStopGrace is the --grace of a sidecar whose stop takes steps
-// times it, when it must be shorter than tandem's default 10 s to fit in
-// the sidecars' time; 0 keeps the default.
-func (g graceSplit) sidecarStopGrace(steps int) time.Duration {
-	if g.period <= 0 || g.sidecar >= time.Duration(steps)*10*time.Second {
+// sidecarStopGrace is the --grace of sidecar c: the time kept for it
+// divided among the steps of its stop, in tenths of a second (a command
+// line a reader can check); 0 when that is tandem's default or the pod
+// has no grace period.
+func (g graceSplit) sidecarStopGrace(c *container) time.Duration {
+	s, ok := g.shares[c.name]
+	if g.period <= 0 || !ok {
 		return 0
 	}
-	// Tenths of a second: a command line a reader can check.
-	return (g.sidecar / time.Duration(steps)).Truncate(100 * time.Millisecond)
+	if d := (s.d / time.Duration(c.stopSteps())).Truncate(100 * time.Millisecond); d != tandemGrace {
+		return d
+	}
+	return 0
 }
 
 // stopSteps is how many times its --grace sidecar c's stop takes.

@@ -12,7 +12,9 @@ import (
 )
 
 // The pod's grace period is split: the sidecars keep tandem.sh/sidecar-grace
-// (5 s, at most half the period) for their own stop, the mains get the rest.
+// (5 s, at most half the period) for their own stop, the mains get the rest;
+// the sidecar's --grace is what is kept for it, unless that is tandem's
+// default 10 s.
 func TestGraceSplit(t *testing.T) {
 	for _, tt := range []struct {
 		name, spec, annotation string
@@ -20,7 +22,8 @@ func TestGraceSplit(t *testing.T) {
 	}{
 		{"default period and grace", "", "", 25 * time.Second, 5 * time.Second},
 		{"a long period", "  terminationGracePeriodSeconds: 120\n", "", 115 * time.Second, 5 * time.Second},
-		{"the annotation", "  terminationGracePeriodSeconds: 60\n", "20s", 40 * time.Second, 0},
+		{"the annotation", "  terminationGracePeriodSeconds: 60\n", "20s", 40 * time.Second, 20 * time.Second},
+		{"tandem's own default", "  terminationGracePeriodSeconds: 60\n", "10s", 50 * time.Second, 0},
 		{"at most half the period", "  terminationGracePeriodSeconds: 10\n", "1m", 5 * time.Second, 5 * time.Second},
 		{"no grace period", "  terminationGracePeriodSeconds: 0\n", "", 0, 0},
 	} {

@@ -47,8 +47,11 @@ type container struct {
 	// terminationSignal is the signal the runtime sends on pod deletion,
 	// "" for SIGTERM.
 	terminationSignal string
-	// preset is the known sidecar its image matched, nil for none.
-	preset *presets.Match
+	// preset is the known sidecar its image matched, nil for none;
+	// presetImage the ENTRYPOINT and CMD it states for the image's tag,
+	// when c has no command (nil: read from the registry, if at all).
+	preset      *presets.Match
+	presetImage *ImageConfig
 	// argv is what it runs, as read (its preset's endpoints depend on it).
 	argv []string
 	// Its preset's readiness and quit calls, as it runs.
@@ -137,7 +140,7 @@ func preparePlan(template *yaml.Node, opts Options) (*plan, error) {
 	stated, err := statedStopSignals(annotations, append(containerNames(views), containerNames(natives)...))
 	p.problems = append(p.problems, checkShapes(meta, spec, all), err)
 	var graceErr error
-	p.grace, graceErr = splitGrace(spec, annotations)
+	p.grace, graceErr = splitGrace(spec, annotations, names)
 	p.problems = append(p.problems, graceErr)
 	p.sortContainers(views, natives, origs, names, stated, n.matches)
 	var budgetErr error

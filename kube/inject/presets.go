@@ -132,6 +132,34 @@ func presetNote(m presets.Match) string {
 	return note
 }
 
+// presetNote is the report's word on sidecar c, which a preset names:
+// also whether its program came from the preset.
+func (c *container) presetNote() string {
+	note := presetNote(*c.preset)
+	if c.presetImage != nil {
+		what := "ENTRYPOINT"
+		if len(c.presetImage.Cmd) > 0 {
+			what = "ENTRYPOINT and CMD"
+		}
+		note += fmt.Sprintf("; its image's %s from the preset, not looked up", what)
+	}
+	return note
+}
+
+// programByPreset takes the ENTRYPOINT and CMD of c's image from its
+// preset, when the preset states them for the image's tag: a sidecar with
+// no command then needs no registry lookup, even with lookups off.
+func (c *container) programByPreset() bool {
+	if c.preset == nil {
+		return false
+	}
+	im, ok := c.preset.Image()
+	if ok {
+		c.presetImage = &ImageConfig{Entrypoint: im.Entrypoint, Cmd: im.Cmd}
+	}
+	return ok
+}
+
 // presetEndpoints works out c's readiness and quit call from its preset,
 // as it runs them: on or off, and on the ports its own flags and
 // environment set. An endpoint whose port cannot be read is left out,
@@ -188,7 +216,7 @@ func (p *plan) presetNotes() map[string]string {
 		if notes == nil {
 			notes = map[string]string{}
 		}
-		notes[c.name] = presetNote(*c.preset)
+		notes[c.name] = c.presetNote()
 	}
 	return notes
 }

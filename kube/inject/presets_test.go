@@ -82,7 +82,7 @@ func TestPresetNamesTheSidecar(t *testing.T) {
 	if r.Status != Injected || !slices.Equal(r.Sidecars, []string{"db"}) {
 		t.Fatalf("report %v; want db injected as a sidecar", r)
 	}
-	if want := "job/export: injected (mains: export; sidecars: db (preset cloud-sql-proxy))"; r.String() != want {
+	if want := "job/export: injected (mains: export; sidecars: db (preset cloud-sql-proxy; its image's ENTRYPOINT from the preset, not looked up))"; r.String() != want {
 		t.Errorf("report %q; want %q", r.String(), want)
 	}
 	sidecar := commandOf(t, out, "db")
@@ -101,13 +101,15 @@ func TestPresetNamesTheSidecar(t *testing.T) {
 	}
 }
 
-// An image whose config sets another STOPSIGNAL (a rebuilt mirror) is
-// stopped by the runtime with that: the image wins over the preset.
+// An image read anyway (no command, and a tag the preset states no
+// ENTRYPOINT for) whose config sets another STOPSIGNAL (a rebuilt
+// mirror) is stopped by the runtime with that: the image wins over the
+// preset.
 func TestImageStopSignalWinsOverThePreset(t *testing.T) {
 	opts := presetOptions()
-	opts.Resolver.(*fakeResolver).images["mirror.example:5000/gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.25.3"] =
+	opts.Resolver.(*fakeResolver).images["mirror.example:5000/gcr.io/cloud-sql-connectors/cloud-sql-proxy:latest"] =
 		ImageConfig{Entrypoint: []string{"/cloud-sql-proxy"}, StopSignal: "SIGQUIT"}
-	_, out := injectYAML(t, presetJob("", `"x"`), opts)
+	_, out := injectYAML(t, strings.Replace(presetJob("", `"x"`), ":2.25.3", ":latest", 1), opts)
 	if got := flagValues(commandOf(t, out, "db"), "--termination-signal"); !slices.Equal(got, []string{"QUIT"}) {
 		t.Errorf("--termination-signal %v; want the image's QUIT", got)
 	}
@@ -193,7 +195,7 @@ func TestPresetAloneIsNotInjected(t *testing.T) {
 func TestPresetNewerTagIsSaid(t *testing.T) {
 	src := strings.Replace(presetJob("", `"x"`), "cloud-sql-proxy:2.25.3", "cloud-sql-proxy:2.30.0", 1)
 	r, _ := injectYAML(t, src, presetOptions())
-	want := "db (preset cloud-sql-proxy; tag 2.30.0 is newer than the 2.25.3 it was verified at)"
+	want := "db (preset cloud-sql-proxy; tag 2.30.0 is newer than the 2.25.3 it was verified at;"
 	if !strings.Contains(r.String(), want) {
 		t.Errorf("report %q; want it to say %q", r.String(), want)
 	}

@@ -61,15 +61,22 @@ func (m Match) NewerThanVerified() bool {
 // ones the preset states. A tag that names a series (2.25) is compared as
 // far as it goes: it is not older than the 2.25.3 in it.
 func (m Match) OlderThanVerified() bool {
-	tag, ok := release(m.Tag)
-	verified, ok2 := release(m.Verified.Version)
+	return olderThan(m.Tag, m.Verified.Version)
+}
+
+// olderThan says whether tag is a release older than version, as far as
+// tag goes (a series tag, 2.25, is not older than 2.25.3); false when
+// either is no release.
+func olderThan(tag, version string) bool {
+	t, ok := release(tag)
+	v, ok2 := release(version)
 	if !ok || !ok2 {
 		return false
 	}
-	given := len(strings.Split(strings.TrimPrefix(strings.SplitN(m.Tag, "-", 2)[0], "v"), "."))
+	given := len(strings.Split(strings.TrimPrefix(strings.SplitN(tag, "-", 2)[0], "v"), "."))
 	for i := range given {
-		if tag[i] != verified[i] {
-			return tag[i] < verified[i]
+		if t[i] != v[i] {
+			return t[i] < v[i]
 		}
 	}
 	return false

@@ -3,6 +3,7 @@ package presets
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // The built-in table parses, and every entry says where it was read.
@@ -31,6 +32,16 @@ func TestLookup(t *testing.T) {
 		{"istio/proxyv2:1.24.0-distroless", "istio-proxy", "1.24.0-distroless"},
 		{"cr.l5d.io/linkerd/proxy:edge-24.11.8", "linkerd-proxy", "edge-24.11.8"},
 		{"Docker.io/HashiCorp/Consul-Dataplane:1.6", "consul-dataplane", "1.6"},
+		{"cr.fluentbit.io/fluent/fluent-bit:5.1.1-debug", "fluent-bit", "5.1.1-debug"},
+		{"public.ecr.aws/aws-observability/aws-for-fluent-bit:2.32.3", "aws-for-fluent-bit", "2.32.3"},
+		{"ghcr.io/vectordotdev/vector:0.57.0-alpine", "vector", "0.57.0-alpine"},
+		{"timberio/vector:0.57.0-debian", "vector", "0.57.0-debian"},
+		{"otel/opentelemetry-collector-contrib:0.159.0", "otel-collector-contrib", "0.159.0"},
+		{"ghcr.io/open-telemetry/opentelemetry-collector-releases/opentelemetry-collector:0.159.0", "otel-collector", "0.159.0"},
+		{"ghcr.io/open-telemetry/opentelemetry-collector-releases/opentelemetry-collector-k8s:0.159.0", "otel-collector-k8s", "0.159.0"},
+		{"fluent/fluentd-kubernetes-daemonset:v1.19.3-debian-forward-1.1", "fluentd-kubernetes-daemonset", "v1.19.3-debian-forward-1.1"},
+		{"grafana/alloy:v1.18.1", "alloy", "v1.18.1"},
+		{"otel/opentelemetry-collector-otlp:0.159.0", "", ""},
 		{"gcr.io/not-cloud-sql-connectors/cloud-sql-proxy:2", "", ""},
 		{"istio/proxyv2-fork:1", "", ""},
 		{"registry:5000/proxy:2", "", ""},
@@ -166,10 +177,87 @@ func TestParseRefuses(t *testing.T) {
 		{`{"presets": [{"name": "x", "repositories": ["a/b"], "stopSignal": "TERM", "verified": {"source": "s"}, "quit": {"url": "https://x"}}]}`, "quit.url an http:// URL"},
 		{`{"presets": [{"name": "x", "repositories": ["a/b"], "stopSignal": "TERM", "verified": {"source": "s"}}, {"name": "y", "repositories": ["a/b"], "stopSignal": "TERM", "verified": {"source": "s"}}]}`, `repository "a/b" is in presets "x" and "y"`},
 		{`{"presets": [], "extra": 1}`, `unknown field "extra"`},
+		{`{"presets": [{"name": "x", "repositories": ["a/b"], "stopSignal": "TERM", "verified": {"source": "s"}, "grace": "10"}]}`, `preset "x": grace "10": expected a duration above zero`},
+		{`{"presets": [{"name": "x", "repositories": ["a/b"], "stopSignal": "TERM", "verified": {"source": "s"}, "images": [{"since": "latest", "suffixes": [""], "entrypoint": ["/x"]}]}]}`, `preset "x": images: since "latest"`},
+		{`{"presets": [{"name": "x", "repositories": ["a/b"], "stopSignal": "TERM", "verified": {"source": "s"}, "images": [{"since": "1.0.0", "suffixes": [""]}]}]}`, `expected a release, at least one suffix and an entrypoint`},
 	} {
 		_, err := Parse([]byte(tc.data))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Parse(%s): %v; want an error saying %q", tc.data, err, tc.want)
 		}
+	}
+}
+
+// An image's ENTRYPOINT and CMD come from the preset only for the tags
+// the Dockerfile it read builds: not a debug variant, not a tag that
+// names no variant when the variants differ, not an older release, not
+// latest or a digest alone.
+func TestMatchImage(t *testing.T) {
+	table := Builtin()
+	for _, tc := range []struct {
+		image      string
+		entrypoint string // "" for none
+		cmd        int
+	}{
+		{"fluent/fluent-bit:5.1.1", "/fluent-bit/bin/fluent-bit", 3},
+		{"cr.fluentbit.io/fluent/fluent-bit:5.2.0", "/fluent-bit/bin/fluent-bit", 3},
+		{"fluent/fluent-bit:5.1", "/fluent-bit/bin/fluent-bit", 3}, // the series, not older
+		{"fluent/fluent-bit:5.1.1-debug", "", 0},
+		{"fluent/fluent-bit:5.0.0", "", 0},
+		{"fluent/fluent-bit:latest", "", 0},
+		{"fluent/fluent-bit@sha256:0123", "", 0},
+		{"timberio/vector:0.57.0-debian", "/usr/bin/vector", 0},
+		{"timberio/vector:0.57.0-distroless-libc", "/usr/bin/vector", 0},
+		{"ghcr.io/vectordotdev/vector:0.58.1-alpine", "/usr/local/bin/vector", 0},
+		{"timberio/vector:0.57.0-distroless-static", "/usr/local/bin/vector", 0},
+		{"timberio/vector:0.57.0", "", 0},
+		{"docker.io/istio/proxyv2:1.27.1", "/usr/local/bin/pilot-agent", 0},
+		{"istio/proxyv2:1.27.1-distroless", "", 0},
+		{"istio/proxyv2:1.26.3", "", 0},
+		{"fluent/fluentd:v1.19.3-debian-1.0", "tini", 1},
+		{"fluent/fluentd:v1.19.3-debian-arm64-1.0", "", 0},
+		{"fluent/fluentd-kubernetes-daemonset:v1.19.3-debian-forward-1.1", "tini", 0},
+		{"fluent/fluentd-kubernetes-daemonset:v1.19.3-debian-kafka2-1.1", "", 0},
+		{"otel/opentelemetry-collector-k8s:0.159.0", "/otelcol-k8s", 0},
+		{"grafana/alloy:v1.18.1", "/bin/alloy", 3},
+		{"amazon/aws-for-fluent-bit:2.32.3", "", 0}, // a shell-form CMD, no ENTRYPOINT
+		{"daprio/daprd:1.18.3", "", 0},
+		{"cr.l5d.io/linkerd/proxy:edge-26.8.3", "", 0},
+	} {
+		m, ok := table.Lookup(tc.image)
+		if !ok {
+			t.Fatalf("%s: no preset", tc.image)
+		}
+		im, found := m.Image()
+		got := ""
+		if found {
+			got = im.Entrypoint[0]
+		}
+		if got != tc.entrypoint || len(im.Cmd) != tc.cmd {
+			t.Errorf("%s: entrypoint %q, cmd %q; want %q first, %d in cmd", tc.image, im.Entrypoint, im.Cmd, tc.entrypoint, tc.cmd)
+		}
+	}
+}
+
+// The shippers are sidecars no main needs, each with the grace it needs
+// to flush.
+func TestShipperPresets(t *testing.T) {
+	table := Builtin()
+	for image, grace := range map[string]time.Duration{
+		"fluent/fluent-bit:5.1.1":                10 * time.Second,
+		"amazon/aws-for-fluent-bit:2.32.3":       10 * time.Second,
+		"fluent/fluentd:v1.19.3-debian-1.0":      30 * time.Second,
+		"timberio/vector:0.57.0-debian":          65 * time.Second,
+		"otel/opentelemetry-collector:0.159.0":   30 * time.Second,
+		"grafana/alloy:v1.18.1":                  65 * time.Second,
+		"fluent/fluentd-kubernetes-daemonset:v1": 30 * time.Second,
+	} {
+		m, _ := table.Lookup(image)
+		if got, ok := m.StopGrace(); !ok || got != grace || m.Essential || m.StopSignal != "TERM" {
+			t.Errorf("%s: preset %q, grace %s (%v), essential %v, signal %s; want grace %s, not essential, TERM", image, m.Name, got, ok, m.Essential, m.StopSignal, grace)
+		}
+	}
+	if _, ok := (&Preset{}).StopGrace(); ok {
+		t.Error("a preset without grace has one")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 )
 
 //go:embed presets.json
@@ -28,8 +29,15 @@ type Preset struct {
 	// ExitZero is what makes it exit 0 on its stop signal instead.
 	ExitZero *Switch `json:"exitZero,omitempty"`
 	// Essential: the mains need it by default (tandem.sh/needs).
-	Essential bool     `json:"essential"`
-	Verified  Verified `json:"verified"`
+	Essential bool `json:"essential"`
+	// Grace is the time it needs to stop after its stop signal (to flush,
+	// for a shipper): its default share of the pod's grace period
+	// (tandem.sh/sidecar-grace), a Go duration; "" for tandem's default.
+	Grace string `json:"grace,omitempty"`
+	// Images are the ENTRYPOINT and CMD its image's Dockerfile states, by
+	// tag: a sidecar with no command runs them without a registry lookup.
+	Images   []Image  `json:"images,omitempty"`
+	Verified Verified `json:"verified"`
 }
 
 // Endpoint is a URL or tandem condition that the sidecar serves only
@@ -83,8 +91,8 @@ func Parse(data []byte) (*Table, error) {
 	}
 	seen := map[string]string{}
 	for _, p := range t.Presets {
-		if p.Name == "" || len(p.Repositories) == 0 || p.StopSignal == "" || p.Verified.Source == "" {
-			return nil, fmt.Errorf("preset %q: expected a name, repositories, a stopSignal and verified.source", p.Name)
+		if err := p.check(); err != nil {
+			return nil, err
 		}
 		for _, r := range p.Repositories {
 			if other, dup := seen[r]; dup {
@@ -92,14 +100,36 @@ func Parse(data []byte) (*Table, error) {
 			}
 			seen[r] = p.Name
 		}
-		if p.Ready != nil && p.Ready.When == "" || p.Quit != nil && !strings.HasPrefix(p.Quit.URL, "http://") {
-			return nil, fmt.Errorf("preset %q: expected ready.when to be a condition and quit.url an http:// URL", p.Name)
-		}
-		for _, e := range []*Endpoint{p.Quit, p.Ready} {
-			if e != nil && (e.PortArg != "" || e.PortEnv != "") && !strings.HasPrefix(e.Target(), "http://") {
-				return nil, fmt.Errorf("preset %q: %s: a port is read only for an http:// endpoint", p.Name, e.Target())
-			}
-		}
 	}
 	return &t, nil
+}
+
+// check says what of p is missing or malformed.
+func (p *Preset) check() error {
+	if p.Name == "" || len(p.Repositories) == 0 || p.StopSignal == "" || p.Verified.Source == "" {
+		return fmt.Errorf("preset %q: expected a name, repositories, a stopSignal and verified.source", p.Name)
+	}
+	if p.Ready != nil && p.Ready.When == "" || p.Quit != nil && !strings.HasPrefix(p.Quit.URL, "http://") {
+		return fmt.Errorf("preset %q: expected ready.when to be a condition and quit.url an http:// URL", p.Name)
+	}
+	for _, e := range []*Endpoint{p.Quit, p.Ready} {
+		if e != nil && (e.PortArg != "" || e.PortEnv != "") && !strings.HasPrefix(e.Target(), "http://") {
+			return fmt.Errorf("preset %q: %s: a port is read only for an http:// endpoint", p.Name, e.Target())
+		}
+	}
+	if d, err := time.ParseDuration(p.Grace); p.Grace != "" && (err != nil || d <= 0) {
+		return fmt.Errorf("preset %q: grace %q: expected a duration above zero, e.g. 10s", p.Name, p.Grace)
+	}
+	for _, im := range p.Images {
+		if err := im.check(); err != nil {
+			return fmt.Errorf("preset %q: images: %w", p.Name, err)
+		}
+	}
+	return nil
+}
+
+// StopGrace is Grace as a duration; ok is false when the preset has none.
+func (p *Preset) StopGrace() (d time.Duration, ok bool) {
+	d, err := time.ParseDuration(p.Grace)
+	return d, err == nil && d > 0
 }
