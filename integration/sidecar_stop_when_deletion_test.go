@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"slices"
 	"syscall"
 	"testing"
 )
@@ -59,6 +60,73 @@ func TestSidecarStopWhenDeletionDuringBackoff(t *testing.T) {
 	p.signal(syscall.SIGTERM) // within the backoff's second
 	p.scWantExit(0, "stopped")
 	p.scWantOrder("restarting", scHeldMessage, "done-seen", "exiting")
+	if n := len(p.scLinesWith("cmd-started")); n != 1 {
+		t.Fatalf("CMD started %d times, want 1: the pod's deletion during the backoff ends it", n)
+	}
+}
+
+// A native sidecar of a pod that restarts its mains (restartPolicy:
+// Always) runs under --stop-when deletion with no --outlive-main: the
+// kubelet signals it only once the mains have ended on the pod's
+// deletion. Their termination mark and done file make its signal the
+// requested stop: exit 0, though the program ends a SIGTERM with 143.
+func TestSidecarStopWhenDeletionAfterMains(t *testing.T) {
+	t.Parallel()
+	dir := tempDir(t)
+	done, out := inDir(dir, "done"), inDir(dir, "signals")
+	main := holdLifeline(t, done)
+	p := startTandem(t, procOptions{}, cmdArgs(
+		[]string{"sidecar", "--stop-when", "deletion", "--poll-interval", "1h", "--done-file", done},
+		helper("record-signals", out, "15", "143"))...)
+	waitReadyPID(t, out)
+	main.terminating()
+	main.finish()
+	p.signal(syscall.SIGTERM)
+	p.scWantExit(0, "stopped")
+	p.scWantOrder("done-seen", "stop-sent", "cmd-exited")
+	if got := readLines(out)[1:]; !slices.Equal(got, []string{"15"}) {
+		t.Fatalf("CMD received %q, want the one SIGTERM of the stop", got)
+	}
+}
+
+// The control: the same signal with no termination mark (the kubelet
+// restarting the sidecar alone, the main's last run ended): the program's
+// own code stands, so the kubelet's restart and its count stay true.
+func TestSidecarStopWhenDeletionSignalAloneKeepsCode(t *testing.T) {
+	t.Parallel()
+	dir := tempDir(t)
+	done, out := inDir(dir, "done"), inDir(dir, "signals")
+	main := holdLifeline(t, done)
+	p := startTandem(t, procOptions{}, cmdArgs(
+		[]string{"sidecar", "--stop-when", "deletion", "--poll-interval", "1h", "--done-file", done},
+		helper("record-signals", out, "15", "143"))...)
+	waitReadyPID(t, out)
+	main.finish()
+	p.signal(syscall.SIGTERM)
+	if got := p.wait(); got != 143 {
+		t.Fatalf("tandem exit code %d, want the program's 143", got)
+	}
+	if p.hasEvent("done-seen") {
+		t.Fatal("a main's end with no termination mark was taken for the pod's deletion")
+	}
+}
+
+// The pod's deletion reaching such a sidecar during a restart backoff
+// ends it as a requested stop too, without starting CMD again.
+func TestSidecarStopWhenDeletionAfterMainsDuringBackoff(t *testing.T) {
+	t.Parallel()
+	dir := tempDir(t)
+	state, done, out := inDir(dir, "state"), inDir(dir, "done"), inDir(dir, "signals")
+	main := holdLifeline(t, done)
+	p := startTandem(t, procOptions{}, cmdArgs(
+		[]string{"sidecar", "--stop-when", "deletion", "--restart", "on-failure", "--poll-interval", "1h", "--done-file", done},
+		helper("sc-crash-once", state, out))...)
+	p.waitEvent("restarting")
+	main.terminating()
+	main.finish()
+	p.signal(syscall.SIGTERM) // within the backoff's second
+	p.scWantExit(0, "stopped")
+	p.scWantOrder("restarting", "done-seen", "exiting")
 	if n := len(p.scLinesWith("cmd-started")); n != 1 {
 		t.Fatalf("CMD started %d times, want 1: the pod's deletion during the backoff ends it", n)
 	}

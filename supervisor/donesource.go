@@ -3,6 +3,8 @@ package supervisor
 import (
 	"context"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/tandem-sh/tandem/supervisor/donewatch"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
@@ -103,4 +105,19 @@ func (e *engine) doneWatchConfig() donewatch.Config {
 		cfg.Mains = e.w.mains
 	}
 	return cfg
+}
+
+// deletedAfterMains: under --stop-when deletion, sig is the pod's deletion
+// reaching this sidecar after its mains ended on it: the termination signal
+// with no hold to take (no --outlive-main, or no main left to outlive, as
+// the kubelet stops a native sidecar only after the mains), a main's
+// termination mark there and the done condition holding. The stop is then
+// the requested one, ended with 0, not the program's code on a signal.
+func (e *engine) deletedAfterMains(sig unix.Signal) (doneEvent, bool) {
+	gate, gated := e.source.(deletionGate)
+	if !gated || e.kindOf(sig) != kindTermination || e.hold.state != holdNone || e.hold.open() || !e.hold.anyMarked() {
+		return doneEvent{}, false
+	}
+	ev, done := gate.inner.check()
+	return ev, done && ev.Err == nil
 }

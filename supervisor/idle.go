@@ -51,6 +51,9 @@ func (e *engine) idle(during string, until eventChans) (idleEnd, bool) {
 // idleSignal does what the signal means while no CMD runs; ended says the
 // signal ends the wait. during names the wait in the log.
 func (e *engine) idleSignal(sig unix.Signal, during string) (idleEnd, bool) {
+	if ev, deleted := e.deletedAfterMains(sig); deleted {
+		return idleEnd{done: &ev}, true
+	}
 	switch m, _ := e.meaning(sig, e.idlePhase()); m {
 	case sigDone:
 		ev := doneEvent{Source: sourceDoneSignal, SeenAt: e.w.Now()}

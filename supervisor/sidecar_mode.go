@@ -19,6 +19,7 @@ type sidecarState struct {
 	// lifelines); nil, never ready, in the other modes.
 	done      chan doneEvent
 	newSource func() (doneSource, error) // builds the done sources
+	source    doneSource                 // what newSource built, once CMD may start
 	// The signals that mean something to a sidecar (policy.go's kinds):
 	// --done-signal, --termination-signal.
 	doneSignal, terminationSignal unix.Signal
@@ -58,6 +59,7 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 	}
 	// Not closed on the way out: the exit releases it, and closing it first
 	// would only delay the exit.
+	e.source = source
 	go source.run(ctx, e.done)
 	return e.runAndRestart(ctx)
 }

@@ -118,6 +118,11 @@ func (e *engine) ended(r *cmdRun, ready readiness, st process.Status) ending {
 
 // onSignal does what the signal means while CMD runs (signalTable).
 func (e *engine) onSignal(ctx context.Context, r *cmdRun, sig unix.Signal) {
+	if ev, deleted := e.deletedAfterMains(sig); deleted && !r.requested {
+		r.terminating = true
+		e.onDone(ctx, r, ev)
+		return
+	}
 	m, terminating := e.meaning(sig, e.runPhase(r))
 	if terminating {
 		r.terminating = true

@@ -139,8 +139,8 @@ func tandemctlInject(t *testing.T, mode, manifest string) []byte {
 }
 
 // checkInjectedShape asserts how each mode wraps the proxy: a classic
-// container under `tandem sidecar`, or an init container with
-// restartPolicy Always under `tandem run`.
+// container or an init container with restartPolicy Always, both under
+// `tandem sidecar`.
 func checkInjectedShape(t *testing.T, mode string, injected []byte) {
 	t.Helper()
 	ctx, cancel := contextFor(kubectlTimeout)

@@ -41,15 +41,14 @@ func TestNativeDeletedPodSucceeds(t *testing.T) {
 				assertCodes(t, p, map[string]int{"main": 0, "sidecar-1": 0, "sidecar-3": 0})
 				cs, _ := p.container("sidecar-2")
 				code, _ := cs.exitCode()
-				// What the kubelet reports for sidecar-2: native, its
-				// program's code (1, or 137 when killed at the grace
-				// period's end); classic, tandem's 0 after a requested stop.
-				want := map[string]int{"nonzero": 1, "overrun": 137}[variant]
-				if mode == "classic" {
-					want = 0
-				}
-				if code != want {
-					t.Errorf("sidecar-2: exit code %d; want %d", code, want)
+				// What the kubelet reports for sidecar-2, in both modes:
+				// tandem's 0 after the requested stop, not its program's
+				// 1 (nonzero), nor the 137 of a kill at the grace
+				// period's end (overrun: tandem's own --grace kills it
+				// first). The bare native sidecar's 1 and 137 are
+				// Kubernetes' own (its e2e scenarios, docs/native-sidecars.md).
+				if code != 0 {
+					t.Errorf("sidecar-2: exit code %d; want 0", code)
 				}
 				for _, s := range names(sidecars) {
 					tl.after(t, "main", "Exiting", s, "Terminating")

@@ -121,7 +121,7 @@ func (p *plan) sidecarArgv(c *container, doneFiles []string) cmdline.Sidecar {
 	if budget := p.budgets[c.name]; budget.max > 0 {
 		sidecar.Restart, sidecar.MaxRestarts, sidecar.RestartWindow = cmdline.RestartAlways, budget.max, budget.window
 	}
-	if p.stopsOnDone(c) {
+	if p.stopsOnDone(c) || !p.mainsEnd() {
 		// Its stop, quit calls first, within the time the mains leave.
 		sidecar.DoneFiles, sidecar.QuitURLs = doneFiles, c.quitURLs
 		sidecar.Grace = p.grace.sidecarStopGrace(c)
@@ -133,11 +133,11 @@ func (p *plan) sidecarArgv(c *container, doneFiles []string) cmdline.Sidecar {
 			sidecar.StopWhen = cmdline.StopWhenSuccess
 		}
 	case "Always", "":
-		if c.classicSidecar {
-			// The kubelet restarts the main whatever its end: only the
-			// pod's deletion stops the sidecar, as it stops a native one.
-			sidecar.StopWhen = cmdline.StopWhenDeletion
-		}
+		// The kubelet restarts the main whatever its end: only the pod's
+		// deletion stops the sidecar. A native one it signals once the
+		// mains have ended on it, which their termination marks tell
+		// tandem: the stop it then makes ends with 0.
+		sidecar.StopWhen = cmdline.StopWhenDeletion
 	}
 	if !c.classicSidecar {
 		return sidecar

@@ -48,9 +48,10 @@ const nativeJobInjected = exportJobHead + exportInjectedAnnotations +
 // A native sidecar (an init container with restartPolicy: Always) stays
 // in initContainers, in either mode, and is a sidecar by its own
 // declaration: named in tandem.sh/sidecars or not. In a pod that restarts
-// its mains for ever only the kubelet stops it: `tandem run`, or `tandem
-// sidecar` with its ready file and budget when a main needs it. In a pod
-// whose mains end, it stops on their done files, so that stop ends with 0.
+// its mains for ever only the pod's deletion stops it (--stop-when
+// deletion), which the kubelet sends it once the mains have ended on it;
+// in a pod whose mains end, it stops on their done files. Either stop
+// ends with 0.
 func TestAlreadyNativeSidecar(t *testing.T) {
 	spec := "  initContainers:\n" +
 		"    - name: side\n      image: app:1\n      restartPolicy: Always\n      command: [/side]\n" +
@@ -60,10 +61,10 @@ func TestAlreadyNativeSidecar(t *testing.T) {
 		named, needs, endless bool
 		command               string
 	}{
-		{Classic, true, false, true, "run --name side --"},
-		{Native, true, false, true, "run --name side --"},
-		{Native, false, false, true, "run --name side --"},
-		{Classic, true, true, true, "sidecar --name side --ready-file /run/tandem/side.ready --restart always --max-restarts 3 --"},
+		{Classic, true, false, true, "sidecar --name side --done-file /run/tandem/main.done --stop-when deletion --grace 5s --"},
+		{Native, true, false, true, "sidecar --name side --done-file /run/tandem/main.done --stop-when deletion --grace 5s --"},
+		{Native, false, false, true, "sidecar --name side --done-file /run/tandem/main.done --stop-when deletion --grace 5s --"},
+		{Classic, true, true, true, "sidecar --name side --done-file /run/tandem/main.done --ready-file /run/tandem/side.ready --stop-when deletion --restart always --max-restarts 3 --grace 5s --"},
 		{Classic, false, false, false, "sidecar --name side --done-file /run/tandem/main.done --grace 5s --"},
 		{Native, false, false, false, "sidecar --name side --done-file /run/tandem/main.done --grace 5s --"},
 		{Native, true, true, false, "sidecar --name side --done-file /run/tandem/main.done --ready-file /run/tandem/side.ready --restart always --max-restarts 3 --grace 5s --"},
