@@ -184,7 +184,7 @@ e2e: build
 # refuses containerd 1.x.
 K8S_VERSIONS := v1.37.2 v1.32.2 v1.27.16
 # The release CI runs whole (integration/k8s/env.sh has the same default).
-K8S_VERSION  ?= v1.32.2
+K8S_VERSION  ?= v1.37.2
 # What every release proves, even where CI does not run the whole suite:
 # every example's Job, the webhook's injection, tandemctl check, and which
 # mode --mode auto picks (and --mode native refused where it must be).
@@ -192,9 +192,8 @@ K8S_CORE     := ^Test(Job|Deployment|Webhook|Check|ModeAuto|EveryExampleIsPlayed
 e2e-k8s: build
 	TANDEM_K8S_VERSION=$(K8S_VERSION) integration/k8s/e2e.sh $(CURDIR)/$(BIN) $(K8S_TESTFLAGS)
 
-# The release whose core CI runs beside the whole one: the oldest, once
-# proved green (none until then).
-K8S_CI_CORE  :=
+# The release whose core CI runs after the whole one: the oldest.
+K8S_CI_CORE  := v1.27.16
 # For .ci/run: the release it runs whole, then the one it runs the core of.
 k8s-ci-versions:
 	@echo $(K8S_VERSION) $(K8S_CI_CORE)

@@ -3,7 +3,7 @@
 # The Kubernetes release: TANDEM_K8S_VERSION, else the one of the cluster
 # that runs (up.sh records it, so down.sh alone tears it down with the right
 # tools), else the default. The Makefile's K8S_VERSIONS lists those proved.
-K8S_DEFAULT_VERSION=v1.32.2
+K8S_DEFAULT_VERSION=v1.37.2
 K8S_VERSION=${TANDEM_K8S_VERSION:-$(cat "${TANDEM_K8S_STATE:-/var/lib/tandem-k8s}/run/version" 2>/dev/null ||
   echo $K8S_DEFAULT_VERSION)}
 # Binaries built once per version, outside the checkout.

@@ -63,7 +63,7 @@ func setup() error {
 		// The release's own, as up.sh does (env.sh's default).
 		version := os.Getenv("TANDEM_K8S_VERSION")
 		if version == "" {
-			version = "v1.32.2"
+			version = "v1.37.2"
 		}
 		home, _ := os.UserHomeDir()
 		kubectlBin = filepath.Join(home, ".cache", "tandem-k8s", version, "kubectl")

@@ -106,15 +106,36 @@ func sidecarNames(pod *corev1.Pod) (map[string]bool, bool) {
 	return names, true
 }
 
-// cronJobsOfJobs maps "namespace/job" to the CronJob that made the Job.
+// cronJobsOfJobs maps "namespace/job" to the CronJob that made the Job:
+// its controller, or a CronJob among its owners, as kubectl before 1.28
+// writes `create job --from=cronjob/…` (an owner, not the controller).
 func cronJobsOfJobs(jobs []batchv1.Job) map[string]string {
 	cronJobs := map[string]string{}
 	for _, job := range jobs {
-		if cj := controllerOf(job.OwnerReferences, "CronJob"); cj != "" {
+		cj := controllerOf(job.OwnerReferences, "CronJob")
+		if cj == "" {
+			cj = ownerOf(job.OwnerReferences, "CronJob")
+		}
+		if cj != "" {
 			cronJobs[job.Namespace+"/"+job.Name] = cj
 		}
 	}
 	return cronJobs
+}
+
+// ownerOf names the only owner of kind, if there is one and no other of
+// that kind.
+func ownerOf(refs []metav1.OwnerReference, kind string) string {
+	name := ""
+	for _, ref := range refs {
+		if ref.Kind == kind {
+			if name != "" {
+				return ""
+			}
+			name = ref.Name
+		}
+	}
+	return name
 }
 
 // controllerOf names the owner of kind that controls an object, if any.

@@ -71,6 +71,9 @@ func TestHeldPods(t *testing.T) {
 		{"two sidecars running, unannotated", func() corev1.Pod {
 			return jobPod("p", mainEnded, proxy, ctr{name: "istio", running: true})
 		}, nil, []want{{checkHeldPod, Error, "p", []string{`"proxy", "istio" still run`, "--sidecar proxy,istio"}}}},
+		{"a CronJob's Job made by kubectl 1.27 (an owner, not the controller)", func() corev1.Pod { return jobPod("p", mainEnded, proxy) }, func(f *fixture, _ *Options) {
+			f.cluster.jobs[0].OwnerReferences[0].Controller = nil
+		}, []want{{checkHeldPod, Error, "p", []string{"so Job export-1 of CronJob export cannot complete", "kubectl get cronjob export -n jobs -o yaml"}}}},
 		{"a Job without a CronJob, namespace not labelled", func() corev1.Pod { return jobPod("p", mainEnded, proxy) }, func(f *fixture, _ *Options) {
 			f.cluster.jobs = nil
 			f.cluster.namespaces[1].Labels = nil
