@@ -107,7 +107,7 @@ func sidecarNames(pod *corev1.Pod) (map[string]bool, bool) {
 }
 
 // cronJobsOfJobs maps "namespace/job" to the CronJob that made the Job:
-// its controller, or a CronJob among its owners, as kubectl before 1.28
+// its controller, or a CronJob among its owners, as kubectl 1.27
 // writes `create job --from=cronjob/…` (an owner, not the controller).
 func cronJobsOfJobs(jobs []batchv1.Job) map[string]string {
 	cronJobs := map[string]string{}
