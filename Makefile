@@ -41,9 +41,13 @@ $(CTL): $(shell find cmd/tandemctl kube internal -name '*.go') go.mod go.sum
 # Dockerfile.tandemctl say), and SHA256SUMS. Byte-identical from any clone of
 # the commit with the same Go (.ci/reproducible.sh): -trimpath, times from
 # the commit (SOURCE_DATE_EPOCH), SBOMs without time or serial number. The
-# tandemctl image carries $(CA_CERTS), the host's.
+# tandemctl image carries $(CA_CERTS), the host's. tandemctl is also a krew
+# plugin: an archive per architecture (kubectl-tandem, and LICENSE when the
+# repository has one) and tandem.krew.yaml naming them under RELEASE_URL,
+# written only once krew's own validator accepts it (a tool in go.mod).
 CYCLONEDX  := github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod@v1.10.0
 RELEASE_ARCHS := amd64 arm64
+RELEASE_URL ?= https://github.com/tandem-sh/tandem/releases/download/$(VERSION)
 release: export SOURCE_DATE_EPOCH := $(shell git log -1 --format=%ct 2>/dev/null)
 check-version = @case "$(VERSION)" in v[0-9]*.[0-9]*.[0-9]*) ;; \
   *) echo "VERSION=$(VERSION): expected vX.Y.Z, e.g. make $@ VERSION=v1.2.3"; exit 2;; esac
@@ -60,6 +64,8 @@ release:
 	done; done
 	$(GO) run ./internal/release/cmd/release images -dist dist -version $(VERSION) \
 	  -revision $$(git rev-parse HEAD) -epoch $$SOURCE_DATE_EPOCH -ca-certs $(CA_CERTS)
+	$(GO) run ./internal/release/cmd/release krew -dist dist -version $(VERSION) \
+	  -url $(RELEASE_URL) -epoch $$SOURCE_DATE_EPOCH -go $(GO) $(if $(wildcard LICENSE),-license LICENSE)
 	cd dist && sha256sum -- * > SHA256SUMS
 	@ls -l dist
 

@@ -3,7 +3,12 @@
 // release's version, tandemctl injects the release's tandem image, and `make
 // publish` pushes both multi-arch images to Debian's docker-registry on
 // loopback, which serves them back with the archives' digests, platforms,
-// annotations and binaries.
+// annotations and binaries. The krew manifest names each platform's
+// archive with its SHA-256 (as SHA256SUMS does), the archive holds that
+// platform's tandemctl where bin says, and krew's own CLI installs the
+// plugin from the manifest and this machine's archive into a scratch
+// KREW_ROOT, where kubectl-tandem runs (and refuses the other
+// architecture's archive, whose SHA-256 differs).
 //
 // TANDEM_DIST names the dist/ directory; without it, or without
 // docker-registry, the tests skip, unless TANDEM_RELEASE_REQUIRED is set.

@@ -1,8 +1,10 @@
-// Command release writes the images of a release into dist/ and pushes them
-// (`make release`, `make publish`; docs/releases.md). It is build tooling:
+// Command release writes the images and the krew plugin of a release into
+// dist/ and pushes the images (`make release`, `make publish`;
+// docs/releases.md). It is build tooling:
 // nothing of it is in tandem or tandemctl.
 //
 //	release images -dist DIR -version V -revision SHA -epoch SECONDS -ca-certs FILE
+//	release krew -dist DIR -version V -url BASE -epoch SECONDS [-license FILE] [-go GO]
 //	release publish -dist DIR -version V -registry HOST/PATH
 package main
 
@@ -22,13 +24,15 @@ func main() {
 
 func run(ctx context.Context, args []string) error {
 	if len(args) == 0 {
-		return errors.New("expected a command: images or publish")
+		return errors.New("expected a command: images, krew or publish")
 	}
 	switch args[0] {
 	case "images":
 		return images(args[1:])
+	case "krew":
+		return krew(ctx, args[1:])
 	case "publish":
 		return publish(ctx, args[1:])
 	}
-	return fmt.Errorf("unknown command %q: expected images or publish", args[0])
+	return fmt.Errorf("unknown command %q: expected images, krew or publish", args[0])
 }
