@@ -46,20 +46,18 @@ func settleMode(ctx context.Context, opts *inject.Options, kubeconfig string, ch
 	return choice, nil
 }
 
-// modeRefresh is how often the webhook under --mode auto reads the
-// cluster's versions again: a node pool added or upgraded counts within
-// minutes, without listing every node at each admission.
+// modeRefresh is how often the webhook under --mode auto or --install
+// auto reads the cluster's versions again: a node pool added or upgraded
+// counts within minutes, without listing every node at each admission.
 const modeRefresh = 5 * time.Minute
 
-// refreshMode reads the cluster's versions every interval until ctx ends,
-// and calls changed with each choice that differs from the one before
-// (first: the choice at start). A read that fails keeps the mode in use
-// and is passed to failed.
-func refreshMode(ctx context.Context, interval time.Duration, kubeconfig string, first inject.ModeChoice,
-	changed func(inject.ModeChoice), failed func(error)) {
+// refreshCluster reads the cluster's versions every interval until ctx
+// ends, and passes each read to seen. A read that fails keeps what is in
+// use and is passed to failed.
+func refreshCluster(ctx context.Context, interval time.Duration, kubeconfig string,
+	seen func(inject.ClusterVersions), failed func(error)) {
 	ticker := time.NewTicker(interval)
 	defer ticker.Stop()
-	last := first
 	for {
 		select {
 		case <-ctx.Done():
@@ -73,9 +71,19 @@ func refreshMode(ctx context.Context, interval time.Duration, kubeconfig string,
 			}
 			continue
 		}
-		if choice := inject.ChooseMode(versions); choice.Mode != last.Mode || choice.Reason != last.Reason {
-			last = choice
-			changed(choice)
+		seen(versions)
+	}
+}
+
+// onModeChange is refreshCluster's seen for --mode auto: it calls changed
+// with each choice that differs from the one before (first: the choice at
+// start).
+func onModeChange(first inject.ModeChoice, changed func(inject.ModeChoice)) func(inject.ClusterVersions) {
+	last := first
+	return func(v inject.ClusterVersions) {
+		if c := inject.ChooseMode(v); c.Mode != last.Mode || c.Reason != last.Reason {
+			last = c
+			changed(c)
 		}
 	}
 }

@@ -108,8 +108,9 @@ func TestWebhookMode(t *testing.T) {
 	}
 }
 
-// refreshMode reads the cluster again each interval and reports a choice
-// only when it changed; a failed read keeps the mode and is reported.
+// refreshCluster reads the cluster again each interval; onModeChange
+// reports a choice only when it changed; a failed read keeps the mode and
+// is reported.
 func TestRefreshMode(t *testing.T) {
 	var mu sync.Mutex
 	reads := []inject.ClusterVersions{newCluster, {}, oldCluster, oldCluster, newCluster}
@@ -137,8 +138,8 @@ func TestRefreshMode(t *testing.T) {
 	failures := make(chan error, 10)
 	go func() {
 		defer close(stopped)
-		refreshMode(ctx, time.Millisecond, "", inject.ChooseMode(newCluster),
-			func(c inject.ModeChoice) { changes <- c.Mode }, func(err error) { failures <- err })
+		refreshCluster(ctx, time.Millisecond, "", onModeChange(inject.ChooseMode(newCluster),
+			func(c inject.ModeChoice) { changes <- c.Mode }), func(err error) { failures <- err })
 	}()
 	for _, want := range []inject.Mode{inject.Classic, inject.Native} {
 		select {

@@ -49,6 +49,15 @@ func injectAction(cliCtx *cli.Context) error {
 	if choice.Reason != inject.ReasonFlag {
 		fmt.Fprintf(cliCtx.App.ErrWriter, "tandemctl: --mode auto: %s: %s\n", choice.Mode, choice.Why)
 	}
+	// The same for --install: image-volume checked, auto read, only with
+	// a kubeconfig.
+	install, err := settleInstall(cliCtx.Context, &opts, kubeconfig, kubeconfig != "")
+	if err != nil {
+		return usageError{err}
+	}
+	if install.Reason != inject.ReasonFlag {
+		fmt.Fprintf(cliCtx.App.ErrWriter, "tandemctl: --install auto: %s: %s\n", install.Install, install.Why)
+	}
 	if w := devImageWarning(cliCtx); w != "" {
 		fmt.Fprintln(cliCtx.App.ErrWriter, "tandemctl: warning: "+w)
 	}

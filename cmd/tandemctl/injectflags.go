@@ -31,8 +31,10 @@ func injectFlags() []cli.Flag {
 			Usage: "container NAME is a sidecar in every pod that has one (repeatable; besides the tandem.sh/sidecars annotation)"},
 		&cli.StringFlag{Name: "mode", Value: string(inject.Classic), EnvVars: envVars("mode"),
 			Usage: "classic (every cluster), native (sidecars as init containers with restartPolicy: Always, Kubernetes 1.29+) or auto (native where the API server and every kubelet are 1.29+, read through --kubeconfig)"},
+		&cli.StringFlag{Name: "install", Value: string(inject.InitCopy), EnvVars: envVars("install"),
+			Usage: "init-copy (a tandem-install init container copies tandem into the pod: every cluster), image-volume (--image mounted as a read-only image volume, no init container: Kubernetes 1.35+ on containerd 2.1+ or CRI-O 1.31+) or auto (image-volume where the API server, every kubelet and every node's runtime allow it, read through --kubeconfig; init-copy elsewhere and offline)"},
 		&cli.StringFlag{Name: "image", Value: defaultImage(version), EnvVars: envVars("image"),
-			Usage: "image of the tandem-install init container (holds /tandem); a development build's default was never published"},
+			Usage: "the tandem image (holds /tandem): the tandem-install init container's, or the image volume's; a development build's default was never published"},
 		&cli.StringFlag{Name: "resolve", Value: resolveRegistry, EnvVars: envVars("resolve"),
 			Usage: resolveRegistry + ": read ENTRYPOINT, CMD and STOPSIGNAL from the image's registry when the manifest does not say; " + resolveNone + ": never"},
 		&cli.StringFlag{Name: "platform", Value: "linux/amd64", EnvVars: envVars("platform"),
@@ -72,8 +74,13 @@ func readInjectFlags(cliCtx *cli.Context) (inject.Options, *imageLookups, error)
 	if err != nil {
 		return inject.Options{}, nil, fmt.Errorf("--mode: %w", err)
 	}
+	install, err := inject.ParseInstall(cliCtx.String("install"))
+	if err != nil {
+		return inject.Options{}, nil, fmt.Errorf("--install: %w", err)
+	}
 	opts := inject.Options{
 		Mode:     mode,
+		Install:  install,
 		Image:    cliCtx.String("image"),
 		Version:  version,
 		Sidecars: cliCtx.StringSlice("sidecar"),

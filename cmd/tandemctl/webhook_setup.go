@@ -27,9 +27,11 @@ type webhookSetup struct {
 	// metrics is nil when --metrics-listen is empty.
 	metrics *metrics.Server
 	// auto is --mode auto's choice at start, nil for a mode given;
-	// kubeconfig reaches the cluster it reads again (refreshMode).
-	auto       *inject.ModeChoice
-	kubeconfig string
+	// autoInstall --install auto's; kubeconfig reaches the cluster they
+	// read again (refreshCluster).
+	auto        *inject.ModeChoice
+	autoInstall *inject.InstallChoice
+	kubeconfig  string
 }
 
 func newWebhookSetup(cliCtx *cli.Context) (*webhookSetup, error) {
@@ -51,12 +53,17 @@ func newWebhookSetup(cliCtx *cli.Context) (*webhookSetup, error) {
 	if err != nil {
 		return nil, usageError{err}
 	}
+	install, err := s.settleInstall(cliCtx.Context, &cfg.Inject)
+	if err != nil {
+		return nil, usageError{err}
+	}
 	cfg.Namespaces = kube.APINamespaces{Namespaces: s.clients.Core}
 	cfg.Keychains = kube.PodKeychains{Core: s.clients.Core}
 	certs := webhook.NewCertReloader(cliCtx.String("cert-dir"))
 	if listen := cliCtx.String("metrics-listen"); listen != "" {
 		m := metrics.New(certs)
 		m.Mode(string(choice.Mode), choice.Reason)
+		m.Install(string(install.Install), install.Reason)
 		cfg.Recorder = m
 		s.metrics = &metrics.Server{Listen: listen, Metrics: m, Logger: s.logger}
 	}
@@ -151,11 +158,7 @@ func (s *webhookSetup) run(ctx context.Context) error {
 	} else {
 		metricsDone <- nil
 	}
-	if s.auto != nil {
-		go refreshMode(ctx, modeRefresh, s.kubeconfig, *s.auto, s.modeChanged, func(err error) {
-			s.logger.Warn().Str("event", "mode-unread").Err(err).Msg("--mode auto could not read the cluster's versions again: the mode in use stays")
-		})
-	}
+	s.refresh(ctx)
 	err := s.server.Run(ctx)
 	cancel(nil)
 	// A metrics failure is the cause of whatever serving said after it.

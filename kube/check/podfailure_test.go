@@ -21,12 +21,18 @@ func policyJob(rule batchv1.PodFailurePolicyRule, template corev1.PodTemplateSpe
 
 // stopped is template with its db-proxy under `tandem sidecar --done-file`.
 func stopped(template corev1.PodTemplateSpec, native bool) corev1.PodTemplateSpec {
+	return stoppedFrom(template, native, "/run/tandem/tandem")
+}
+
+// stoppedFrom is stopped, tandem run from bin (/run/tandem-bin/tandem:
+// the image-volume install).
+func stoppedFrom(template corev1.PodTemplateSpec, native bool, bin string) corev1.PodTemplateSpec {
 	t := *template.DeepCopy()
 	ctrs := t.Spec.Containers
 	if native {
 		ctrs = t.Spec.InitContainers
 	}
-	ctrs[0].Command = []string{"/run/tandem/tandem", "sidecar", "--name", "db-proxy", "--done-file", "/run/tandem/export.done", "--"}
+	ctrs[0].Command = []string{bin, "sidecar", "--name", "db-proxy", "--done-file", "/run/tandem/export.done", "--"}
 	return t
 }
 
@@ -56,6 +62,8 @@ func TestPodFailurePolicyTrippedBySidecar(t *testing.T) {
 		// Injected: tandem stops them once the main is done, with 0.
 		{"native sidecar stopped by tandem", policyJob(notIn01(nil), stopped(native, true)), nil},
 		{"classic sidecar stopped by tandem", policyJob(notIn01(nil), stopped(classic, false)), nil},
+		{"native sidecar stopped by tandem from an image volume", policyJob(notIn01(nil), stoppedFrom(native, true, "/run/tandem-bin/tandem")), nil},
+		{"classic sidecar stopped by tandem from an image volume", policyJob(notIn01(nil), stoppedFrom(classic, false, "/run/tandem-bin/tandem")), nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)

@@ -27,6 +27,12 @@ const (
 	jobFix      = "delete the pod: its Job makes a new one, which the webhook injects (kubectl delete pod -n jobs p)"
 )
 
+// wrappedFrom gives p's containers tandem command lines run from bin.
+func wrappedFrom(p *corev1.Pod, bin string) {
+	p.Spec.Containers[0].Command = []string{bin, "main", "--name", "export", "--done-file", "/run/tandem/export.done", "--"}
+	p.Spec.Containers[1].Command = []string{bin, "sidecar", "--name", "proxy", "--done-file", "/run/tandem/export.done", "--"}
+}
+
 func TestUninjectedPods(t *testing.T) {
 	cases := []struct {
 		name   string
@@ -57,6 +63,10 @@ func TestUninjectedPods(t *testing.T) {
 		{"a bare pod", func(_ *fixture, p *corev1.Pod) { p.OwnerReferences = nil },
 			[]want{{checkUninjected, Error, "p", []string{"so the pod cannot complete", "create the pod again from its manifest, and the webhook injects it (kubectl delete pod -n jobs p first)"}}}},
 		{"injected", func(_ *fixture, p *corev1.Pod) { p.Annotations["tandem.sh/injected"] = "v1.2.0" }, nil},
+		// Its annotation lost, an injected pod is still known by its tandem
+		// command lines, under either install.
+		{"injected by image volume, no annotation", func(_ *fixture, p *corev1.Pod) { wrappedFrom(p, "/run/tandem-bin/tandem") }, nil},
+		{"injected by init-copy, no annotation", func(_ *fixture, p *corev1.Pod) { wrappedFrom(p, "/run/tandem/tandem") }, nil},
 		{"opted out", func(_ *fixture, p *corev1.Pod) { p.Annotations["tandem.sh/inject"] = "disabled" }, nil},
 		{"no sidecars", func(_ *fixture, p *corev1.Pod) { delete(p.Annotations, "tandem.sh/sidecars") }, nil},
 		{"cannot be injected: every container a sidecar", func(_ *fixture, p *corev1.Pod) { p.Annotations["tandem.sh/sidecars"] = "export,proxy" }, nil},

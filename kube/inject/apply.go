@@ -13,11 +13,13 @@ import (
 // nothing, and cannot fail.
 func (p *plan) apply(template *yaml.Node, opts Options) {
 	volumes := yamlnode.SequenceAt(p.spec, "volumes")
-	volumes.Content = append(volumes.Content, yamlnode.Mapping("name", VolumeName,
-		"emptyDir", &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle}))
-	initFirst := []*yaml.Node{p.installContainer(opts.Image)}
+	volumes.Content = append(volumes.Content, opts.Install.volumes(opts.Image)...)
+	var initFirst []*yaml.Node
+	if opts.Install != ImageVolume {
+		initFirst = append(initFirst, p.installContainer(opts.Image))
+	}
 	for _, c := range p.natives {
-		c.wrap()
+		c.wrap(opts.Install)
 	}
 	inits := yamlnode.Lookup(p.spec, "initContainers")
 	for i, n := range contentOf(inits) {
@@ -28,7 +30,7 @@ func (p *plan) apply(template *yaml.Node, opts Options) {
 		}
 	}
 	for _, c := range append(slices.Clone(p.sidecars), p.mains...) {
-		c.wrap()
+		c.wrap(opts.Install)
 	}
 	if opts.Mode == Native {
 		for _, c := range p.sidecars {
@@ -41,14 +43,23 @@ func (p *plan) apply(template *yaml.Node, opts Options) {
 		// hook of the one before it returned: sidecars first.
 		p.setContainers(append(slices.Clone(p.sidecars), p.mains...))
 	}
+	p.prependInits(inits, initFirst)
+	p.annotate(template, opts)
+}
+
+// prependInits puts first before the pod's init containers inits, making
+// the list when there is something to put in it.
+func (p *plan) prependInits(inits *yaml.Node, first []*yaml.Node) {
+	if len(first) == 0 {
+		return
+	}
 	if inits == nil || inits.Kind != yaml.SequenceNode {
 		// Where a reader looks for them: just before the containers.
 		inits = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
 		setBefore(p.spec, "initContainers", inits, "containers")
 	}
 	inits.Style &^= yaml.FlowStyle
-	inits.Content = append(initFirst, inits.Content...)
-	p.annotate(template, opts)
+	inits.Content = append(first, inits.Content...)
 }
 
 // setContainers makes ctrs the pod's containers, in that order.
@@ -70,9 +81,9 @@ func (c *container) written() *yaml.Node {
 }
 
 // wrap writes c's tandem command, with what c ran as its args, mounts
-// the tandem volume, and adds its start hook; it leaves a container
+// the install's volumes, and adds its start hook; it leaves a container
 // that is not wrapped alone.
-func (c *container) wrap() {
+func (c *container) wrap(install Install) {
 	if c.command == nil {
 		return
 	}
@@ -96,7 +107,7 @@ func (c *container) wrap() {
 		at.LineComment = strings.Join(comments, " ")
 	}
 	mounts := yamlnode.SequenceAt(c.node, "volumeMounts")
-	mounts.Content = append(mounts.Content, mountSeq().Content...)
+	mounts.Content = append(mounts.Content, install.mounts()...)
 	if c.startHook != nil {
 		hook := yamlnode.Mapping("exec", yamlnode.Mapping("command", yamlnode.StringSeq(c.startHook)))
 		yamlnode.Set(yamlnode.MappingAt(c.node, "lifecycle"), "postStart", hook)
@@ -122,12 +133,7 @@ func (p *plan) installContainer(image string) *yaml.Node {
 		"image", image,
 		"command", yamlnode.StringSeq(cmdline.Install{Binary: "/tandem", Dir: MountPath}.Argv()),
 		"securityContext", security,
-		"volumeMounts", mountSeq())
-}
-
-func mountSeq() *yaml.Node {
-	return &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{
-		yamlnode.Mapping("name", VolumeName, "mountPath", MountPath)}}
+		"volumeMounts", &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: InitCopy.mounts()})
 }
 
 // annotate marks the template injected and keeps `kubectl logs` and

@@ -3,8 +3,6 @@ package inject
 import (
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 )
 
 // NativeSince is the Kubernetes release where the SidecarContainers
@@ -14,11 +12,14 @@ const NativeSince = "v1.29"
 
 const nativeMinor = 29
 
-// ClusterVersions are what decides a cluster's mode: the API server's
-// version and each node's kubelet version, by node name.
+// ClusterVersions are what decides a cluster's mode and install: the API
+// server's version, and each node's kubelet version and container
+// runtime version (containerd://2.1.0, as the node reports it), by node
+// name.
 type ClusterVersions struct {
 	APIServer string
 	Kubelets  map[string]string
+	Runtimes  map[string]string
 }
 
 // ModeChoice is the mode a cluster allows, and why, in words for a report
@@ -84,24 +85,6 @@ func CheckNative(v ClusterVersions) error {
 	return nil
 }
 
-// atLeastNative reads a Kubernetes version as the API server and the
-// kubelet report it (v1.29.3, v1.30.1-gke.1589000, v1.29.0-eks-5e0fdde,
-// v1.31.2+k3s1, 1.29): whether it is at NativeSince or later, and whether
-// it parsed. A pre-release of 1.29 (v1.29.0-rc.1) counts as 1.29: its
-// feature gates' defaults are that release's.
-func atLeastNative(version string) (ok, parsed bool) {
-	major, rest, found := strings.Cut(strings.TrimPrefix(strings.TrimSpace(version), "v"), ".")
-	if !found {
-		return false, false
-	}
-	end := strings.IndexFunc(rest, func(r rune) bool { return r < '0' || r > '9' })
-	if end < 0 {
-		end = len(rest)
-	}
-	maj, err1 := strconv.Atoi(major)
-	minor, err2 := strconv.Atoi(rest[:end])
-	if err1 != nil || err2 != nil || end == 0 {
-		return false, false
-	}
-	return maj > 1 || (maj == 1 && minor >= nativeMinor), true
-}
+// atLeastNative: version (as the API server and the kubelet report it)
+// is at NativeSince or later, and it parsed.
+func atLeastNative(version string) (ok, parsed bool) { return atLeast(version, 1, nativeMinor) }

@@ -23,17 +23,17 @@ func TestChooseMode(t *testing.T) {
 		reason string
 		why    string
 	}{
-		{"all at 1.29.0", ClusterVersions{"v1.29.0", nodes("v1.29.0")}, Native, ReasonAllNative, "the API server (v1.29.0) and every node's kubelet (1 node) are at v1.29 or later"},
-		{"vendors' suffixes", ClusterVersions{"v1.30.1-gke.1589000", nodes("v1.29.0-eks-5e0fdde", "v1.31.2+k3s1", "v1.37.0")}, Native, ReasonAllNative, "(3 nodes)"},
-		{"a 1.29 pre-release", ClusterVersions{"v1.29.0-rc.1", nodes("v1.29.0-alpha.3")}, Native, ReasonAllNative, ""},
-		{"a 2.x", ClusterVersions{"v2.0.0", nodes("v2.1.0")}, Native, ReasonAllNative, ""},
-		{"API server at 1.28.15", ClusterVersions{"v1.28.15", nodes("v1.29.0")}, Classic, ReasonOldAPIServer, "the API server is v1.28.15, before v1.29"},
-		{"one kubelet at 1.28", ClusterVersions{"v1.30.0", nodes("v1.30.0", "v1.28.9", "v1.27.1")}, Classic, ReasonOldKubelet, "node b's kubelet is v1.28.9, before v1.29"},
-		{"1.3 is not 1.30", ClusterVersions{"v1.3.0", nodes("v1.30.0")}, Classic, ReasonOldAPIServer, ""},
-		{"no nodes", ClusterVersions{"v1.32.2", nil}, Classic, ReasonNoNodes, "no nodes"},
-		{"an unreadable kubelet", ClusterVersions{"v1.32.2", nodes("v1.32.2", "unknown")}, Classic, ReasonUnreadable, `node b's kubelet version "unknown"`},
-		{"an unreadable API server", ClusterVersions{"", nodes("v1.32.2")}, Classic, ReasonUnreadable, `the API server's version ""`},
-		{"a minor that is not a number", ClusterVersions{"v1.x", nodes("v1.32.2")}, Classic, ReasonUnreadable, ""},
+		{"all at 1.29.0", ClusterVersions{"v1.29.0", nodes("v1.29.0"), nil}, Native, ReasonAllNative, "the API server (v1.29.0) and every node's kubelet (1 node) are at v1.29 or later"},
+		{"vendors' suffixes", ClusterVersions{"v1.30.1-gke.1589000", nodes("v1.29.0-eks-5e0fdde", "v1.31.2+k3s1", "v1.37.0"), nil}, Native, ReasonAllNative, "(3 nodes)"},
+		{"a 1.29 pre-release", ClusterVersions{"v1.29.0-rc.1", nodes("v1.29.0-alpha.3"), nil}, Native, ReasonAllNative, ""},
+		{"a 2.x", ClusterVersions{"v2.0.0", nodes("v2.1.0"), nil}, Native, ReasonAllNative, ""},
+		{"API server at 1.28.15", ClusterVersions{"v1.28.15", nodes("v1.29.0"), nil}, Classic, ReasonOldAPIServer, "the API server is v1.28.15, before v1.29"},
+		{"one kubelet at 1.28", ClusterVersions{"v1.30.0", nodes("v1.30.0", "v1.28.9", "v1.27.1"), nil}, Classic, ReasonOldKubelet, "node b's kubelet is v1.28.9, before v1.29"},
+		{"1.3 is not 1.30", ClusterVersions{"v1.3.0", nodes("v1.30.0"), nil}, Classic, ReasonOldAPIServer, ""},
+		{"no nodes", ClusterVersions{"v1.32.2", nil, nil}, Classic, ReasonNoNodes, "no nodes"},
+		{"an unreadable kubelet", ClusterVersions{"v1.32.2", nodes("v1.32.2", "unknown"), nil}, Classic, ReasonUnreadable, `node b's kubelet version "unknown"`},
+		{"an unreadable API server", ClusterVersions{"", nodes("v1.32.2"), nil}, Classic, ReasonUnreadable, `the API server's version ""`},
+		{"a minor that is not a number", ClusterVersions{"v1.x", nodes("v1.32.2"), nil}, Classic, ReasonUnreadable, ""},
 	} {
 		c := ChooseMode(tt.v)
 		if c.Mode != tt.mode || c.Reason != tt.reason || !strings.Contains(c.Why, tt.why) {
@@ -45,12 +45,12 @@ func TestChooseMode(t *testing.T) {
 // --mode native on a cluster older than 1.29 is refused with the reason;
 // on a newer one it is taken.
 func TestCheckNative(t *testing.T) {
-	err := CheckNative(ClusterVersions{"v1.30.0", map[string]string{"old": "v1.28.0"}})
+	err := CheckNative(ClusterVersions{"v1.30.0", map[string]string{"old": "v1.28.0"}, nil})
 	want := "--mode native: node old's kubelet is v1.28.0, before v1.29 (native sidecars off by default); use --mode classic, or --mode auto"
 	if err == nil || err.Error() != want {
 		t.Errorf("%v; want %q", err, want)
 	}
-	if err := CheckNative(ClusterVersions{"v1.29.1", map[string]string{"n": "v1.29.1"}}); err != nil {
+	if err := CheckNative(ClusterVersions{"v1.29.1", map[string]string{"n": "v1.29.1"}, nil}); err != nil {
 		t.Errorf("a 1.29 cluster: %v; want none", err)
 	}
 }

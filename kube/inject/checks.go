@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,21 +27,26 @@ func checkWrapped(spec *yaml.Node) error {
 	return nil
 }
 
-// checkCollisions refuses a pod that already uses the names tandem adds.
-func checkCollisions(spec *yaml.Node) error {
+// checkCollisions refuses a pod that already uses the names tandem adds
+// under install.
+func checkCollisions(spec *yaml.Node, install Install) error {
+	volumes, paths := []string{VolumeName}, []string{MountPath}
+	if install == ImageVolume {
+		volumes, paths = append(volumes, BinVolumeName), append(paths, BinMountPath)
+	}
 	for _, v := range contentOf(yamlnode.Lookup(spec, "volumes")) {
-		if yamlnode.ScalarAt(v, "name") == VolumeName {
-			return fmt.Errorf("the pod already has a volume named %q, which tandem adds: rename that volume", VolumeName)
+		if name := yamlnode.ScalarAt(v, "name"); slices.Contains(volumes, name) {
+			return fmt.Errorf("the pod already has a volume named %q, which tandem adds: rename that volume", name)
 		}
 	}
 	for _, list := range []string{"initContainers", "containers"} {
 		for _, c := range contentOf(yamlnode.Lookup(spec, list)) {
-			if yamlnode.ScalarAt(c, "name") == InstallContainer {
+			if install != ImageVolume && yamlnode.ScalarAt(c, "name") == InstallContainer {
 				return fmt.Errorf("the pod already has a container named %q, which tandem adds: rename that container", InstallContainer)
 			}
 			for _, m := range contentOf(yamlnode.Lookup(c, "volumeMounts")) {
-				if yamlnode.ScalarAt(m, "mountPath") == MountPath {
-					return fmt.Errorf("container %q already mounts something at %s, where tandem mounts its volume: move that mount", yamlnode.ScalarAt(c, "name"), MountPath)
+				if at := yamlnode.ScalarAt(m, "mountPath"); slices.Contains(paths, at) {
+					return fmt.Errorf("container %q already mounts something at %s, where tandem mounts its volume: move that mount", yamlnode.ScalarAt(c, "name"), at)
 				}
 			}
 		}

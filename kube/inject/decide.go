@@ -15,6 +15,7 @@ import (
 // done files are how a sidecar knows its stop is a requested one, which
 // it then ends with 0 whatever its program's code (docs/inject.md).
 func (p *plan) decide(opts Options) {
+	p.binary = opts.Install.binaryPath()
 	all := p.startOrder(opts.Mode)
 	for _, c := range all {
 		p.presetEndpoints(c)
@@ -25,7 +26,7 @@ func (p *plan) decide(opts Options) {
 	for _, c := range p.mains {
 		done := MountPath + "/" + c.name + ".done"
 		doneFiles = append(doneFiles, done)
-		c.command = cmdline.Main{Binary: binary, Name: c.name, DoneFile: done, Needs: p.neededReadyFiles(),
+		c.command = cmdline.Main{Binary: p.binary, Name: c.name, DoneFile: done, Needs: p.neededReadyFiles(),
 			TerminationGrace: p.grace.mainGrace(), TerminationSignal: c.knownStopSignal()}.Argv()
 	}
 	// Sidecars stop in reverse order of their start, as native sidecars
@@ -60,7 +61,7 @@ func (p *plan) decide(opts Options) {
 // kubelet does the rest).
 func sidecarCommand(c *container, s cmdline.Sidecar) []string {
 	if !c.classicSidecar && len(s.DoneFiles) == 0 && s.ReadyFile == "" && s.MaxRestarts == 0 {
-		return cmdline.Run{Binary: binary, Name: c.name}.Argv()
+		return cmdline.Run{Binary: s.Binary, Name: c.name}.Argv()
 	}
 	return s.Argv()
 }
@@ -116,7 +117,7 @@ func (p *plan) restartPolicy() string { return yamlnode.ScalarAt(p.spec, "restar
 
 // sidecarArgv is sidecar c's command line but for the shutdown order.
 func (p *plan) sidecarArgv(c *container, doneFiles []string) cmdline.Sidecar {
-	sidecar := cmdline.Sidecar{Binary: binary, Name: c.name}
+	sidecar := cmdline.Sidecar{Binary: p.binary, Name: c.name}
 	sidecar.ReadyFile, sidecar.ReadyWhen = p.readiness(c)
 	if budget := p.budgets[c.name]; budget.max > 0 {
 		sidecar.Restart, sidecar.MaxRestarts, sidecar.RestartWindow = cmdline.RestartAlways, budget.max, budget.window
@@ -175,5 +176,5 @@ func (p *plan) startHook(c *container) []string {
 		p.warnings = append(p.warnings, "sidecar "+strconv.Quote(c.name)+" keeps its own postStart hook, so the mains may start before it is ready")
 		return nil
 	}
-	return cmdline.Wait{Binary: binary, For: []string{cond}, Timeout: time.Duration(budget) * time.Second}.Argv()
+	return cmdline.Wait{Binary: p.binary, For: []string{cond}, Timeout: time.Duration(budget) * time.Second}.Argv()
 }

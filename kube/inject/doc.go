@@ -17,7 +17,7 @@
 // EntrypointResolver, merged as Kubernetes merges them) and decides every
 // command line, start hook and warning. Everything that can fail fails
 // there. Only then does it apply the plan, which only writes and cannot
-// fail: the tandem volume, the install init container, every container
-// wrapped. So a resource is never left half-rewritten. Resource does both;
+// fail: the tandem volumes, the install init container (init-copy; none
+// under image-volume), every container wrapped. So a resource is never left half-rewritten. Resource does both;
 // the Report says what happened, per resource.
 package inject

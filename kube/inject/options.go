@@ -35,7 +35,10 @@ func ParseMode(s string) (Mode, error) {
 // Options say how to inject; the same for every resource of a run.
 type Options struct {
 	Mode Mode
-	// Image is the install init container's image (holds /tandem).
+	// Install is how the binary reaches the containers; "" is InitCopy.
+	Install Install
+	// Image is the tandem image (holds /tandem): the install init
+	// container's, or the image volume's.
 	Image string
 	// Version is written into the tandem.sh/injected annotation.
 	Version string
@@ -65,9 +68,10 @@ type EntrypointResolver interface {
 
 // The names tandem adds to a pod; existing ones collide.
 const (
-	VolumeName           = "tandem"
-	InstallContainer     = "tandem-install"
-	MountPath            = "/run/tandem"
+	VolumeName       = "tandem"
+	InstallContainer = "tandem-install"
+	MountPath        = "/run/tandem"
+	// binary is where init-copy puts tandem (Install.binaryPath).
 	binary               = MountPath + "/tandem"
 	SidecarsKey          = "tandem.sh/sidecars"
 	InjectKey            = "tandem.sh/inject"

@@ -78,6 +78,8 @@ type plan struct {
 	// problems are what stops the injection; every one is reported, so
 	// that one run shows every fix.
 	problems []error
+	// binary is where the wrapped containers run tandem from (Install).
+	binary string
 }
 
 // read reads every program the plan needs, and the stop signals, in the
@@ -133,7 +135,7 @@ func preparePlan(template *yaml.Node, opts Options) (*plan, error) {
 	if err := checkWrapped(spec); err != nil {
 		return nil, err
 	}
-	if err := checkCollisions(spec); err != nil {
+	if err := checkCollisions(spec, opts.Install); err != nil {
 		return nil, err
 	}
 	p := &plan{spec: spec, meta: meta, needs: n.needs, warnings: n.notes}

@@ -113,6 +113,9 @@ func (h *Handler) podOptions(pod *podDoc) (inject.Options, *podResolver) {
 	if mode := h.mode.Load(); mode != nil {
 		opts.Mode = *mode
 	}
+	if install := h.install.Load(); install != nil {
+		opts.Install = *install
+	}
 	opts.Sidecars = append(append([]string{}, opts.Sidecars...), pod.imageSidecars(h.sidecarImages)...)
 	opts.Resolver = nil
 	if h.cfg.Images == nil {

@@ -162,3 +162,25 @@ func TestSetMode(t *testing.T) {
 		t.Error("after SetMode(native): no native sidecar written")
 	}
 }
+
+// SetInstall changes the install of the admissions that follow: --install
+// auto's choice, read again while the webhook runs.
+func TestSetInstall(t *testing.T) {
+	f := newFixture(t, func(c *Config) { c.Inject.Install = inject.InitCopy })
+	admitted := func() string {
+		_, resp := f.post(t, reviewOf(t, "batch", jobPod))
+		if !resp.Allowed || resp.Patch == nil {
+			t.Fatalf("%+v; want an injected pod", resp)
+		}
+		return string(applied(t, jobPod, resp))
+	}
+	if pod := admitted(); !strings.Contains(pod, `"name":"tandem-install"`) || strings.Contains(pod, `"tandem-bin"`) {
+		t.Errorf("init-copy: %s; want tandem-install and no tandem-bin volume", pod)
+	}
+	f.handler.SetInstall(inject.ImageVolume)
+	pod := admitted()
+	if strings.Contains(pod, `"name":"tandem-install"`) || !strings.Contains(pod, `{"name":"tandem-bin","image":{"reference":"localhost/tandem:test","pullPolicy":"IfNotPresent"}}`) ||
+		!strings.Contains(pod, `"/run/tandem-bin/tandem"`) {
+		t.Errorf("after SetInstall(image-volume): %s; want no tandem-install, the image volume, tandem run from /run/tandem-bin", pod)
+	}
+}

@@ -34,11 +34,19 @@ type Handler struct {
 	// mode, when set, replaces cfg.Inject.Mode: --mode auto's choice,
 	// read again while the webhook runs (SetMode).
 	mode atomic.Pointer[inject.Mode]
+	// install, when set, replaces cfg.Inject.Install: --install auto's
+	// choice, read again while the webhook runs (SetInstall).
+	install atomic.Pointer[inject.Install]
 }
 
 // SetMode makes the admissions from now on inject in mode: what --mode
 // auto read of the cluster, which may change as nodes come and go.
 func (h *Handler) SetMode(mode inject.Mode) { h.mode.Store(&mode) }
+
+// SetInstall makes the admissions from now on install tandem so: what
+// --install auto read of the cluster, which may change as nodes come and
+// go.
+func (h *Handler) SetInstall(install inject.Install) { h.install.Store(&install) }
 
 // NewHandler checks cfg and returns the /mutate handler.
 func NewHandler(cfg Config) (*Handler, error) {

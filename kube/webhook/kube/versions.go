@@ -15,15 +15,16 @@ import (
 // nodePage is how many nodes one list call reads.
 const nodePage = 500
 
-// ClusterVersions reads what --mode auto decides on: the API server's
-// version (/version, which every identity may read) and each node's
-// kubelet version (list nodes: the one rule it needs).
+// ClusterVersions reads what --mode auto and --install auto decide on:
+// the API server's version (/version, which every identity may read) and
+// each node's kubelet and container runtime versions (list nodes: the one
+// rule it needs).
 func ClusterVersions(ctx context.Context, server discovery.ServerVersionInterface, nodes corev1client.NodesGetter) (inject.ClusterVersions, error) {
 	info, err := server.ServerVersion()
 	if err != nil {
 		return inject.ClusterVersions{}, fmt.Errorf("the API server's version: %w", err)
 	}
-	v := inject.ClusterVersions{APIServer: info.GitVersion, Kubelets: map[string]string{}}
+	v := inject.ClusterVersions{APIServer: info.GitVersion, Kubelets: map[string]string{}, Runtimes: map[string]string{}}
 	opts := metav1.ListOptions{Limit: nodePage}
 	for {
 		list, err := nodes.Nodes().List(ctx, opts)
@@ -32,6 +33,7 @@ func ClusterVersions(ctx context.Context, server discovery.ServerVersionInterfac
 		}
 		for _, n := range list.Items {
 			v.Kubelets[n.Name] = n.Status.NodeInfo.KubeletVersion
+			v.Runtimes[n.Name] = n.Status.NodeInfo.ContainerRuntimeVersion
 		}
 		if opts.Continue = list.Continue; opts.Continue == "" {
 			return v, nil

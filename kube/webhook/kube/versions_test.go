@@ -37,6 +37,27 @@ func TestClusterVersions(t *testing.T) {
 	}
 }
 
+// Each node's container runtime is read beside its kubelet, and
+// --install auto decides on both: one node on containerd 1.7 keeps the
+// cluster on init-copy.
+func TestClusterRuntimes(t *testing.T) {
+	n1, n2 := node("n1", "v1.37.2"), node("n2", "v1.37.2")
+	n1.Status.NodeInfo.ContainerRuntimeVersion = "containerd://2.4.2"
+	n2.Status.NodeInfo.ContainerRuntimeVersion = "containerd://1.7.27"
+	core, _ := fakeAPI(n1, n2)
+	server := &fakediscovery.FakeDiscovery{Fake: core.Fake, FakedServerVersion: &version.Info{GitVersion: "v1.37.2"}}
+	v, err := ClusterVersions(context.Background(), server, core)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Runtimes["n1"] != "containerd://2.4.2" || v.Runtimes["n2"] != "containerd://1.7.27" {
+		t.Errorf("runtimes read: %v", v.Runtimes)
+	}
+	if c := inject.ChooseInstall(v); c.Install != inject.InitCopy || c.Reason != inject.ReasonRuntimeWithout || !strings.Contains(c.Why, "node n2") {
+		t.Errorf("%+v; want init-copy, for n2's runtime", c)
+	}
+}
+
 // A node list the API server refuses is an error naming what was read,
 // not a guess.
 func TestClusterVersionsForbidden(t *testing.T) {

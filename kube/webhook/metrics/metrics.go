@@ -24,6 +24,7 @@ type Metrics struct {
 	lookups           *prometheus.CounterVec
 	lookupDuration    prometheus.Histogram
 	mode              *prometheus.GaugeVec
+	install           *prometheus.GaugeVec
 }
 
 var _ admission.Recorder = (*Metrics)(nil)
@@ -55,13 +56,17 @@ func New(certs CertExpiry) *Metrics {
 			Name: "tandem_webhook_mode",
 			Help: "1 for the mode the webhook injects in (classic or native), with the reason: as --mode said, or what --mode auto read of the API server's and the kubelets' versions.",
 		}, []string{"mode", "reason"}),
+		install: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "tandem_webhook_install",
+			Help: "1 for how the webhook installs tandem (init-copy or image-volume), with the reason: as --install said, or what --install auto read of the API server's, the kubelets' and the container runtimes' versions.",
+		}, []string{"install", "reason"}),
 	}
 	// Every result from the start: a rate over a series that appears late
 	// misses its first increase.
 	for _, r := range []admission.LookupResult{admission.LookupHit, admission.LookupMiss, admission.LookupError} {
 		m.lookups.WithLabelValues(string(r))
 	}
-	m.registry.MustRegister(m.admissions, m.admissionDuration, m.lookups, m.lookupDuration, m.mode,
+	m.registry.MustRegister(m.admissions, m.admissionDuration, m.lookups, m.lookupDuration, m.mode, m.install,
 		newCertExpiryCollector(certs),
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -83,6 +88,13 @@ func (m *Metrics) Lookup(result admission.LookupResult, took time.Duration) {
 func (m *Metrics) Mode(mode, reason string) {
 	m.mode.Reset()
 	m.mode.WithLabelValues(mode, reason).Set(1)
+}
+
+// Install records how the webhook installs tandem and why; a later call
+// replaces the earlier one, so one series is 1 at a time.
+func (m *Metrics) Install(install, reason string) {
+	m.install.Reset()
+	m.install.WithLabelValues(install, reason).Set(1)
 }
 
 // Handler serves the registry in the text exposition format (or what the

@@ -243,3 +243,17 @@ func TestModeGauge(t *testing.T) {
 		t.Errorf("the earlier mode is still there: %v; want no sample", got)
 	}
 }
+
+// The install gauge says the install and why, one series at a time.
+func TestInstallGauge(t *testing.T) {
+	m := New(nil)
+	m.Install("image-volume", "all-with-image-volumes")
+	m.Install("init-copy", "runtime-without-image-volumes")
+	families := scrape(t, m)
+	if got := sample(families, "tandem_webhook_install", map[string]string{"install": "init-copy", "reason": "runtime-without-image-volumes"}); got != 1 {
+		t.Errorf("init-copy: %v; want 1", got)
+	}
+	if got := sample(families, "tandem_webhook_install", map[string]string{"install": "image-volume", "reason": "all-with-image-volumes"}); got != -1 {
+		t.Errorf("the earlier install is still there: %v; want no sample", got)
+	}
+}

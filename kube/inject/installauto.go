@@ -1,0 +1,100 @@
+package inject
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// ImageVolumeSince is the Kubernetes release where the ImageVolume
+// feature gate is on by default (beta; GA from 1.36): the API server keeps
+// an image volume and the kubelet mounts it.
+const ImageVolumeSince = "v1.35"
+
+const imageVolumeMinor = 35
+
+// imageVolumeRuntimes are the first releases of the container runtimes
+// that mount image volumes, by the name a node reports for its runtime.
+var imageVolumeRuntimes = map[string]struct{ major, minor int }{
+	"containerd": {2, 1},
+	"cri-o":      {1, 31},
+}
+
+// InstallChoice is the install a cluster allows, and why, in words for a
+// report line; Reason is one word for a metric's label.
+type InstallChoice struct {
+	Install Install
+	Why     string
+	Reason  string
+}
+
+// The reasons of an InstallChoice, besides ReasonNoNodes, ReasonUnreadable
+// and ReasonFlag.
+const (
+	ReasonAllImageVolume   = "all-with-image-volumes"
+	ReasonAPIServerBefore  = "api-server-before-1.35"
+	ReasonKubeletBefore    = "kubelet-before-1.35"
+	ReasonRuntimeWithout   = "runtime-without-image-volumes"
+	ReasonOfflineInitCopy  = "offline"
+	imageVolumeRuntimeList = "containerd 2.1+ or CRI-O 1.31+"
+)
+
+// ChooseInstall is --install auto: image-volume when the API server and
+// every node's kubelet are at ImageVolumeSince or later and every node's
+// runtime mounts image volumes, else init-copy, which works everywhere. A
+// pod with an image volume on a node that cannot mount it never starts.
+func ChooseInstall(v ClusterVersions) InstallChoice {
+	if ok, parsed := atLeast(v.APIServer, 1, imageVolumeMinor); !parsed {
+		return InstallChoice{InitCopy, fmt.Sprintf("the API server's version %q does not read as vMAJOR.MINOR", v.APIServer), ReasonUnreadable}
+	} else if !ok {
+		return InstallChoice{InitCopy, fmt.Sprintf("the API server is %s, before %s (image volumes off by default)", v.APIServer, ImageVolumeSince), ReasonAPIServerBefore}
+	}
+	if len(v.Kubelets) == 0 {
+		return InstallChoice{InitCopy, "the cluster has no nodes whose versions could be read", ReasonNoNodes}
+	}
+	names := make([]string, 0, len(v.Kubelets))
+	for name := range v.Kubelets {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if c, ok := nodeInstall(name, v.Kubelets[name], v.Runtimes[name]); !ok {
+			return c
+		}
+	}
+	nodes := fmt.Sprintf("%d nodes", len(names))
+	if len(names) == 1 {
+		nodes = "1 node"
+	}
+	return InstallChoice{ImageVolume, fmt.Sprintf("the API server (%s) and every node's kubelet are at %s or later, and every node's runtime mounts image volumes (%s)",
+		v.APIServer, ImageVolumeSince, nodes), ReasonAllImageVolume}
+}
+
+// nodeInstall is the init-copy choice that node name forces, if any.
+func nodeInstall(name, kubelet, runtime string) (InstallChoice, bool) {
+	if ok, parsed := atLeast(kubelet, 1, imageVolumeMinor); !parsed {
+		return InstallChoice{InitCopy, fmt.Sprintf("node %s's kubelet version %q does not read as vMAJOR.MINOR", name, kubelet), ReasonUnreadable}, false
+	} else if !ok {
+		return InstallChoice{InitCopy, fmt.Sprintf("node %s's kubelet is %s, before %s (image volumes off by default)", name, kubelet, ImageVolumeSince), ReasonKubeletBefore}, false
+	}
+	kind, version, found := strings.Cut(runtime, "://")
+	first, known := imageVolumeRuntimes[strings.ToLower(kind)]
+	if !found || !known {
+		return InstallChoice{InitCopy, fmt.Sprintf("node %s's runtime %q is not one known to mount image volumes (%s)", name, runtime, imageVolumeRuntimeList), ReasonRuntimeWithout}, false
+	}
+	if ok, parsed := atLeast(version, first.major, first.minor); !parsed {
+		return InstallChoice{InitCopy, fmt.Sprintf("node %s's runtime version %q does not read as NAME://MAJOR.MINOR", name, runtime), ReasonUnreadable}, false
+	} else if !ok {
+		return InstallChoice{InitCopy, fmt.Sprintf("node %s's runtime is %s, which mounts no image volumes (%s)", name, runtime, imageVolumeRuntimeList), ReasonRuntimeWithout}, false
+	}
+	return InstallChoice{}, true
+}
+
+// CheckImageVolume refuses --install image-volume on a cluster that
+// ChooseInstall would give init-copy, with the reason.
+func CheckImageVolume(v ClusterVersions) error {
+	if c := ChooseInstall(v); c.Install != ImageVolume {
+		return fmt.Errorf("--install image-volume: %s; use --install init-copy, or --install auto", c.Why)
+	}
+	return nil
+}
