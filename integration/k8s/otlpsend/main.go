@@ -6,6 +6,11 @@
 // those files, number by number, with the collector's sink.
 //
 //	otlpsend --url URL --dir DIR [--count N] [--every D] [--drain] [--mark-every K]
+//	otlpsend --file FILE --dir DIR ...
+//
+// With --file it appends each record as a line "loss-record N" to FILE
+// instead, for a collector that tails it: a record counts as acknowledged
+// once written.
 //
 // Record n is sent until it is acknowledged, then n+1: a refused or failed
 // request (the collector not up yet, or restarting) is retried after
@@ -31,12 +36,16 @@ import (
 func main() {
 	url := flag.String("url", "http://127.0.0.1:4318/v1/logs", "the collector's OTLP/HTTP logs endpoint")
 	dir := flag.String("dir", ".", "directory of the files sent and acked")
+	file := flag.String("file", "", "write the records as lines to this file instead")
 	count := flag.Int("count", 0, "records to have acknowledged before exiting 0 (0: no end)")
 	every := flag.Duration("every", 10*time.Millisecond, "pause between requests")
 	drain := flag.Bool("drain", false, "on SIGTERM keep sending until killed")
 	markEvery := flag.Int("mark-every", 100, "print a line every this many acknowledgements")
 	flag.Parse()
 	s := sender{url: *url, sent: open(*dir, "sent"), acked: open(*dir, "acked"), client: &http.Client{Timeout: 5 * time.Second}}
+	if *file != "" {
+		s.lines = open(filepath.Dir(*file), filepath.Base(*file))
+	}
 	terms := make(chan os.Signal, 1)
 	signal.Notify(terms, syscall.SIGTERM, syscall.SIGINT)
 	for n := 1; *count == 0 || n <= *count; {
@@ -73,6 +82,7 @@ func open(dir, name string) *os.File {
 
 type sender struct {
 	url    string
+	lines  *os.File // --file
 	sent   *os.File
 	last   int // the last number written to sent
 	acked  *os.File
@@ -87,6 +97,14 @@ func (s *sender) send(n int) bool {
 	if n > s.last {
 		s.last = n
 		s.note(s.sent, n)
+	}
+	if s.lines != nil {
+		if _, err := fmt.Fprintf(s.lines, "loss-record %d\n", n); err != nil {
+			fmt.Fprintln(os.Stderr, "otlpsend:", err)
+			os.Exit(2)
+		}
+		s.note(s.acked, n)
+		return true
 	}
 	resp, err := s.client.Post(s.url, "application/json", bytes.NewReader(record(n)))
 	if err == nil {
