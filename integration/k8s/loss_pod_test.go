@@ -4,6 +4,7 @@ package k8s
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -56,6 +57,9 @@ type lossPlay struct {
 	config  string   // the collector's
 	send    []string // otlpsend's flags
 	grace   int      // terminationGracePeriodSeconds
+	// tandem are the pod template's annotations for tandem (not in the
+	// bare variant).
+	tandem map[string]string
 }
 
 // lossJob is the Job of play writing into dir. In the bare variant the
@@ -79,7 +83,7 @@ func lossJob(t *testing.T, name, dir string, play lossPlay) *kit.Manifest {
 		return ownJob(t, name, spec)
 	}
 	spec["containers"] = []any{main, collector}
-	return injectCollector(t, ownJob(t, name, spec), play.variant)
+	return injectCollector(t, ownJob(t, name, spec), play.variant, play.tandem)
 }
 
 func anys(s []string) []any {
@@ -93,12 +97,18 @@ func anys(s []string) []any {
 // injectCollector injects m with no annotation: the collector is a sidecar
 // by its image's repository, which a preset of tandemctl names. While no
 // preset does, it says so and names it with tandem.sh/sidecars instead.
-func injectCollector(t *testing.T, m *kit.Manifest, mode string) *kit.Manifest {
+func injectCollector(t *testing.T, m *kit.Manifest, mode string, annotations map[string]string) *kit.Manifest {
 	t.Helper()
+	annotations = maps.Clone(annotations)
+	if annotations == nil {
+		annotations = map[string]string{}
+	}
+	m.Set(annotations, "spec", "template", "metadata", "annotations")
 	out, report := injectManifest(t, m.YAML(), "--mode", mode)
 	if strings.Contains(report, "no sidecars named") {
 		t.Logf("no preset of tandemctl names %s: the pod names its collector with tandem.sh/sidecars", collectorImage)
-		m.Set(map[string]string{"tandem.sh/sidecars": "otelcol"}, "spec", "template", "metadata", "annotations")
+		annotations["tandem.sh/sidecars"] = "otelcol"
+		m.Set(annotations, "spec", "template", "metadata", "annotations")
 		out, report = injectManifest(t, m.YAML(), "--mode", mode)
 	}
 	t.Logf("tandemctl inject --mode %s: %s", mode, report)

@@ -118,12 +118,13 @@ var collectorConfigs = []struct{ name, config string }{
 	{"unbuffered", unbufferedConfig},
 }
 
-// eachCollectorConfig runs play for each configuration and variant.
-func eachCollectorConfig(t *testing.T, play func(t *testing.T, variant, config string)) {
+// eachCollectorConfig runs play for each configuration and variant; what
+// names both.
+func eachCollectorConfig(t *testing.T, play func(t *testing.T, variant, config, what string)) {
 	for _, cfg := range collectorConfigs {
 		t.Run(cfg.name, func(t *testing.T) {
 			t.Parallel()
-			eachLossVariant(t, func(t *testing.T, v string) { play(t, v, cfg.config) })
+			eachLossVariant(t, func(t *testing.T, v string) { play(t, v, cfg.config, cfg.name+", "+v) })
 		})
 	}
 }
@@ -153,13 +154,13 @@ func (c lossCount) assertCrashLoss(t *testing.T, config string, atKill int, what
 // acknowledged meanwhile and completes.
 func TestLossCollectorCrash(t *testing.T) {
 	t.Parallel()
-	eachCollectorConfig(t, func(t *testing.T, v, config string) {
+	eachCollectorConfig(t, func(t *testing.T, v, config, what string) {
 		r := startLoss(t, lossPlay{variant: v, config: config, grace: 30,
 			send: []string{"--count", "1500", "--every", "5ms"}}, 300)
 		atKill := r.kill(t, v, "otelcol", "otelcol-contrib")
 		r.mustEnd(t, "Complete")
 		countLoss(t, r.dir).assertCrashLoss(t, config, atKill,
-			fmt.Sprintf("the collector killed at %d acknowledged, %s", atKill, v))
+			fmt.Sprintf("the collector killed at %d acknowledged, %s", atKill, what))
 	})
 }
 
@@ -168,7 +169,7 @@ func TestLossCollectorCrash(t *testing.T) {
 // the kubelet does not, in a pod being deleted.
 func TestLossCollectorCrashWhileDraining(t *testing.T) {
 	t.Parallel()
-	eachCollectorConfig(t, func(t *testing.T, v, config string) {
+	eachCollectorConfig(t, func(t *testing.T, v, config, what string) {
 		r := startLoss(t, lossPlay{variant: v, config: config, grace: 10,
 			send: []string{"--drain", "--every", "5ms"}}, 200)
 		var atKill int
@@ -187,6 +188,6 @@ func TestLossCollectorCrashWhileDraining(t *testing.T) {
 		if v == "classic" && c.acked <= atKill {
 			t.Errorf("classic: no record acknowledged after the collector's crash: tandem did not start it again while the main drained")
 		}
-		c.assertCrashLoss(t, config, atKill, fmt.Sprintf("the collector killed while the main drains, at %d acknowledged, %s", atKill, v))
+		c.assertCrashLoss(t, config, atKill, fmt.Sprintf("the collector killed while the main drains, at %d acknowledged, %s", atKill, what))
 	})
 }
