@@ -1,7 +1,6 @@
 // Command otelcol is the OpenTelemetry Collector built from its own Go
 // modules with the components a log shipper in a Job uses: the OTLP and
-// filelog receivers, the batch processor, the file exporter and the
-// file_storage extension (a persistent sending queue). It is what
+// filelog receivers, the batch processor and the file exporter. It is what
 // `otelcol-contrib` is, less the components these tests do not use: a
 // test-only program for integration/k8s (build-otelcol.sh), its own module
 // so that the collector's dependencies stay out of tandem's.
@@ -11,14 +10,12 @@ import (
 	"log"
 
 	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/fileexporter"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/extension/storage/filestorage"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/receiver/filelogreceiver"
 	"go.opentelemetry.io/collector/component"
 	"go.opentelemetry.io/collector/confmap"
 	"go.opentelemetry.io/collector/confmap/provider/envprovider"
 	"go.opentelemetry.io/collector/confmap/provider/fileprovider"
 	"go.opentelemetry.io/collector/exporter"
-	"go.opentelemetry.io/collector/extension"
 	"go.opentelemetry.io/collector/otelcol"
 	"go.opentelemetry.io/collector/processor"
 	"go.opentelemetry.io/collector/processor/batchprocessor"
@@ -52,11 +49,10 @@ func main() {
 
 func factories() (otelcol.Factories, error) {
 	var f otelcol.Factories
-	var errs [4]error
+	var errs [3]error
 	f.Receivers, errs[0] = otelcol.MakeFactoryMap[receiver.Factory](otlpreceiver.NewFactory(), filelogreceiver.NewFactory())
 	f.Processors, errs[1] = otelcol.MakeFactoryMap[processor.Factory](batchprocessor.NewFactory())
 	f.Exporters, errs[2] = otelcol.MakeFactoryMap[exporter.Factory](fileexporter.NewFactory())
-	f.Extensions, errs[3] = otelcol.MakeFactoryMap[extension.Factory](filestorage.NewFactory())
 	f.Telemetry = otelconftelemetry.NewFactory()
 	for _, err := range errs {
 		if err != nil {
