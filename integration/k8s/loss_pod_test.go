@@ -4,7 +4,6 @@ package k8s
 
 import (
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -64,7 +63,7 @@ type lossPlay struct {
 
 // lossJob is the Job of play writing into dir. In the bare variant the
 // collector is a native sidecar; else both are in containers, as users
-// write them, and inject finds the collector by its image.
+// write them, and inject finds the collector by its image (its preset).
 func lossJob(t *testing.T, name, dir string, play lossPlay) *kit.Manifest {
 	t.Helper()
 	out := []any{map[string]any{"name": "out", "mountPath": "/out"}}
@@ -94,24 +93,19 @@ func anys(s []string) []any {
 	return out
 }
 
-// injectCollector injects m with no annotation: the collector is a sidecar
-// by its image's repository, which a preset of tandemctl names. While no
-// preset does, it says so and names it with tandem.sh/sidecars instead.
+// injectCollector injects m with no annotation naming the collector: it
+// is a sidecar by its image's repository, which tandemctl's preset
+// otel-collector-contrib names. annotations are the pod template's others.
 func injectCollector(t *testing.T, m *kit.Manifest, mode string, annotations map[string]string) *kit.Manifest {
 	t.Helper()
-	annotations = maps.Clone(annotations)
-	if annotations == nil {
-		annotations = map[string]string{}
-	}
-	m.Set(annotations, "spec", "template", "metadata", "annotations")
-	out, report := injectManifest(t, m.YAML(), "--mode", mode)
-	if strings.Contains(report, "no sidecars named") {
-		t.Logf("no preset of tandemctl names %s: the pod names its collector with tandem.sh/sidecars", collectorImage)
-		annotations["tandem.sh/sidecars"] = "otelcol"
+	if len(annotations) > 0 {
 		m.Set(annotations, "spec", "template", "metadata", "annotations")
-		out, report = injectManifest(t, m.YAML(), "--mode", mode)
 	}
+	out, report := injectManifest(t, m.YAML(), "--mode", mode)
 	t.Logf("tandemctl inject --mode %s: %s", mode, report)
+	if !strings.Contains(report, "sidecars: otelcol (preset otel-collector-contrib") {
+		t.Fatalf("inject did not take the collector for a sidecar by its preset: %s", report)
+	}
 	return kit.Parse(t, "tandemctl inject --mode "+mode, out)
 }
 
