@@ -155,8 +155,9 @@ func (c lossCount) assertCrashLoss(t *testing.T, config string, atKill int, what
 }
 
 // The collector is SIGKILLed once mid-stream and started again (by the
-// kubelet, or by tandem's --restart always); the main retries what was not
-// acknowledged meanwhile and completes.
+// kubelet for the bare sidecar and in native mode, by tandem's --restart
+// always in classic mode); the main retries what was not acknowledged
+// meanwhile and completes.
 func TestLossCollectorCrash(t *testing.T) {
 	t.Parallel()
 	eachCollectorConfig(t, func(t *testing.T, v, config, what string) {
