@@ -64,7 +64,8 @@ type Sidecar struct {
 	DoneFiles         []string
 	ReadyFile         string
 	ReadyWhen         []string
-	StopWhen          string // StopWhenAny or StopWhenSuccess
+	StopWhen          string        // StopWhenAny or StopWhenSuccess
+	StopDelay         time.Duration // --stop-delay: the wait after the mains' end before the stop
 	OutliveMain       time.Duration
 	TerminationSignal string
 	DoneSignal        string
@@ -78,7 +79,8 @@ type Sidecar struct {
 }
 
 // Argv is BINARY sidecar [--name NAME] [--done-file PATH]... [--ready-file
-// PATH] [--ready-when COND]... [--stop-when WHEN] [--outlive-main DURATION]
+// PATH] [--ready-when COND]... [--stop-when WHEN] [--stop-delay DURATION]
+// [--outlive-main DURATION]
 // [--termination-signal SIG] [--done-signal SIG] [--restart POLICY]
 // [--max-restarts N] [--restart-window DURATION] [--stopped-file PATH]
 // [--main-start-timeout DURATION] [--grace DURATION] [--quit-url URL]... --.
@@ -89,6 +91,7 @@ func (s Sidecar) Argv() []string {
 	a.value(FlagReadyFile, s.ReadyFile)
 	a.values(FlagReadyWhen, s.ReadyWhen)
 	a.value(FlagStopWhen, s.StopWhen)
+	a.duration(FlagStopDelay, s.StopDelay)
 	a.duration(FlagOutliveMain, s.OutliveMain)
 	a.value(FlagTerminationSignal, s.TerminationSignal)
 	a.value(FlagDoneSignal, s.DoneSignal)

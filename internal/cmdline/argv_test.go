@@ -31,6 +31,8 @@ func TestArgv(t *testing.T) {
 		{Sidecar{Binary: bin, Restart: RestartAlways, MaxRestarts: 3, RestartWindow: 2 * time.Minute, StoppedFile: "/s"}.Argv(),
 			"/run/tandem/tandem sidecar --restart always --max-restarts 3 --restart-window 120s --stopped-file /s --"},
 		{Sidecar{Binary: bin, OutliveMain: 1500 * time.Millisecond}.Argv(), "/run/tandem/tandem sidecar --outlive-main 1.5s --"},
+		{Sidecar{Binary: bin, StopWhen: StopWhenSuccess, StopDelay: time.Second, OutliveMain: 30 * time.Second}.Argv(),
+			"/run/tandem/tandem sidecar --stop-when success --stop-delay 1s --outlive-main 30s --"},
 		{Wait{Binary: bin, For: []string{"tcp:127.0.0.1:80"}, Timeout: 30 * time.Second}.Argv(),
 			"/run/tandem/tandem wait --for tcp:127.0.0.1:80 --timeout 30s"},
 		{Install{Binary: "/tandem", Dir: "/run/tandem"}.Argv(), "/tandem install /run/tandem"},

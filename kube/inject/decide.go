@@ -125,6 +125,7 @@ func (p *plan) sidecarArgv(c *container, doneFiles []string) cmdline.Sidecar {
 	if p.stopsOnDone(c) || !p.mainsEnd() {
 		// Its stop, quit calls first, within the time the mains leave.
 		sidecar.DoneFiles, sidecar.QuitURLs = doneFiles, c.quitURLs
+		sidecar.StopDelay = p.grace.delays[c.name]
 		sidecar.Grace = p.grace.sidecarStopGrace(c)
 	}
 	switch p.restartPolicy() {

@@ -52,6 +52,9 @@ type graceSplit struct {
 	// what fit kept of them, by sidecar.
 	podWide     graceShare
 	own, shares map[string]graceShare
+	// delays are the sidecars' stop delays (stopdelay.go): each comes out
+	// of its sidecar's share, before its stop.
+	delays map[string]time.Duration
 }
 
 // splitGrace reads the pod's grace period and the sidecar-grace
@@ -119,7 +122,7 @@ func (g *graceSplit) fit(sidecars []*container) []string {
 	var warnings []string
 	g.sidecar, g.shares = 0, map[string]graceShare{}
 	for _, c := range sidecars {
-		s, said := g.shareOf(c).fit(c.stopSteps(), g.period)
+		s, said := g.shareOf(c).fit(c.stopSteps(), g.delays[c.name], g.period)
 		for _, w := range said {
 			if !slices.Contains(warnings, w) {
 				warnings = append(warnings, w)
@@ -130,11 +133,11 @@ func (g *graceSplit) fit(sidecars []*container) []string {
 	return warnings
 }
 
-// fit is s made to hold a stop of steps within half the period, and what
-// it changed of what was stated.
-func (s graceShare) fit(steps int, period time.Duration) (graceShare, []string) {
+// fit is s made to hold a stop delay and a stop of steps within half the
+// period, and what it changed of what was stated.
+func (s graceShare) fit(steps int, delay, period time.Duration) (graceShare, []string) {
 	var warnings []string
-	need, half := time.Duration(steps)*minStopGrace, period/2
+	need, half := time.Duration(steps)*minStopGrace+delay, period/2
 	if s.d < need {
 		if s.said != "" {
 			warnings = append(warnings, fmt.Sprintf("%s is less than the %s a sidecar's stop takes at least: %s kept for %s",
@@ -174,7 +177,7 @@ func (g graceSplit) sidecarStopGrace(c *container) time.Duration {
 	if g.period <= 0 || !ok {
 		return 0
 	}
-	if d := (s.d / time.Duration(c.stopSteps())).Truncate(100 * time.Millisecond); d != tandemGrace {
+	if d := ((s.d - g.delays[c.name]) / time.Duration(c.stopSteps())).Truncate(100 * time.Millisecond); d != tandemGrace {
 		return d
 	}
 	return 0

@@ -148,6 +148,9 @@ func preparePlan(template *yaml.Node, opts Options) (*plan, error) {
 	var budgetErr error
 	p.budgets, budgetErr = restartBudgets(annotations, names, p.needs)
 	p.problems = append(p.problems, budgetErr)
+	var delayErr error
+	p.grace.delays, delayErr = stopDelays(annotations, names)
+	p.problems = append(p.problems, delayErr)
 	p.warnings = append(p.warnings, p.olderTagWarnings()...)
 	if len(p.mains) == 0 {
 		return nil, fmt.Errorf("every container is named a sidecar (%s): a pod needs a main container whose end stops them", strings.Join(names, ", "))

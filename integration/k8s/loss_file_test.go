@@ -1,0 +1,41 @@
+//go:build k8s
+
+package k8s
+
+import "testing"
+
+// The collector as a log shipper reading files: its filelog receiver
+// tails the file the main writes on a shared volume. It reads the file
+// every poll_interval (200 ms) and reads nothing more once stopped, so the
+// lines written after its last poll reach the sink only if its stop comes
+// after one more poll.
+
+// filelogConfig tails /out/app.log from its beginning.
+const filelogConfig = `receivers: {filelog: {include: [/out/app.log], start_at: beginning}}
+processors: {batch: {}}
+exporters: {file: {path: /out/sink.jsonl, append: true}}
+service:
+  telemetry: {metrics: {level: none}}
+  pipelines: {logs: {receivers: [filelog], processors: [batch], exporters: [file]}}
+`
+
+// The main writes 1000 numbered lines and exits 0 right after its last:
+// every line, the last one too, must reach the sink. The kubelet stops the
+// bare native sidecar a second or so after the main's end (its next look
+// at the pod), time for more than one poll; tandem stops it at once unless
+// the pod gives it a stop delay, 1 s here, five poll intervals. (Without
+// it the native mode lost the last 25 lines of 1000, docs/shutdown-loss.md.)
+func TestLossFileShipperMainCompletes(t *testing.T) {
+	t.Parallel()
+	eachLossVariant(t, func(t *testing.T, v string) {
+		r := startLoss(t, lossPlay{variant: v, config: filelogConfig, grace: 30,
+			send:   []string{"--file", "/out/app.log", "--count", "1000", "--every", "5ms"},
+			tandem: map[string]string{"tandem.sh/stop-delay.otelcol": "1s"}}, 100)
+		r.mustEnd(t, "Complete")
+		c := countLoss(t, r.dir)
+		if c.acked != 1000 {
+			t.Errorf("%d lines written; want 1000", c.acked)
+		}
+		c.assertNone(t, "a file shipper, the main completes, "+v)
+	})
+}

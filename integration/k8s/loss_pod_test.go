@@ -1,0 +1,191 @@
+//go:build k8s
+
+package k8s
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tandem-sh/tandem/integration/kit"
+	"golang.org/x/sys/unix"
+)
+
+// The loss tests' pod: otlpsend (the main) sends numbered records to the
+// collector on 127.0.0.1:4318; both write to a hostPath directory of the
+// test's (the main its sent and acked files, the collector's file exporter
+// the sink), which the test reads once the pod has ended.
+
+// The collector's configurations. Both keep the sink across a restart of
+// the collector: without append (or rotation) the file exporter truncates
+// its file when it starts again.
+const (
+	// batchedConfig is the usual one: the batch processor (which answers
+	// the sender as soon as it holds the records) before the file exporter
+	// (which buffers its writes and flushes them every second).
+	batchedConfig = `receivers: {otlp: {protocols: {http: {endpoint: "127.0.0.1:4318"}}}}
+processors: {batch: {}}
+exporters: {file: {path: /out/sink.jsonl, append: true}}
+service:
+  telemetry: {metrics: {level: none}}
+  pipelines: {logs: {receivers: [otlp], processors: [batch], exporters: [file]}}
+`
+	// unbufferedConfig holds nothing in memory once it has answered: no
+	// batch processor (the receiver answers once the exporter has
+	// written) and the file exporter unbuffered (with rotation set it
+	// writes each batch through).
+	unbufferedConfig = `receivers: {otlp: {protocols: {http: {endpoint: "127.0.0.1:4318"}}}}
+exporters: {file: {path: /out/sink.jsonl, rotation: {max_megabytes: 100}}}
+service:
+  telemetry: {metrics: {level: none}}
+  pipelines: {logs: {receivers: [otlp], exporters: [file]}}
+`
+)
+
+// lossVariants: the bare native sidecar (the control) and the same pod
+// through tandemctl inject in each mode.
+var lossVariants = []string{"bare", "classic", "native"}
+
+// lossPlay is one pod of a loss test.
+type lossPlay struct {
+	variant string   // one of lossVariants
+	config  string   // the collector's
+	send    []string // otlpsend's flags
+	grace   int      // terminationGracePeriodSeconds
+	// tandem are the pod template's annotations for tandem (not in the
+	// bare variant).
+	tandem map[string]string
+}
+
+// lossJob is the Job of play writing into dir. In the bare variant the
+// collector is a native sidecar; else both are in containers, as users
+// write them, and inject finds the collector by its image (its preset).
+func lossJob(t *testing.T, name, dir string, play lossPlay) *kit.Manifest {
+	t.Helper()
+	out := []any{map[string]any{"name": "out", "mountPath": "/out"}}
+	main := map[string]any{"name": "main", "image": senderImage, "imagePullPolicy": "Never",
+		"command": append([]any{"otlpsend", "--dir", "/out"}, anys(play.send)...), "volumeMounts": out}
+	collector := map[string]any{"name": "otelcol", "image": collectorImage, "imagePullPolicy": "Never",
+		"command":      []any{"/otelcol-contrib", "--config=env:OTELCOL_CONFIG"},
+		"env":          []any{map[string]any{"name": "OTELCOL_CONFIG", "value": play.config}},
+		"volumeMounts": out}
+	spec := map[string]any{"terminationGracePeriodSeconds": play.grace,
+		"volumes": []any{map[string]any{"name": "out", "hostPath": map[string]any{"path": dir, "type": "Directory"}}}}
+	if play.variant == "bare" {
+		collector["restartPolicy"] = "Always"
+		spec["initContainers"] = []any{collector}
+		spec["containers"] = []any{main}
+		return ownJob(t, name, spec)
+	}
+	spec["containers"] = []any{main, collector}
+	return injectCollector(t, ownJob(t, name, spec), play.variant, play.tandem)
+}
+
+func anys(s []string) []any {
+	out := make([]any, len(s))
+	for i, v := range s {
+		out[i] = v
+	}
+	return out
+}
+
+// injectCollector injects m with no annotation naming the collector: it
+// is a sidecar by its image's repository, which tandemctl's preset
+// otel-collector-contrib names. annotations are the pod template's others.
+func injectCollector(t *testing.T, m *kit.Manifest, mode string, annotations map[string]string) *kit.Manifest {
+	t.Helper()
+	if len(annotations) > 0 {
+		m.Set(annotations, "spec", "template", "metadata", "annotations")
+	}
+	out, report := injectManifest(t, m.YAML(), "--mode", mode)
+	t.Logf("tandemctl inject --mode %s: %s", mode, report)
+	if !strings.Contains(report, "sidecars: otelcol (preset otel-collector-contrib") {
+		t.Fatalf("inject did not take the collector for a sidecar by its preset: %s", report)
+	}
+	return kit.Parse(t, "tandemctl inject --mode "+mode, out)
+}
+
+// lossRun is a loss test's pod, running, with its main's output followed.
+type lossRun struct {
+	n    *namespace
+	name string
+	dir  string
+	pod  pod
+	main *logStream
+}
+
+// startLoss applies play's Job and returns once both containers run and the
+// main has had acked records acknowledged.
+func startLoss(t *testing.T, play lossPlay, acked int) lossRun {
+	t.Helper()
+	if err := lossImages(); err != nil {
+		t.Fatal(err)
+	}
+	r := lossRun{n: newNamespace(t), name: "loss-" + play.variant, dir: t.TempDir()}
+	// The collector runs as its image's user, 10001.
+	if err := os.Chmod(r.dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	r.n.apply(lossJob(t, r.name, r.dir, play))
+	r.pod = r.n.waitPod("job-name="+r.name, jobBound, func(p pod) bool {
+		main, _ := p.container("main")
+		return main.running()
+	})
+	ctx, cancel := contextFor(5 * time.Minute)
+	t.Cleanup(cancel)
+	r.main = r.n.follow(ctx, r.pod.Metadata.Name, "main")
+	r.awaitMain(t, fmt.Sprintf("otlpsend: acked %d", acked))
+	return r
+}
+
+func (r lossRun) awaitMain(t *testing.T, text string) {
+	t.Helper()
+	if !r.main.await(kit.Program("main", text), 2*time.Minute) {
+		t.Fatalf("the main never said %q:\n%s", text, r.main.output())
+	}
+}
+
+// kill SIGKILLs the program of container c: its PID 1 in the bare
+// variant, else the child of its tandem (whose PID 1 that is) named comm.
+// It returns how many records had been acknowledged then.
+func (r lossRun) kill(t *testing.T, variant, c, comm string) int {
+	t.Helper()
+	p := r.n.waitPod("job-name="+r.name, jobBound, func(pod) bool { return true })
+	cs, ok := p.container(c)
+	if !ok || !cs.running() {
+		t.Fatalf("container %s not running: %+v", c, cs)
+	}
+	pid := containerPID(t, cs.ContainerID)
+	if variant != "bare" && comm != "" {
+		pid = childNamed(t, pid, comm)
+	}
+	if err := unix.Kill(pid, unix.SIGKILL); err != nil {
+		t.Fatalf("kill -KILL %d (%s): %v", pid, c, err)
+	}
+	return len(readNumbers(t, r.dir, "acked"))
+}
+
+// childNamed is the child of pid whose command is comm. A child is listed
+// under the thread that started it: every thread of a Go program may.
+func childNamed(t *testing.T, pid int, comm string) int {
+	t.Helper()
+	lists, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+	var all []string
+	for _, list := range lists {
+		children, _ := os.ReadFile(list)
+		all = append(all, strings.Fields(string(children))...)
+	}
+	for _, f := range all {
+		name, _ := os.ReadFile("/proc/" + f + "/comm")
+		if strings.TrimSpace(string(name)) == comm {
+			child, _ := strconv.Atoi(f)
+			return child
+		}
+	}
+	t.Fatalf("no child %s of pid %d (children: %v)", comm, pid, all)
+	return 0
+}
