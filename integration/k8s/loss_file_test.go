@@ -22,15 +22,15 @@ service:
 // The main writes 1000 numbered lines and exits 0 right after its last:
 // every line, the last one too, must reach the sink. The kubelet stops the
 // bare native sidecar a second or so after the main's end (its next look
-// at the pod), time for more than one poll; tandem stops it at once unless
-// the pod gives it a stop delay, 1 s here, five poll intervals. (Without
-// it the native mode lost the last 25 lines of 1000, docs/shutdown-loss.md.)
+// at the pod), time for more than one poll; tandem stops it after its
+// preset's stop delay, 1 s, five poll intervals, with no annotation.
+// (Stopped at once, the native mode lost the last 25 lines of 1000,
+// docs/shutdown-loss.md.)
 func TestLossFileShipperMainCompletes(t *testing.T) {
 	t.Parallel()
 	eachLossVariant(t, func(t *testing.T, v string) {
 		r := startLoss(t, lossPlay{variant: v, config: filelogConfig, grace: 30,
-			send:   []string{"--file", "/out/app.log", "--count", "1000", "--every", "5ms"},
-			tandem: map[string]string{"tandem.sh/stop-delay.otelcol": "1s"}}, 100)
+			send: []string{"--file", "/out/app.log", "--count", "1000", "--every", "5ms"}}, 100)
 		r.mustEnd(t, "Complete")
 		c := countLoss(t, r.dir)
 		if c.acked != 1000 {

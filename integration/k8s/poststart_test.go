@@ -30,9 +30,10 @@ func TestJobPostStartOrder(t *testing.T) {
 		proxy.State.Terminated.StartedAt.Format(time.TimeOnly), export.State.Terminated.StartedAt.Format(time.TimeOnly))
 }
 
-// Control: the same Job without the hook. The kubelet starts the export
-// right after the proxy, before it listens, and the export's only dial
-// fails: the Job fails.
+// Control: the same Job without the hook, its proxy listening only after
+// the test's time (a loaded kubelet can take the proxy's 2 s to start the
+// next container): nothing holds the export, whose only dial fails: the
+// Job fails.
 func TestControlPostStartOrderWithoutHook(t *testing.T) {
 	t.Parallel()
 	_, end := playPostStart(t, false)
@@ -52,8 +53,12 @@ func playPostStart(t *testing.T, hook bool) (playedJob, string) {
 	n.serviceAccount("orders-export")
 	m := example(t, "job-poststart-order.yaml")
 	m.Set(0, "spec", "backoffLimit")
+	listenAfter := postStartListenAfter
+	if !hook {
+		listenAfter = jobBound
+	}
 	m.Args("cloud-sql-proxy", "standin", "serve", "--name", "cloud-sql-proxy", "--tcp", "127.0.0.1:5432",
-		"--listen-after", postStartListenAfter.String())
+		"--listen-after", listenAfter.String())
 	m.Args("export", "standin", "send", "--name", "pg_dump", "127.0.0.1:5432", "COPY orders TO STDOUT")
 	if !hook {
 		m.DeleteContainerField("cloud-sql-proxy", "lifecycle")

@@ -151,6 +151,7 @@ func preparePlan(template *yaml.Node, opts Options) (*plan, error) {
 	var delayErr error
 	p.grace.delays, delayErr = stopDelays(annotations, names)
 	p.problems = append(p.problems, delayErr)
+	p.presetStopDelays()
 	p.warnings = append(p.warnings, p.olderTagWarnings()...)
 	if len(p.mains) == 0 {
 		return nil, fmt.Errorf("every container is named a sidecar (%s): a pod needs a main container whose end stops them", strings.Join(names, ", "))

@@ -45,3 +45,16 @@ func stopDelays(annotations *yaml.Node, sidecars []string) (map[string]time.Dura
 	}
 	return delays, errors.Join(errs...)
 }
+
+// presetStopDelays gives each preset sidecar its preset's stop delay where
+// the pod states none (a collector that may tail files).
+func (p *plan) presetStopDelays() {
+	for _, c := range append(slices.Clone(p.sidecars), p.natives...) {
+		if _, stated := p.grace.delays[c.name]; stated || c.preset == nil {
+			continue
+		}
+		if d, ok := c.preset.Delay(); ok {
+			p.grace.delays[c.name] = d
+		}
+	}
+}

@@ -67,3 +67,29 @@ func TestStopDelayErrors(t *testing.T) {
 		}
 	}
 }
+
+// A collector whose distribution tails files (contrib, k8s) waits its
+// preset's stop delay with no annotation, taken from its grace share; the
+// pod's annotation wins; the core distribution, which has no filelog
+// receiver, and a shipper without a preset delay get none.
+func TestPresetStopDelay(t *testing.T) {
+	for _, tt := range []struct {
+		image       string
+		annotations []string
+		want        []string
+	}{
+		{"otel/opentelemetry-collector-contrib:0.159.0", nil, []string{"--stop-delay", "1s", "--grace", "29s"}},
+		{"otel/opentelemetry-collector-k8s:0.159.0", nil, []string{"--stop-delay", "1s", "--grace", "29s"}},
+		{"otel/opentelemetry-collector-contrib:0.159.0", []string{StopDelayKey + "logs", "3s"}, []string{"--stop-delay", "3s", "--grace", "27s"}},
+		{"otel/opentelemetry-collector:0.159.0", nil, []string{"--grace", "30s"}},
+		{"fluent/fluent-bit:5.1.1", nil, nil}, // its 10 s is tandem sidecar's default --grace
+	} {
+		r, out := injectYAML(t, shipperPod(tt.image, "120", tt.annotations...), offline())
+		if r.Status != Injected {
+			t.Fatalf("%s: %s", tt.image, r)
+		}
+		if got := stopFlags(listOf(t, out, "logs", "command")); !slices.Equal(got, tt.want) {
+			t.Errorf("%s %q: stop flags %q; want %q", tt.image, tt.annotations, got, tt.want)
+		}
+	}
+}

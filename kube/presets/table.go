@@ -34,6 +34,10 @@ type Preset struct {
 	// for a shipper): its default share of the pod's grace period
 	// (tandem.sh/sidecar-grace), a Go duration; "" for tandem's default.
 	Grace string `json:"grace,omitempty"`
+	// StopDelay is how long it waits after the mains' end before its stop
+	// (tandem.sh/stop-delay.CONTAINER's default): a shipper that tails
+	// files reads them once per poll interval, and nothing once stopped.
+	StopDelay string `json:"stopDelay,omitempty"`
 	// Images are the ENTRYPOINT and CMD its image's Dockerfile states, by
 	// tag: a sidecar with no command runs them without a registry lookup.
 	Images   []Image  `json:"images,omitempty"`
@@ -120,6 +124,9 @@ func (p *Preset) check() error {
 	if d, err := time.ParseDuration(p.Grace); p.Grace != "" && (err != nil || d <= 0) {
 		return fmt.Errorf("preset %q: grace %q: expected a duration above zero, e.g. 10s", p.Name, p.Grace)
 	}
+	if d, err := time.ParseDuration(p.StopDelay); p.StopDelay != "" && (err != nil || d <= 0) {
+		return fmt.Errorf("preset %q: stopDelay %q: expected a duration above zero, e.g. 1s", p.Name, p.StopDelay)
+	}
 	for _, im := range p.Images {
 		if err := im.check(); err != nil {
 			return fmt.Errorf("preset %q: images: %w", p.Name, err)
@@ -131,5 +138,11 @@ func (p *Preset) check() error {
 // StopGrace is Grace as a duration; ok is false when the preset has none.
 func (p *Preset) StopGrace() (d time.Duration, ok bool) {
 	d, err := time.ParseDuration(p.Grace)
+	return d, err == nil && d > 0
+}
+
+// Delay is StopDelay as a duration; ok is false when the preset has none.
+func (p *Preset) Delay() (d time.Duration, ok bool) {
+	d, err := time.ParseDuration(p.StopDelay)
 	return d, err == nil && d > 0
 }
