@@ -72,13 +72,7 @@ func TestSidecarStopWhenDeletionDuringBackoff(t *testing.T) {
 // requested stop: exit 0, though the program ends a SIGTERM with 143.
 func TestSidecarStopWhenDeletionAfterMains(t *testing.T) {
 	t.Parallel()
-	dir := tempDir(t)
-	done, out := inDir(dir, "done"), inDir(dir, "signals")
-	main := holdLifeline(t, done)
-	p := startTandem(t, procOptions{}, cmdArgs(
-		[]string{"sidecar", "--stop-when", "deletion", "--poll-interval", "1h", "--done-file", done},
-		helper("record-signals", out, "15", "143"))...)
-	waitReadyPID(t, out)
+	main, p, out := startNativeAlwaysSidecar(t)
 	main.terminating()
 	main.finish()
 	p.signal(syscall.SIGTERM)
@@ -94,13 +88,7 @@ func TestSidecarStopWhenDeletionAfterMains(t *testing.T) {
 // own code stands, so the kubelet's restart and its count stay true.
 func TestSidecarStopWhenDeletionSignalAloneKeepsCode(t *testing.T) {
 	t.Parallel()
-	dir := tempDir(t)
-	done, out := inDir(dir, "done"), inDir(dir, "signals")
-	main := holdLifeline(t, done)
-	p := startTandem(t, procOptions{}, cmdArgs(
-		[]string{"sidecar", "--stop-when", "deletion", "--poll-interval", "1h", "--done-file", done},
-		helper("record-signals", out, "15", "143"))...)
-	waitReadyPID(t, out)
+	main, p, _ := startNativeAlwaysSidecar(t)
 	main.finish()
 	p.signal(syscall.SIGTERM)
 	if got := p.wait(); got != 143 {
@@ -130,4 +118,20 @@ func TestSidecarStopWhenDeletionAfterMainsDuringBackoff(t *testing.T) {
 	if n := len(p.scLinesWith("cmd-started")); n != 1 {
 		t.Fatalf("CMD started %d times, want 1: the pod's deletion during the backoff ends it", n)
 	}
+}
+
+// startNativeAlwaysSidecar starts a sidecar as inject writes a native one
+// of a restartPolicy: Always pod (--stop-when deletion, no --outlive-main),
+// its CMD ending a SIGTERM with 143, and returns once CMD runs, with the
+// main and the file of what CMD received.
+func startNativeAlwaysSidecar(t *testing.T) (*runningMain, *tandemProc, string) {
+	t.Helper()
+	dir := tempDir(t)
+	done, out := inDir(dir, "done"), inDir(dir, "signals")
+	main := holdLifeline(t, done)
+	p := startTandem(t, procOptions{}, cmdArgs(
+		[]string{"sidecar", "--stop-when", "deletion", "--poll-interval", "1h", "--done-file", done},
+		helper("record-signals", out, "15", "143"))...)
+	waitReadyPID(t, out)
+	return main, p, out
 }
