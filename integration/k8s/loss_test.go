@@ -15,8 +15,8 @@ import (
 // Each case is played by the bare native sidecar (the control: the same
 // pod, the collector an init container with restartPolicy Always, no
 // tandem) and by the pod as users write it (both in containers, no
-// annotation) through tandemctl inject in each mode. The figures are in
-// docs/shutdown-loss.md.
+// annotation), injected by tandem's webhook at admission in a namespace
+// labelled for it, in each mode. The figures are in docs/shutdown-loss.md.
 
 // lossBound is how long a loss test's Job may take from its first
 // acknowledged records to its end: the main sends for 10 to 20 s on a
@@ -66,7 +66,8 @@ func TestLossMainCompletes(t *testing.T) {
 
 // The Job is deleted while the main sends; the main traps SIGTERM and sends
 // on until it is killed (at the end of the grace period it is given: the
-// pod's for the bare sidecar, inject's --termination-grace under tandem).
+// pod's for the bare sidecar, the --termination-grace the webhook gave
+// tandem's main).
 // What it had acknowledged until then, the collector flushes in its own
 // stop, after the main's.
 func TestLossJobDeletedWhileDraining(t *testing.T) {
