@@ -156,6 +156,14 @@ func startLoss(t *testing.T, play lossPlay, acked int) lossRun {
 	ctx, cancel := contextFor(5 * time.Minute)
 	t.Cleanup(cancel)
 	r.main = r.n.follow(ctx, r.pod.Metadata.Name, "main")
+	// The containers' output, tandem's events in it, is gone with the pod:
+	// kept for a failure.
+	collector := r.n.follow(ctx, r.pod.Metadata.Name, "otelcol")
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("the main's output:\n%s\nthe collector's output:\n%s", r.main.output(), collector.output())
+		}
+	})
 	r.awaitMain(t, fmt.Sprintf("otlpsend: acked %d", acked))
 	return r
 }
@@ -177,10 +185,16 @@ func (r lossRun) awaitMain(t *testing.T, text string) {
 	}
 }
 
-// kill SIGKILLs the program of container c: its PID 1 in the bare
-// variant, else the child of its tandem (whose PID 1 that is) named comm.
-// It returns how many records had been acknowledged then.
+// kill SIGKILLs the program of container c (pidOf) and returns how many
+// records had been acknowledged then.
 func (r lossRun) kill(t *testing.T, variant, c, comm string) int {
+	t.Helper()
+	return r.killPID(t, r.pidOf(t, variant, c, comm), c)
+}
+
+// pidOf is the program of container c: its PID 1 in the bare variant,
+// else the child of its tandem (whose PID 1 that is) named comm.
+func (r lossRun) pidOf(t *testing.T, variant, c, comm string) int {
 	t.Helper()
 	p := r.n.waitPod("job-name="+r.name, jobBound, func(pod) bool { return true })
 	cs, ok := p.container(c)
@@ -191,10 +205,31 @@ func (r lossRun) kill(t *testing.T, variant, c, comm string) int {
 	if variant != "bare" && comm != "" {
 		pid = childNamed(t, pid, comm)
 	}
+	return pid
+}
+
+// killPID SIGKILLs pid, the program of container c, and returns how many
+// records had been acknowledged then.
+func (r lossRun) killPID(t *testing.T, pid int, c string) int {
+	t.Helper()
 	if err := unix.Kill(pid, unix.SIGKILL); err != nil {
 		t.Fatalf("kill -KILL %d (%s): %v", pid, c, err)
 	}
 	return len(readNumbers(t, r.dir, "acked"))
+}
+
+// awaitDraining returns once the main has written that it drains (its
+// SIGTERM came), read on the node: the container's log comes seconds late
+// on a loaded node, after a main that drains for 5 s may have ended.
+func (r lossRun) awaitDraining(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for len(readNumbers(t, r.dir, "draining")) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the main never said it drains:\n%s", r.main.output())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // childNamed is the child of pid whose command is comm. A child is listed
