@@ -15,17 +15,22 @@ import (
 )
 
 // fakeBootstrap fails with each error of fails in turn, then writes bundle
-// into dir; every attempt is sent on attempts.
+// into dir; every attempt is sent on attempts. Its second attempt waits
+// until second is closed (nil: it does not wait).
 type fakeBootstrap struct {
 	dir      string
 	bundle   selfsigned.Bundle
 	fails    []error
 	attempts chan int
+	second   chan struct{}
 	n        int
 }
 
 func (f *fakeBootstrap) Run(context.Context) error {
 	f.n++
+	if f.n == 2 && f.second != nil {
+		<-f.second
+	}
 	f.attempts <- f.n
 	if f.n <= len(f.fails) {
 		return f.fails[f.n-1]
@@ -43,7 +48,8 @@ func (f *fakeBootstrap) Run(context.Context) error {
 func TestBootstrapRetriesWhileServing(t *testing.T) {
 	dir := t.TempDir()
 	notFound := errors.New(`bootstrap the serving certificate in secret tandem-system/tandem-webhook-tls: secrets "tandem-webhook-tls" not found`)
-	boot := &fakeBootstrap{dir: dir, bundle: mustBundle(t), fails: []error{notFound, notFound, notFound, notFound}, attempts: make(chan int, 16)}
+	boot := &fakeBootstrap{dir: dir, bundle: mustBundle(t), fails: []error{notFound, notFound, notFound, notFound},
+		attempts: make(chan int, 16), second: make(chan struct{})}
 	logs, logger := newLogStream(t)
 	defer logs.Close()
 	addr := make(chan net.Addr, 1)
@@ -69,6 +75,9 @@ func TestBootstrapRetriesWhileServing(t *testing.T) {
 			if want := "waiting for the serving certificate: bootstrap: " + notFound.Error() + "\n"; resp.StatusCode != 503 || string(body) != want {
 				t.Errorf("readyz while the bootstrap fails: %d %q; want 503 %q", resp.StatusCode, body, want)
 			}
+			// The retries (110 ms in all) could otherwise end before the
+			// probe's answer on a loaded machine.
+			close(boot.second)
 		}
 	}
 	if line := logs.next("bootstrap-done"); line["attempts"] != float64(5) {
