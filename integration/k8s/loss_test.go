@@ -24,6 +24,19 @@ import (
 // back-off.
 const lossBound = 3 * time.Minute
 
+// lossParallel makes the webhook installations that inject the tandem
+// variants, then lets t run beside the other tests: made while parallel
+// tests run, an installation still rolling out would be seen by their
+// tandemctl check (an error finding, exit 1).
+func lossParallel(t *testing.T) {
+	t.Helper()
+	webhookInstalled(t)
+	if serverMinor >= nativeSidecarsSince {
+		nativeWebhookInstalled(t)
+	}
+	t.Parallel()
+}
+
 // eachLossVariant runs play in a parallel subtest per variant; those with
 // native sidecars only on a release that has them.
 func eachLossVariant(t *testing.T, play func(t *testing.T, variant string)) {
@@ -51,7 +64,7 @@ func (r lossRun) mustEnd(t *testing.T, want string) {
 // The main sends 1000 records and exits 0; the collector is stopped after
 // it (by the kubelet, or by tandem on the main's done file) and flushes.
 func TestLossMainCompletes(t *testing.T) {
-	t.Parallel()
+	lossParallel(t)
 	eachLossVariant(t, func(t *testing.T, v string) {
 		r := startLoss(t, lossPlay{variant: v, config: batchedConfig, grace: 30,
 			send: []string{"--count", "1000", "--every", "5ms"}}, 100)
@@ -71,7 +84,7 @@ func TestLossMainCompletes(t *testing.T) {
 // What it had acknowledged until then, the collector flushes in its own
 // stop, after the main's.
 func TestLossJobDeletedWhileDraining(t *testing.T) {
-	t.Parallel()
+	lossParallel(t)
 	eachLossVariant(t, func(t *testing.T, v string) {
 		r := startLoss(t, lossPlay{variant: v, config: batchedConfig, grace: 10,
 			send: []string{"--drain", "--every", "5ms"}}, 200)
@@ -99,7 +112,7 @@ func TestLossJobDeletedWhileDraining(t *testing.T) {
 // kill): the collector is stopped after it (by the kubelet, or by tandem on
 // the lost lifeline) and flushes.
 func TestLossMainKilled(t *testing.T) {
-	t.Parallel()
+	lossParallel(t)
 	eachLossVariant(t, func(t *testing.T, v string) {
 		r := startLoss(t, lossPlay{variant: v, config: batchedConfig, grace: 30,
 			send: []string{"--every", "5ms"}}, 300)
@@ -160,7 +173,7 @@ func (c lossCount) assertCrashLoss(t *testing.T, config string, atKill int, what
 // always in classic mode); the main retries what was not acknowledged
 // meanwhile and completes.
 func TestLossCollectorCrash(t *testing.T) {
-	t.Parallel()
+	lossParallel(t)
 	eachCollectorConfig(t, func(t *testing.T, v, config, what string) {
 		r := startLoss(t, lossPlay{variant: v, config: config, grace: 30,
 			send: []string{"--count", "1500", "--every", "5ms"}}, 300)
@@ -175,7 +188,7 @@ func TestLossCollectorCrash(t *testing.T) {
 // SIGKILLed: classic tandem starts it again (the main still needs it);
 // the kubelet does not, in a pod being deleted.
 func TestLossCollectorCrashWhileDraining(t *testing.T) {
-	t.Parallel()
+	lossParallel(t)
 	eachCollectorConfig(t, func(t *testing.T, v, config, what string) {
 		r := startLoss(t, lossPlay{variant: v, config: config, grace: 10,
 			send: []string{"--drain", "--every", "5ms"}}, 200)

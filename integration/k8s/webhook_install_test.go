@@ -72,7 +72,8 @@ func installWebhook(t *testing.T) {
 // are ready and the caBundle is set. What it applied is removed at the end
 // of the run by down.sh. The tests that use it share it: those that change
 // it are not parallel, so they run one after the other, before the
-// parallel ones (the loss tests), which only have pods admitted.
+// parallel ones (the loss tests, which install it before they turn
+// parallel), which only have pods admitted.
 func webhookInstalled(t *testing.T) {
 	t.Helper()
 	requireCluster(t)

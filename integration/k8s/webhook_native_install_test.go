@@ -66,7 +66,8 @@ patches:
 `
 
 // nativeWebhookInstalled installs the native-mode webhook, once a run,
-// after the classic one (whose tandemctl image it runs).
+// after the classic one (whose tandemctl image it runs). The loss tests
+// call it before they turn parallel (lossParallel).
 func nativeWebhookInstalled(t *testing.T) {
 	t.Helper()
 	requireCluster(t)
