@@ -27,7 +27,7 @@ service:
 // (Stopped at once, the native mode lost the last 25 lines of 1000,
 // docs/shutdown-loss.md.)
 func TestLossFileShipperMainCompletes(t *testing.T) {
-	t.Parallel()
+	lossParallel(t)
 	eachLossVariant(t, func(t *testing.T, v string) {
 		r := startLoss(t, lossPlay{variant: v, config: filelogConfig, grace: 30,
 			send: []string{"--file", "/out/app.log", "--count", "1000", "--every", "5ms"}}, 100)

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tandem-sh/tandem/integration/kit"
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"golang.org/x/sys/unix"
 )
 
@@ -46,8 +48,10 @@ service:
 `
 )
 
-// lossVariants: the bare native sidecar (the control) and the same pod
-// through tandemctl inject in each mode.
+// lossVariants: the bare native sidecar (the control, in a namespace no
+// webhook injects in) and the same pod as users write it, injected by
+// tandem's webhook at admission in a namespace labelled for it, in each
+// mode.
 var lossVariants = []string{"bare", "classic", "native"}
 
 // lossPlay is one pod of a loss test.
@@ -56,14 +60,12 @@ type lossPlay struct {
 	config  string   // the collector's
 	send    []string // otlpsend's flags
 	grace   int      // terminationGracePeriodSeconds
-	// tandem are the pod template's annotations for tandem (not in the
-	// bare variant).
-	tandem map[string]string
 }
 
 // lossJob is the Job of play writing into dir. In the bare variant the
 // collector is a native sidecar; else both are in containers, as users
-// write them, and inject finds the collector by its image (its preset).
+// write them, with no annotation: the webhook finds the collector by its
+// image (its preset).
 func lossJob(t *testing.T, name, dir string, play lossPlay) *kit.Manifest {
 	t.Helper()
 	out := []any{map[string]any{"name": "out", "mountPath": "/out"}}
@@ -82,7 +84,7 @@ func lossJob(t *testing.T, name, dir string, play lossPlay) *kit.Manifest {
 		return ownJob(t, name, spec)
 	}
 	spec["containers"] = []any{main, collector}
-	return injectCollector(t, ownJob(t, name, spec), play.variant, play.tandem)
+	return ownJob(t, name, spec)
 }
 
 func anys(s []string) []any {
@@ -93,20 +95,31 @@ func anys(s []string) []any {
 	return out
 }
 
-// injectCollector injects m with no annotation naming the collector: it
-// is a sidecar by its image's repository, which tandemctl's preset
-// otel-collector-contrib names. annotations are the pod template's others.
-func injectCollector(t *testing.T, m *kit.Manifest, mode string, annotations map[string]string) *kit.Manifest {
+// assertInjected fails t unless the webhook injected p in mode: its
+// annotation, the main under tandem main, and the collector under tandem
+// sidecar where mode puts it, with its preset's 1 s stop delay (the pod
+// names no sidecar: only the preset makes the collector one).
+func assertInjected(t *testing.T, p pod, mode string) {
 	t.Helper()
-	if len(annotations) > 0 {
-		m.Set(annotations, "spec", "template", "metadata", "annotations")
+	if v, ok := p.Metadata.Annotations["tandem.sh/injected"]; !ok {
+		t.Fatalf("pod %s not injected by the webhook: no tandem.sh/injected", p.Metadata.Name)
+	} else {
+		t.Logf("pod %s injected at admission in %s mode (tandem.sh/injected: %s)", p.Metadata.Name, mode, v)
 	}
-	out, report := injectManifest(t, m.YAML(), "--mode", mode)
-	t.Logf("tandemctl inject --mode %s: %s", mode, report)
-	if !strings.Contains(report, "sidecars: otelcol (preset otel-collector-contrib") {
-		t.Fatalf("inject did not take the collector for a sidecar by its preset: %s", report)
+	main, _ := p.spec("main")
+	if len(main.Command) < 2 || main.Command[1] != cmdline.CmdMain {
+		t.Errorf("main runs %q; want it under tandem main", main.Command)
 	}
-	return kit.Parse(t, "tandemctl inject --mode "+mode, out)
+	collector, _ := p.spec("otelcol")
+	wrapped := len(collector.Command) > 1 && collector.Command[1] == cmdline.CmdSidecar
+	delay := slices.Index(collector.Command, "--stop-delay")
+	if !wrapped || delay < 0 || delay+1 >= len(collector.Command) || collector.Command[delay+1] != "1s" {
+		t.Errorf("the collector runs %q; want it under tandem sidecar with its preset's --stop-delay 1s", collector.Command)
+	}
+	native := slices.ContainsFunc(p.Spec.InitContainers, func(c containerSpec) bool { return c.Name == "otelcol" })
+	if want := mode == "native"; native != want || (collector.RestartPolicy == "Always") != want {
+		t.Errorf("%s mode: the collector an init container %v, restartPolicy %q; want a native sidecar %v", mode, native, collector.RestartPolicy, want)
+	}
 }
 
 // lossRun is a loss test's pod, running, with its main's output followed.
@@ -125,7 +138,7 @@ func startLoss(t *testing.T, play lossPlay, acked int) lossRun {
 	if err := lossImages(); err != nil {
 		t.Fatal(err)
 	}
-	r := lossRun{n: newNamespace(t), name: "loss-" + play.variant, dir: t.TempDir()}
+	r := lossRun{n: lossNamespace(t, play.variant), name: "loss-" + play.variant, dir: t.TempDir()}
 	// The collector runs as its image's user, 10001.
 	if err := os.Chmod(r.dir, 0o777); err != nil {
 		t.Fatal(err)
@@ -135,11 +148,34 @@ func startLoss(t *testing.T, play lossPlay, acked int) lossRun {
 		main, _ := p.container("main")
 		return main.running()
 	})
+	if play.variant != "bare" {
+		assertInjected(t, r.pod, play.variant)
+	} else if v, ok := r.pod.Metadata.Annotations["tandem.sh/injected"]; ok {
+		t.Fatalf("the control's pod was injected (tandem.sh/injected: %s); want it as written", v)
+	}
 	ctx, cancel := contextFor(5 * time.Minute)
 	t.Cleanup(cancel)
 	r.main = r.n.follow(ctx, r.pod.Metadata.Name, "main")
+	// The containers' output, tandem's events in it, is gone with the pod:
+	// kept for a failure.
+	collector := r.n.follow(ctx, r.pod.Metadata.Name, "otelcol")
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("the main's output:\n%s\nthe collector's output:\n%s", r.main.output(), collector.output())
+		}
+	})
 	r.awaitMain(t, fmt.Sprintf("otlpsend: acked %d", acked))
 	return r
+}
+
+// lossNamespace is a variant's namespace: one the webhook injects in, in
+// the variant's mode; none for the bare control.
+func lossNamespace(t *testing.T, variant string) *namespace {
+	t.Helper()
+	if variant == "bare" {
+		return newNamespace(t)
+	}
+	return injectingNamespace(t, variant)
 }
 
 func (r lossRun) awaitMain(t *testing.T, text string) {
@@ -149,10 +185,16 @@ func (r lossRun) awaitMain(t *testing.T, text string) {
 	}
 }
 
-// kill SIGKILLs the program of container c: its PID 1 in the bare
-// variant, else the child of its tandem (whose PID 1 that is) named comm.
-// It returns how many records had been acknowledged then.
+// kill SIGKILLs the program of container c (pidOf) and returns how many
+// records had been acknowledged then.
 func (r lossRun) kill(t *testing.T, variant, c, comm string) int {
+	t.Helper()
+	return r.killPID(t, r.pidOf(t, variant, c, comm), c)
+}
+
+// pidOf is the program of container c: its PID 1 in the bare variant,
+// else the child of its tandem (whose PID 1 that is) named comm.
+func (r lossRun) pidOf(t *testing.T, variant, c, comm string) int {
 	t.Helper()
 	p := r.n.waitPod("job-name="+r.name, jobBound, func(pod) bool { return true })
 	cs, ok := p.container(c)
@@ -163,10 +205,31 @@ func (r lossRun) kill(t *testing.T, variant, c, comm string) int {
 	if variant != "bare" && comm != "" {
 		pid = childNamed(t, pid, comm)
 	}
+	return pid
+}
+
+// killPID SIGKILLs pid, the program of container c, and returns how many
+// records had been acknowledged then.
+func (r lossRun) killPID(t *testing.T, pid int, c string) int {
+	t.Helper()
 	if err := unix.Kill(pid, unix.SIGKILL); err != nil {
 		t.Fatalf("kill -KILL %d (%s): %v", pid, c, err)
 	}
 	return len(readNumbers(t, r.dir, "acked"))
+}
+
+// awaitDraining returns once the main has written that it drains (its
+// SIGTERM came), read on the node: the container's log comes seconds late
+// on a loaded node, after a main that drains for 5 s may have ended.
+func (r lossRun) awaitDraining(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for len(readNumbers(t, r.dir, "draining")) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the main never said it drains:\n%s", r.main.output())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // childNamed is the child of pid whose command is comm. A child is listed

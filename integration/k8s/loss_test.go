@@ -15,14 +15,27 @@ import (
 // Each case is played by the bare native sidecar (the control: the same
 // pod, the collector an init container with restartPolicy Always, no
 // tandem) and by the pod as users write it (both in containers, no
-// annotation) through tandemctl inject in each mode. The figures are in
-// docs/shutdown-loss.md.
+// annotation), injected by tandem's webhook at admission in a namespace
+// labelled for it, in each mode. The figures are in docs/shutdown-loss.md.
 
 // lossBound is how long a loss test's Job may take from its first
 // acknowledged records to its end: the main sends for 10 to 20 s on a
 // loaded machine, a collector restart takes up to 10 s of the kubelet's
 // back-off.
 const lossBound = 3 * time.Minute
+
+// lossParallel makes the webhook installations that inject the tandem
+// variants, then lets t run beside the other tests: made while parallel
+// tests run, an installation still rolling out would be seen by their
+// tandemctl check (an error finding, exit 1).
+func lossParallel(t *testing.T) {
+	t.Helper()
+	webhookInstalled(t)
+	if serverMinor >= nativeSidecarsSince {
+		nativeWebhookInstalled(t)
+	}
+	t.Parallel()
+}
 
 // eachLossVariant runs play in a parallel subtest per variant; those with
 // native sidecars only on a release that has them.
@@ -51,7 +64,7 @@ func (r lossRun) mustEnd(t *testing.T, want string) {
 // The main sends 1000 records and exits 0; the collector is stopped after
 // it (by the kubelet, or by tandem on the main's done file) and flushes.
 func TestLossMainCompletes(t *testing.T) {
-	t.Parallel()
+	lossParallel(t)
 	eachLossVariant(t, func(t *testing.T, v string) {
 		r := startLoss(t, lossPlay{variant: v, config: batchedConfig, grace: 30,
 			send: []string{"--count", "1000", "--every", "5ms"}}, 100)
@@ -66,11 +79,12 @@ func TestLossMainCompletes(t *testing.T) {
 
 // The Job is deleted while the main sends; the main traps SIGTERM and sends
 // on until it is killed (at the end of the grace period it is given: the
-// pod's for the bare sidecar, inject's --termination-grace under tandem).
+// pod's for the bare sidecar, the --termination-grace the webhook gave
+// tandem's main).
 // What it had acknowledged until then, the collector flushes in its own
 // stop, after the main's.
 func TestLossJobDeletedWhileDraining(t *testing.T) {
-	t.Parallel()
+	lossParallel(t)
 	eachLossVariant(t, func(t *testing.T, v string) {
 		r := startLoss(t, lossPlay{variant: v, config: batchedConfig, grace: 10,
 			send: []string{"--drain", "--every", "5ms"}}, 200)
@@ -98,7 +112,7 @@ func TestLossJobDeletedWhileDraining(t *testing.T) {
 // kill): the collector is stopped after it (by the kubelet, or by tandem on
 // the lost lifeline) and flushes.
 func TestLossMainKilled(t *testing.T) {
-	t.Parallel()
+	lossParallel(t)
 	eachLossVariant(t, func(t *testing.T, v string) {
 		r := startLoss(t, lossPlay{variant: v, config: batchedConfig, grace: 30,
 			send: []string{"--every", "5ms"}}, 300)
@@ -159,7 +173,7 @@ func (c lossCount) assertCrashLoss(t *testing.T, config string, atKill int, what
 // always in classic mode); the main retries what was not acknowledged
 // meanwhile and completes.
 func TestLossCollectorCrash(t *testing.T) {
-	t.Parallel()
+	lossParallel(t)
 	eachCollectorConfig(t, func(t *testing.T, v, config, what string) {
 		r := startLoss(t, lossPlay{variant: v, config: config, grace: 30,
 			send: []string{"--count", "1500", "--every", "5ms"}}, 300)
@@ -174,15 +188,18 @@ func TestLossCollectorCrash(t *testing.T) {
 // SIGKILLed: classic tandem starts it again (the main still needs it);
 // the kubelet does not, in a pod being deleted.
 func TestLossCollectorCrashWhileDraining(t *testing.T) {
-	t.Parallel()
+	lossParallel(t)
 	eachCollectorConfig(t, func(t *testing.T, v, config, what string) {
 		r := startLoss(t, lossPlay{variant: v, config: config, grace: 10,
 			send: []string{"--drain", "--every", "5ms"}}, 200)
+		// Found before the deletion, killed as soon as the main drains:
+		// under tandem the main drains 5 s, the collector's stop follows.
+		collector := r.pidOf(t, v, "otelcol", "otelcol-contrib")
 		var atKill int
 		d := r.n.deleteWatched(r.pod.Metadata.Name, 2*time.Minute, func() {
 			r.n.run(nil, "delete", "job", r.name, "--wait=false")
-			r.awaitMain(t, "otlpsend: SIGTERM, draining")
-			atKill = r.kill(t, v, "otelcol", "otelcol-contrib")
+			r.awaitDraining(t)
+			atKill = r.killPID(t, collector, "otelcol")
 		})
 		c := countLoss(t, r.dir)
 		t.Logf("%s: collector killed while the main drained; %d records acknowledged after it; deletion → every container ended in %s",

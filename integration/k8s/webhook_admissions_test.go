@@ -12,9 +12,7 @@ import "testing"
 func admittingNamespace(t *testing.T) *namespace {
 	t.Helper()
 	installWebhook(t)
-	waitWebhookRollout(t)
-	n := newNamespace(t)
-	n.enableInjection()
+	n := injectingNamespace(t, "classic")
 	n.pullSecret()
 	return n
 }

@@ -70,8 +70,10 @@ func installWebhook(t *testing.T) {
 // webhookInstalled installs the webhook, once a run: builds and imports
 // the tandemctl image, applies the overlay, and waits until both replicas
 // are ready and the caBundle is set. What it applied is removed at the end
-// of the run by down.sh. The tests that use it share it: none of them is
-// parallel, so they run one after the other, before the parallel ones.
+// of the run by down.sh. The tests that use it share it: those that change
+// it are not parallel, so they run one after the other, before the
+// parallel ones (the loss tests, which install it before they turn
+// parallel), which only have pods admitted.
 func webhookInstalled(t *testing.T) {
 	t.Helper()
 	requireCluster(t)
@@ -88,6 +90,19 @@ func doInstallWebhook() error {
 		return err
 	}
 	defer os.RemoveAll(work)
+	if err := importTandemctlImage(work); err != nil {
+		return err
+	}
+	overlay, err := writeWebhookOverlay(work)
+	if err != nil {
+		return err
+	}
+	return applyWebhook(overlay, webhookNamespace, "tandem")
+}
+
+// importTandemctlImage builds the tandemctl image (Dockerfile.tandemctl)
+// in a context under work and imports it into the node's containerd.
+func importTandemctlImage(work string) error {
 	ctx := filepath.Join(work, "image")
 	if err := os.MkdirAll(filepath.Join(ctx, "bin"), 0o755); err != nil {
 		return err
@@ -101,37 +116,54 @@ func doInstallWebhook() error {
 	if _, _, err := importImage.Run(context.Background(), nil, tandemctlImage, filepath.Join(repoRoot, "Dockerfile.tandemctl"), ctx); err != nil {
 		return fmt.Errorf("import the tandemctl image: %w", err)
 	}
+	return nil
+}
+
+// writeWebhookOverlay writes webhookOverlay of examples/webhook/ into
+// work/overlay and returns that directory.
+func writeWebhookOverlay(work string) (string, error) {
 	overlay := filepath.Join(work, "overlay")
 	rel, _ := filepath.Rel(overlay, filepath.Join(repoRoot, "examples", "webhook"))
 	if err := os.MkdirAll(overlay, 0o755); err != nil {
-		return err
+		return "", err
 	}
-	if err := os.WriteFile(filepath.Join(overlay, "kustomization.yaml"), []byte(fmt.Sprintf(webhookOverlay, rel)), 0o644); err != nil {
-		return err
-	}
+	return overlay, os.WriteFile(filepath.Join(overlay, "kustomization.yaml"), []byte(fmt.Sprintf(webhookOverlay, rel)), 0o644)
+}
+
+// applyWebhook applies the kustomization in dir, and waits until the
+// Deployment tandem-webhook of namespace is rolled out and the caBundle
+// of the MutatingWebhookConfiguration config is set.
+func applyWebhook(dir, namespace, config string) error {
 	c, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	if _, err := kubectl(c, nil, "apply", "-k", overlay); err != nil {
+	if _, err := kubectl(c, nil, "apply", "-k", dir); err != nil {
 		return err
 	}
-	if out, err := kubectl(c, nil, "-n", webhookNamespace, "rollout", "status", "deployment/tandem-webhook", "--timeout=3m"); err != nil {
-		logs, _ := kubectl(context.Background(), nil, "-n", webhookNamespace, "logs", "-l", "app.kubernetes.io/name=tandem-webhook", "--tail=20")
+	if out, err := kubectl(c, nil, "-n", namespace, "rollout", "status", "deployment/tandem-webhook", "--timeout=3m"); err != nil {
+		logs, _ := kubectl(context.Background(), nil, "-n", namespace, "logs", "-l", "app.kubernetes.io/name=tandem-webhook", "--tail=20")
 		return fmt.Errorf("%v: %s\nwebhook logs:\n%s", err, out, logs)
 	}
 	for c.Err() == nil {
-		ca, _ := kubectl(c, nil, "get", "mutatingwebhookconfiguration", "tandem", "-o", "jsonpath={.webhooks[0].clientConfig.caBundle}")
+		ca, _ := kubectl(c, nil, "get", "mutatingwebhookconfiguration", config, "-o", "jsonpath={.webhooks[0].clientConfig.caBundle}")
 		if strings.TrimSpace(ca) != "" {
 			return nil
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	return fmt.Errorf("the caBundle of mutatingwebhookconfiguration tandem was not set: %w", c.Err())
+	return fmt.Errorf("the caBundle of mutatingwebhookconfiguration %s was not set: %w", config, c.Err())
 }
 
 // enableInjection labels n's namespace for the webhook.
 func (n *namespace) enableInjection() {
+	n.labelInjection("enabled")
+}
+
+// labelInjection labels n's namespace tandem.sh/inject=value: the
+// installation of the webhook whose namespaceSelector asks for value
+// injects its pods.
+func (n *namespace) labelInjection(value string) {
 	n.t.Helper()
-	n.run(nil, "label", "namespace", n.name, "tandem.sh/inject=enabled")
+	n.run(nil, "label", "namespace", n.name, "tandem.sh/inject="+value)
 }
 
 // webhookPods names the webhook's pods.

@@ -17,7 +17,8 @@
 // --every, as the OpenTelemetry SDKs' exporters retry. It exits 0 once
 // --count records are acknowledged (0: never). On SIGTERM it exits 0, or
 // with --drain keeps sending until it is killed (a main that drains for
-// all the grace it is given). Every --mark-every acknowledgements, and at
+// all the grace it is given), and appends the number acknowledged then to
+// DIR/draining, which a test reads at once, without its log's delay. Every --mark-every acknowledgements, and at
 // its end, it prints "otlpsend: acked N". Build it static (CGO_ENABLED=0).
 package main
 
@@ -56,6 +57,7 @@ func main() {
 				os.Exit(0)
 			}
 			fmt.Printf("otlpsend: SIGTERM, draining: acked %d, sending on until killed\n", n-1)
+			s.note(open(*dir, "draining"), n-1)
 			signal.Stop(terms)
 		default:
 		}
