@@ -9,7 +9,7 @@ import (
 
 // newApp builds the CLI over the given streams, so tests run it in-process.
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
-	commands := []*cli.Command{injectCommand(), webhookCommand(), checkCommand(), presetsCommand(), versionCommand(), helpCommand()}
+	commands := []*cli.Command{injectCommand(), webhookCommand(), policyCommand(), checkCommand(), presetsCommand(), versionCommand(), helpCommand()}
 	for _, c := range commands {
 		c.OnUsageError = onUsageError // every command's bad flag exits 2
 	}
