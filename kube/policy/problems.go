@@ -19,7 +19,7 @@ func (g *generator) problems() variable {
 		v("ann") + ".filter(k, k.startsWith('tandem.sh/') && !(k in " + strList(readKeys) + ")).map(k, 'annotation ' + k + ' is read by the webhook and tandemctl inject, not by the policy')",
 		"(" + str(inject.PresetsKey) + " in " + v("ann") + " && !(" + v("ann") + "[" + str(inject.PresetsKey) + "] in ['enabled', 'disabled']) ? ['" + inject.PresetsKey + ": expected disabled or enabled'] : [])",
 		"(size(" + v("mains") + ") == 0 ? ['every container is a sidecar: a pod needs a main whose end stops them'] : [])",
-		"(has(object.spec.initContainers) && object.spec.initContainers.exists(c, has(c.restartPolicy) && c.restartPolicy == 'Always') ? ['the pod has native sidecars (init containers with restartPolicy: Always), which the policy does not wrap'] : [])",
+		"(" + nativeSidecars + " ? ['the pod has native sidecars (init containers with restartPolicy: Always), which the policy does not wrap'] : [])",
 		all + ".filter(i, size(" + v("program") + "[i]) == 0).map(i, " + name + " + ' has no command, and no preset knows what its image runs: a policy reads no registry; give it a command')",
 		all + ".filter(i, has(" + ctr + ".lifecycle) && has(" + ctr + ".lifecycle.stopSignal)).map(i, " + name + " + ' states lifecycle.stopSignal, which the policy does not read')",
 		v("sidecars") + ".filter(i, " + v("preset") + "[i] in " + g.unsupportedPresets(native) + ").map(i, 'sidecar ' + " + v("names") + "[i] + ' (preset ' + " + v("preset") + "[i] + '): ' + " + g.unsupportedPresets(native) + "[" + v("preset") + "[i]])",

@@ -36,7 +36,9 @@ func (g *generator) selection() []variable {
 			strList(g.opts.Sidecars) + " || " + v("preset") + "[i] != '')"},
 		{"sidecars", all + ".filter(i, " + v("isSidecar") + "[i])"},
 		{"mains", all + ".filter(i, !" + v("isSidecar") + "[i])"},
-		{"wanted", "size(" + v("sidecars") + ") > 0 || size(" + v("named") + ") > 0"},
+		// A pod with native sidecars of its own wants them wrapped, which
+		// the policy does not do: wanted, so that it says so.
+		{"wanted", "size(" + v("sidecars") + ") > 0 || size(" + v("named") + ") > 0 || " + nativeSidecars},
 		{"tags", "object.spec.containers.map(c, c.image.split('@')[0]).map(s, s.lastIndexOf(':') > s.lastIndexOf('/') ? s.substring(s.lastIndexOf(':') + 1) : '')"},
 		{"release", v("tags") + ".map(t, t.matches('^v?[0-9]{1,9}([.][0-9]{1,9}){0,2}(-.*)?$') ? (t.startsWith('v') ? t.substring(1) : t).split('-')[0].split('.').map(x, int(x)) : [])"},
 		{"rest", v("tags") + ".map(t, t.indexOf('-') >= 0 ? t.substring(t.indexOf('-')) : '')"},
@@ -44,6 +46,9 @@ func (g *generator) selection() []variable {
 			"(has(object.spec.containers[i].args) ? object.spec.containers[i].args : []) : " + presetProgram(g.opts.Presets, "i") + ")"},
 	}
 }
+
+// nativeSidecars: the pod has init containers with restartPolicy Always.
+const nativeSidecars = "has(object.spec.initContainers) && object.spec.initContainers.exists(c, has(c.restartPolicy) && c.restartPolicy == 'Always')"
 
 func boolLit(b bool) string {
 	if b {
