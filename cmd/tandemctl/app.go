@@ -16,7 +16,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:           "tandemctl",
 		Usage:          "wrap the containers of Kubernetes manifests in tandem",
-		UsageText:      "tandemctl inject [flags] [FILE|DIR|-]...\n   tandemctl webhook [flags] (in the cluster: examples/webhook/)\n   tandemctl check [--kubeconfig F] [-n NS | -A] [--stuck-after D] [-o text|json]\n   kubectl tandem inject ... (as a kubectl plugin, through a kubectl-tandem link)",
+		UsageText:      "tandemctl inject [flags] [FILE|DIR|-]...\n   tandemctl webhook [flags] (in the cluster: examples/webhook/)\n   tandemctl policy [flags] | kubectl apply -f - (Kubernetes 1.36+: no webhook)\n   tandemctl check [--kubeconfig F] [-n NS | -A] [--stuck-after D] [-o text|json]\n   kubectl tandem inject ... (as a kubectl plugin, through a kubectl-tandem link)",
 		Version:        version,
 		HideVersion:    true,
 		Reader:         stdin,
@@ -35,7 +35,7 @@ func unknownCommand(cliCtx *cli.Context) error {
 	if cliCtx.NArg() == 0 {
 		return cli.ShowAppHelp(cliCtx)
 	}
-	return usageError{fmt.Errorf("unknown command %q: expected inject, webhook, check, version or help (see `tandemctl --help`)", cliCtx.Args().First())}
+	return usageError{fmt.Errorf("unknown command %q: expected inject, webhook, policy, check, presets, version or help (see `tandemctl --help`)", cliCtx.Args().First())}
 }
 
 // envVars names a flag's environment variable: TANDEMCTL_<FLAG>.

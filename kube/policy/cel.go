@@ -36,12 +36,13 @@ func choose(cases [][2]string, otherwise string) string {
 // duration is the CEL that writes tenths (an int expression, at least 0,
 // a plain reference: it is repeated) as tandem's command lines do
 // (internal/cmdline): whole seconds as "90s", else as Go's
-// time.Duration.String ("2.5s", "1m5.5s", "1h0m0.5s").
+// time.Duration.String ("500ms", "2.5s", "1m5.5s", "1h0m0.5s").
 func duration(tenths string) string {
 	t := tenths
 	secs := "string((" + t + " % 600) / 10) + '.' + string(" + t + " % 10) + 's'"
 	return choose([][2]string{
 		{t + " % 10 == 0", "string(" + t + " / 10) + 's'"},
+		{t + " < 10", "string(" + t + " * 100) + 'ms'"},
 		{t + " < 600", "string(" + t + " / 10) + '.' + string(" + t + " % 10) + 's'"},
 		{t + " < 36000", "string(" + t + " / 600) + 'm' + " + secs},
 	}, "string("+t+" / 36000) + 'h' + string(("+t+" % 36000) / 600) + 'm' + "+secs)
