@@ -73,14 +73,22 @@ func TestPresetMatchAsLookup(t *testing.T) {
 		"fluent/fluent-bit:5.1.1", "docker.io/fluent/fluent-bit", "localhost:5000/mirror/fluent/fluent-bit:5.1.1@sha256:00",
 		"ghcr.io/open-telemetry/opentelemetry-collector-releases/opentelemetry-collector-contrib:0.159.0",
 		"otel/opentelemetry-collector-contrib:0.159.0", "otel/opentelemetry-collector:0.159.0", "istio/proxyv2:1.27.0",
-		"example.com/notfluent/fluent-bit-extra:1", "busybox", "Fluent/Fluent-Bit:5.1.1", "fluent/fluent-bit-debug:5.1.1",
+		"example.com/notfluent/fluent-bit-extra:1", "busybox", "fluent/fluent-bit-debug:5.1.1",
+		"Registry.Example.com/fluent/fluent-bit:5.1.1", "localhost/tandem-k8s/fluent/fluent-bit:5.1.1",
 	} {
 		want := ""
-		if m, ok := table.Lookup(image); ok && image != "Fluent/Fluent-Bit:5.1.1" {
-			want = m.Name // upper case in the path: no reference, no preset
+		if m, ok := table.Lookup(image); ok {
+			want = m.Name
 		}
 		if got := eval(t, presetMatch(table, "image"), map[string]any{"image": image}); got != want {
 			t.Errorf("%s: CEL %q; Lookup %q", image, got, want)
+		}
+	}
+	// Upper case in the path is no image reference: inject takes it for
+	// no preset (the kubelet could not pull it).
+	for _, image := range []string{"Fluent/Fluent-Bit:5.1.1", "example.com/Mirror/fluent/fluent-bit:5.1.1", "Mirror/fluent/fluent-bit:5.1.1"} {
+		if got := eval(t, presetMatch(table, "image"), map[string]any{"image": image}); got != "" {
+			t.Errorf("%s: CEL %q; want no preset", image, got)
 		}
 	}
 }

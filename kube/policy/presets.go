@@ -26,7 +26,9 @@ func presetMatch(table *presets.Table, image string) string {
 		for _, r := range p.Repositories {
 			res = append(res, regexp.QuoteMeta(r))
 		}
-		re := `^([^@]*/)?(` + strings.Join(res, "|") + `)(:[^/@]*)?(@.*)?$`
+		// A registry (a dot, a port or localhost) may have upper case; the
+		// path may not.
+		re := `^(([^/@]*[.:][^/@]*|localhost|[a-z0-9._-]+)/)?([a-z0-9._-]+/)*(` + strings.Join(res, "|") + `)(:[^/@]*)?(@.*)?$`
 		cases = append(cases, [2]string{image + ".matches(" + str(re) + ")", str(p.Name)})
 	}
 	return choose(cases, "''")
