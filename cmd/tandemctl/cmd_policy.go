@@ -123,4 +123,3 @@ func writeObjects(w io.Writer, objs []any, output string) error {
 	}
 	return nil
 }
-
