@@ -50,7 +50,7 @@ func (g *generator) argv() []variable {
 		{"doneFiles", v("mains") + ".map(i, ['--done-file', " + done(nameAt("i")) + "]).flatten()"},
 		{"stopsOnDone", g.stopsOnDone()},
 		{"mainArgv", "lists.range(size(" + v("names") + ")).map(i, [" + bin + ", 'main', '--name', " + nameAt("i") + ", '--done-file', " +
-			done(nameAt("i")) + "] + " + mainGrace + " + ['--'])"},
+			done(nameAt("i")) + "] + " + mainGrace + " + (" + v("signal") + "[i] != '' ? ['--termination-signal', string(" + v("signal") + "[i])] : []) + ['--'])"},
 		// k is the sidecar's place among the sidecars, i its container's.
 		{"sidecarArgv", "lists.range(size(" + v("sidecars") + ")).map(k, " + g.sidecarArgv(bin, stopped) + ")"},
 	}
@@ -79,7 +79,9 @@ func (g *generator) sidecarArgv(bin string, stopped func(string) string) string 
 	if g.opts.Mode == inject.Classic {
 		signals := presetMap(g.opts.Presets, signalOf)
 		s += " + (" + v("period") + " > 0 ? ['--outlive-main', string(" + v("period") + ") + 's'] : [])" +
-			" + (" + at(v("preset")) + " in " + signals + " ? ['--termination-signal', string(" + signals + "[" + at(v("preset")) + "])] : [])" +
+			// What the pod states wins over the preset; TERM is the default.
+			" + (" + at(v("signal")) + " != '' ? (" + at(v("signal")) + " != 'TERM' ? ['--termination-signal', string(" + at(v("signal")) + ")] : []) : " +
+			at(v("preset")) + " in " + signals + " ? ['--termination-signal', string(" + signals + "[" + at(v("preset")) + "])] : [])" +
 			" + ['--restart', 'always']"
 	}
 	s += " + (" + v("stopsOnDone") + " && k > 0 ? ['--stopped-file', " + stopped(name) + "] : [])"
