@@ -3,7 +3,6 @@ package policy
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -114,7 +113,7 @@ func presetProgram(table *presets.Table, i string) string {
 			}
 		}
 	}
-	return choose(slices.Clip(cases), "[]")
+	return choose(cases, "[]")
 }
 
 // olderThan is the CEL of presets' olderThan: the release parts (a list
