@@ -72,14 +72,14 @@ func policyAction(cliCtx *cli.Context) error {
 
 // readPolicyFlags reads the flags into the policy's options.
 func readPolicyFlags(cliCtx *cli.Context) (policy.Options, error) {
-	io, err := readInjectOptions(cliCtx)
+	in, err := readInjectOptions(cliCtx)
 	if err != nil {
 		return policy.Options{}, err
 	}
-	if io.Mode == inject.Auto {
+	if in.Mode == inject.Auto {
 		return policy.Options{}, fmt.Errorf("--mode auto: expected classic or native (a policy is one for every node; tandemctl check says which each node allows)")
 	}
-	if io.Install == inject.InstallAuto {
+	if in.Install == inject.InstallAuto {
 		return policy.Options{}, fmt.Errorf("--install auto: expected init-copy or image-volume (a policy is one for every node's runtime)")
 	}
 	selector, err := metav1.ParseToLabelSelector(cliCtx.String("namespace-selector"))
@@ -94,8 +94,8 @@ func readPolicyFlags(cliCtx *cli.Context) (policy.Options, error) {
 	if !containerName.MatchString(name) {
 		return policy.Options{}, fmt.Errorf("--name %q: expected a DNS label (lower case letters, digits and '-', at most 63), e.g. tandem", name)
 	}
-	return policy.Options{Name: name, Mode: io.Mode, Install: io.Install, Image: io.Image, Version: io.Version,
-		Sidecars: io.Sidecars, Presets: io.Presets, NamespaceSelector: selector, OnError: onError}, nil
+	return policy.Options{Name: name, Mode: in.Mode, Install: in.Install, Image: in.Image, Version: in.Version,
+		Sidecars: in.Sidecars, Presets: in.Presets, NamespaceSelector: selector, OnError: onError}, nil
 }
 
 // writeObjects writes objs as a YAML stream, or a JSON List.
