@@ -21,10 +21,13 @@ func TestFaultHangingExecCondition(t *testing.T) {
 	pids := inDir(tempDir(t), "probe-pids")
 	// exec: splits on white space, and the helper's path has none.
 	cond := "exec:" + strings.Join(helper("fault-probe-hang", pids), " ")
-	p := startTandem(t, procOptions{}, "wait", "--for", cond, "--timeout", "4s", "--interval", "100ms")
+	// A try lasts max(1s, interval): 2s, so that the probe (this test
+	// binary, slow to start under the race detector on a loaded machine)
+	// writes its pid within its try.
+	p := startTandem(t, procOptions{}, "wait", "--for", cond, "--timeout", "7s", "--interval", "2s")
 
-	// A try lasts max(1s, interval). When the second probe has started, the
-	// first one's try is over: it must be gone entirely, not a zombie.
+	// When the second probe has started, the first one's try is over: it
+	// must be gone entirely, not a zombie.
 	lines := waitLines(t, pids, 2)
 	first, _ := strconv.Atoi(lines[0])
 	if state, err := processState(first); err == nil {

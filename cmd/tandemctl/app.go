@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 )
@@ -35,7 +36,20 @@ func unknownCommand(cliCtx *cli.Context) error {
 	if cliCtx.NArg() == 0 {
 		return cli.ShowAppHelp(cliCtx)
 	}
-	return usageError{fmt.Errorf("unknown command %q: expected inject, webhook, policy, check, presets, version or help (see `tandemctl --help`)", cliCtx.Args().First())}
+	return usageError{fmt.Errorf("unknown command %q: expected %s (see `tandemctl --help`)", cliCtx.Args().First(), commandList(cliCtx.App.Commands))}
+}
+
+// commandList names the commands as a sentence does, from the table, so
+// that a command added there is named here too.
+func commandList(commands []*cli.Command) string {
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.Name
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // envVars names a flag's environment variable: TANDEMCTL_<FLAG>.

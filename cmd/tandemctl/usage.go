@@ -18,6 +18,7 @@ var (
 	missingValue = regexp.MustCompile(`^flag needs an argument: -+(.+)$`)
 	badValue     = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-+([^:]+): `)
 	badEnvValue  = regexp.MustCompile(`^could not parse "(.*)" as \w+ value from environment variable "([^"]+)" for flag ([^:]+): `)
+	twoForms     = regexp.MustCompile(`^Cannot use two forms of the same flag: (\S+) (\S+)$`)
 )
 
 // onUsageError is every command's: the flag package's error made clear.
@@ -40,6 +41,9 @@ func clearUsage(cliCtx *cli.Context, err error) error {
 	}
 	if m := badEnvValue.FindStringSubmatch(msg); m != nil {
 		return fmt.Errorf("%s=%q (%s): expected %s", m[2], m[1], dashed(m[3]), accepted(cliCtx, m[3]))
+	}
+	if m := twoForms.FindStringSubmatch(msg); m != nil {
+		return fmt.Errorf("%s and %s are two names of one flag: expected only one of them", dashed(m[2]), dashed(m[1]))
 	}
 	return err
 }

@@ -22,6 +22,8 @@ func TestUsageErrorsOneLine(t *testing.T) {
 		{[]string{"check", "-x"}, "", "unknown flag -x for tandemctl check: see `tandemctl check --help`"},
 		{[]string{"injekt"}, "", "unknown command \"injekt\": expected inject, webhook, policy, check, presets, version or help (see `tandemctl --help`)"},
 		{[]string{"help", "injekt"}, "", "unknown command \"injekt\": expected inject, webhook, policy, check, presets, version or help (see `tandemctl --help`)"},
+		{[]string{"presets", "-o", "json", "--output", "text"}, "", "--output and -o are two names of one flag: expected only one of them"},
+		{[]string{"check", "--namespace", "a", "-n", "b"}, "", "--namespace and -n are two names of one flag: expected only one of them"},
 		{[]string{"version", "extra"}, "", `version takes no arguments, got ["extra"]`},
 		{[]string{"inject", "--lookup-timeout", "soon"}, "", `--lookup-timeout "soon": ` + duration},
 		{[]string{"inject", "--lookup-timeout", "0s"}, "", "--lookup-timeout 0s: expected a positive duration, e.g. 10s or 1m"},

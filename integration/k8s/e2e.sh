@@ -4,6 +4,8 @@
 # Without the tools it needs, it skips, unless TANDEM_K8S_REQUIRED is set
 # (CI), where that is a failure.
 # Usage: integration/k8s/e2e.sh TANDEM_BINARY [go test flags...]
+# TANDEM_K8S_TAGS: the build tags (k8s; `make bench-k8s` adds k8sbench,
+# the side-by-side start figures, which never fail and so are not CI's).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # The release of TANDEM_K8S_VERSION, else the default: never that of a
@@ -37,7 +39,7 @@ say "cluster of Kubernetes $K8S_VERSION on $K8S_RUNTIME up in $((SECONDS - start
 cd "$here" || exit 1
 start=$SECONDS
 KUBECONFIG=$KUBECONFIG_ADMIN TANDEM_K8S_KUBECTL=$K8S_BIN/kubectl TANDEM_BIN=$tandem \
-  go test -count=1 -tags k8s -timeout 20m -parallel 4 -v "$@" . 9>&-
+  go test -count=1 -tags "${TANDEM_K8S_TAGS:-k8s}" -timeout 20m -parallel 4 -v "$@" . 9>&-
 rc=$?
 say "tests (with the images) in $((SECONDS - start)) s"
 exit $rc

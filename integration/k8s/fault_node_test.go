@@ -43,9 +43,11 @@ func TestFaultNode(t *testing.T) {
 		// containerd; containerd 2.x reports 255 for them, its own loss
 		// (the Job then Fails), while tandem's done files keep the codes.
 		jobs := startFaultJobs(t)
+		// Asked while containerd runs: without it the node's status may
+		// name no runtime.
+		jobs.exitsLost = runtimeDropsExitsWhileDown(t)
 		nodeFault(t, "stop", "containerd")
 		jobs.outputLost = true
-		jobs.exitsLost = runtimeDropsExitsWhileDown(t)
 		jobs.letGo(t)
 		nodeFault(t, "start", "containerd")
 		jobs.assertEnded(t, "containerd restarted, the mains ending while it was down")
@@ -135,7 +137,11 @@ func runtimeDropsExitsWhileDown(t *testing.T) bool {
 	if err != nil {
 		t.Fatalf("the node's runtime: %v", err)
 	}
-	return strings.HasPrefix(strings.TrimSpace(out), "containerd://2.")
+	version := strings.TrimSpace(out)
+	if !strings.HasPrefix(version, "containerd://") {
+		t.Fatalf("the node's runtime is %q; want containerd://VERSION", version)
+	}
+	return strings.HasPrefix(version, "containerd://2.")
 }
 
 // faultJobSpec is a Job as a team writes it, made classic by tandemctl

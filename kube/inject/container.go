@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/tandem-sh/tandem/internal/yamlnode"
 )
@@ -132,27 +130,4 @@ func (c *container) readImage(ctx context.Context, opts Options, program, stopSi
 		fix = stopSignalFix(c.name) + ", or use --resolve none to assume SIGTERM"
 	}
 	return ImageConfig{}, &lookupError{fmt.Errorf("read the image config: %w", err), fix}
-}
-
-// signalName normalises a STOPSIGNAL or lifecycle.stopSignal ("SIGQUIT",
-// "quit", "3", "") to the name tandem takes; "" is SIGTERM.
-func signalName(s string) (string, error) {
-	s = strings.ToUpper(strings.TrimSpace(s))
-	if s == "" {
-		return "TERM", nil
-	}
-	if n, err := strconv.Atoi(s); err == nil {
-		if n == 15 {
-			return "TERM", nil
-		}
-		if n <= 0 || n > 64 {
-			return "", fmt.Errorf("stop signal %q: expected a signal name or a number from 1 to 64", s)
-		}
-		return s, nil
-	}
-	name := strings.TrimPrefix(s, "SIG")
-	if name == "" || strings.IndexFunc(name, func(r rune) bool { return (r < 'A' || r > 'Z') && (r < '0' || r > '9') && r != '+' && r != '-' }) >= 0 {
-		return "", fmt.Errorf("stop signal %q: expected a signal name such as SIGQUIT, or a number", s)
-	}
-	return name, nil
 }

@@ -2,9 +2,11 @@ package inject
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
@@ -143,19 +145,28 @@ func kubernetesExpand(s string) string {
 	return b.String()
 }
 
+// signalName writes what tandem's --termination-signal accepts, realtime
+// signals by the number the runtime sends, and refuses what tandem would
+// refuse at the container's start.
 func TestSignalName(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"", "TERM"}, {"SIGTERM", "TERM"}, {"15", "TERM"}, {"term", "TERM"},
-		{"SIGQUIT", "QUIT"}, {"QUIT", "QUIT"}, {"3", "3"}, {"SIGRTMIN+3", "RTMIN+3"},
+		{"SIGQUIT", "QUIT"}, {"QUIT", "QUIT"}, {"3", "QUIT"}, {"SIGWINCH", "WINCH"},
+		{"SIGRTMIN+3", "37"}, {"RTMIN+1", "35"}, {"RTMAX-1", "63"}, {"SIGRTMAX", "64"}, {"40", "40"},
 	}
 	for _, tt := range tests {
-		if got, err := signalName(tt.in); err != nil || got != tt.want {
+		got, err := signalName(tt.in)
+		if err != nil || got != tt.want {
 			t.Errorf("signalName(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+			continue
+		}
+		if _, err := cmdline.SignalKind.Parse(got); err != nil {
+			t.Errorf("signalName(%q) = %q, which tandem refuses: %v", tt.in, got, err)
 		}
 	}
-	for _, bad := range []string{"0", "99", "SIG", "QU IT"} {
-		if got, err := signalName(bad); err == nil {
-			t.Errorf("signalName(%q) = %q; want an error", bad, got)
+	for _, bad := range []string{"0", "99", "SIG", "QU IT", "BOGUS", "SIGBOGUS", "KILL", "SIGSTOP", "9", "32", "RTMIN+31", "RTMAX-31", "RTMIN-1", "RTMINX", "SIGRTMIN"} {
+		if got, err := signalName(bad); err == nil || !strings.Contains(err.Error(), strconv.Quote(bad)) {
+			t.Errorf("signalName(%q) = %q, %v; want an error naming it", bad, got, err)
 		}
 	}
 }

@@ -46,7 +46,7 @@ func statedStopSignals(annotations *yaml.Node, containers []string) (map[string]
 		}
 		sig, err := signalName(value)
 		if err != nil || strings.TrimSpace(value) == "" {
-			errs = append(errs, fmt.Errorf("%s: %q: expected a signal name or number, e.g. %s: QUIT", key, value, key))
+			errs = append(errs, fmt.Errorf("%s: %q: expected a signal name or number that tandem can catch, e.g. %s: QUIT", key, value, key))
 			continue
 		}
 		stated[name] = sig

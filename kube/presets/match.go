@@ -119,15 +119,34 @@ func (e *Endpoint) For(argv []string, env map[string]string) (target string, ok 
 	if name == "" {
 		return target, true, nil
 	}
-	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+	host, number := addressOf(port)
+	if n, err := strconv.Atoi(number); err != nil || n < 1 || n > 65535 {
 		return "", false, fmt.Errorf("%s %q: not a port number", name, port)
 	}
 	u, err := url.Parse(target)
 	if err != nil {
 		return "", false, err
 	}
-	u.Host = net.JoinHostPort(u.Hostname(), port)
+	if host == "" {
+		host = u.Hostname()
+	}
+	u.Host = net.JoinHostPort(host, number)
 	return u.String(), true, nil
+}
+
+// addressOf reads a port setting: a port, or an address HOST:PORT (alloy's
+// --server.http.listen-addr). The host is "" when the endpoint's own
+// loopback host reaches it: none given, or a wildcard (0.0.0.0, ::),
+// which listens on loopback too.
+func addressOf(value string) (host, port string) {
+	h, p, err := net.SplitHostPort(value)
+	if err != nil {
+		return "", value
+	}
+	if ip := net.ParseIP(h); ip != nil && ip.IsUnspecified() {
+		h = ""
+	}
+	return h, p
 }
 
 // On says whether a container that runs argv with env has the switch on:

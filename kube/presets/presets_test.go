@@ -134,6 +134,7 @@ func TestEndpointPorts(t *testing.T) {
 	table := Builtin()
 	sql, _ := table.Lookup("gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.25.3")
 	dapr, _ := table.Lookup("daprio/daprd:1.15.0")
+	alloy, _ := table.Lookup("grafana/alloy:v1.18.1")
 	for _, tc := range []struct {
 		name      string
 		e         *Endpoint
@@ -154,6 +155,12 @@ func TestEndpointPorts(t *testing.T) {
 		{"not a port", sql.Quit, []string{"/p", "--quitquitquit", "--admin-port=$(PORT)"}, nil, "", false, `--admin-port "$(PORT)": not a port number`},
 		{"daprd default", dapr.Quit, []string{"/daprd"}, nil, "http://127.0.0.1:3500/v1.0/shutdown", true, ""},
 		{"--dapr-http-port", dapr.Quit, []string{"/daprd", "--dapr-http-port", "3501"}, nil, "http://127.0.0.1:3501/v1.0/shutdown", true, ""},
+		{"alloy default", alloy.Ready, []string{"/bin/alloy", "run"}, nil, "http://127.0.0.1:12345/-/ready", true, ""},
+		{"an address's wildcard host", alloy.Ready, []string{"/bin/alloy", "run", "--server.http.listen-addr=0.0.0.0:9999"}, nil, "http://127.0.0.1:9999/-/ready", true, ""},
+		{"an address without host", alloy.Ready, []string{"/bin/alloy", "run", "--server.http.listen-addr", ":8888"}, nil, "http://127.0.0.1:8888/-/ready", true, ""},
+		{"an address's IPv6 wildcard", alloy.Ready, []string{"/bin/alloy", "run", "--server.http.listen-addr=[::]:9999"}, nil, "http://127.0.0.1:9999/-/ready", true, ""},
+		{"an address's host", alloy.Ready, []string{"/bin/alloy", "run", "--server.http.listen-addr=localhost:7777"}, nil, "http://localhost:7777/-/ready", true, ""},
+		{"an address without port", alloy.Ready, []string{"/bin/alloy", "run", "--server.http.listen-addr=0.0.0.0:"}, nil, "", false, `--server.http.listen-addr "0.0.0.0:": not a port number`},
 	} {
 		got, ok, err := tc.e.For(tc.argv, tc.env)
 		if got != tc.want || ok != tc.wantOK || (err == nil) != (tc.wantError == "") || err != nil && err.Error() != tc.wantError {

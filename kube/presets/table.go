@@ -47,7 +47,8 @@ type Preset struct {
 // Endpoint is a URL or tandem condition that the sidecar serves only
 // when its command line has WhenArg or its environment sets WhenEnv to
 // "true" (both empty: always), on the port its command line gives with
-// PortArg or its environment with PortEnv (else the URL's).
+// PortArg or its environment with PortEnv (else the URL's), a port or an
+// address HOST:PORT.
 type Endpoint struct {
 	URL     string `json:"url,omitempty"`
 	When    string `json:"when,omitempty"`

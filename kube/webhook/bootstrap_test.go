@@ -15,18 +15,28 @@ import (
 )
 
 // fakeBootstrap fails with each error of fails in turn, then writes bundle
-// into dir; every attempt is sent on attempts.
+// into dir; every attempt is sent on attempts. With holdSecond, the second
+// attempt waits until it is closed, so a test can look at the server
+// between the first failure and the next attempt however slow it runs.
 type fakeBootstrap struct {
-	dir      string
-	bundle   selfsigned.Bundle
-	fails    []error
-	attempts chan int
-	n        int
+	dir        string
+	bundle     selfsigned.Bundle
+	fails      []error
+	attempts   chan int
+	holdSecond chan struct{}
+	n          int
 }
 
-func (f *fakeBootstrap) Run(context.Context) error {
+func (f *fakeBootstrap) Run(ctx context.Context) error {
 	f.n++
 	f.attempts <- f.n
+	if f.n == 2 && f.holdSecond != nil {
+		select {
+		case <-f.holdSecond:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 	if f.n <= len(f.fails) {
 		return f.fails[f.n-1]
 	}
@@ -43,7 +53,8 @@ func (f *fakeBootstrap) Run(context.Context) error {
 func TestBootstrapRetriesWhileServing(t *testing.T) {
 	dir := t.TempDir()
 	notFound := errors.New(`bootstrap the serving certificate in secret tandem-system/tandem-webhook-tls: secrets "tandem-webhook-tls" not found`)
-	boot := &fakeBootstrap{dir: dir, bundle: mustBundle(t), fails: []error{notFound, notFound, notFound, notFound}, attempts: make(chan int, 16)}
+	boot := &fakeBootstrap{dir: dir, bundle: mustBundle(t), fails: []error{notFound, notFound, notFound, notFound}, attempts: make(chan int, 16),
+		holdSecond: make(chan struct{})}
 	logs, logger := newLogStream(t)
 	defer logs.Close()
 	addr := make(chan net.Addr, 1)
@@ -69,6 +80,7 @@ func TestBootstrapRetriesWhileServing(t *testing.T) {
 			if want := "waiting for the serving certificate: bootstrap: " + notFound.Error() + "\n"; resp.StatusCode != 503 || string(body) != want {
 				t.Errorf("readyz while the bootstrap fails: %d %q; want 503 %q", resp.StatusCode, body, want)
 			}
+			close(boot.holdSecond)
 		}
 	}
 	if line := logs.next("bootstrap-done"); line["attempts"] != float64(5) {

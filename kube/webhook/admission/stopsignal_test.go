@@ -29,7 +29,7 @@ func TestStopSignalAnnotation(t *testing.T) {
 	// an example.
 	bad := withAnnotations(withCommand, `"tandem.sh/sidecars":"db-proxy","tandem.sh/stop-signal.db-proxy":"KILL ME"`)
 	_, resp = f.post(t, reviewOf(t, "batch", bad))
-	want := `tandem.sh/stop-signal.db-proxy: "KILL ME": expected a signal name or number, e.g. tandem.sh/stop-signal.db-proxy: QUIT`
+	want := `tandem.sh/stop-signal.db-proxy: "KILL ME": expected a signal name or number that tandem can catch, e.g. tandem.sh/stop-signal.db-proxy: QUIT`
 	if resp == nil || resp.Allowed || resp.Result == nil || !strings.Contains(resp.Result.Message, want) {
 		t.Errorf("allowed %v, %v; want rejected with %q", resp.Allowed, resp.Result, want)
 	}
