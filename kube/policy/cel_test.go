@@ -2,12 +2,15 @@ package policy
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/ext"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
+	"github.com/tandem-sh/tandem/kube/inject"
 	"github.com/tandem-sh/tandem/kube/presets"
 )
 
@@ -15,7 +18,7 @@ import (
 // parts here need none of the API server's libraries.
 func eval(t *testing.T, expr string, vars map[string]any) any {
 	t.Helper()
-	var opts []cel.EnvOption
+	opts := []cel.EnvOption{ext.Strings()}
 	for name := range vars {
 		opts = append(opts, cel.Variable(name, cel.DynType))
 	}
@@ -89,6 +92,21 @@ func TestPresetMatchAsLookup(t *testing.T) {
 	for _, image := range []string{"Fluent/Fluent-Bit:5.1.1", "example.com/Mirror/fluent/fluent-bit:5.1.1", "Mirror/fluent/fluent-bit:5.1.1"} {
 		if got := eval(t, presetMatch(table, "image"), map[string]any{"image": image}); got != "" {
 			t.Errorf("%s: CEL %q; want no preset", image, got)
+		}
+	}
+}
+
+// A stated stop signal is written as inject writes it, and refused where
+// inject refuses it.
+func TestSignalLookupAsInject(t *testing.T) {
+	for _, s := range []string{"quit", " SIGQUIT ", "3", "03", "+3", "15", "sigterm", "SIG15", "SIGRTMIN+3", "rtmin", "rtmax-2",
+		"RTMIN+30", "RTMIN+31", "KILL", "STOP", "99", "32", "0", "", "SIG", "FOO", "USR2", "sigwinch"} {
+		want, err := inject.StopSignalName(s)
+		if err != nil || strings.TrimSpace(s) == "" {
+			want = badSignal
+		}
+		if got := eval(t, signalLookup("s"), map[string]any{"s": s}); got != want {
+			t.Errorf("%q: CEL %q; inject %q (%v)", s, got, want, err)
 		}
 	}
 }

@@ -42,8 +42,7 @@ func (g *generator) selection() []variable {
 		{"tags", "object.spec.containers.map(c, c.image.split('@')[0]).map(s, s.lastIndexOf(':') > s.lastIndexOf('/') ? s.substring(s.lastIndexOf(':') + 1) : '')"},
 		{"release", v("tags") + ".map(t, t.matches('^v?[0-9]{1,9}([.][0-9]{1,9}){0,2}(-.*)?$') ? (t.startsWith('v') ? t.substring(1) : t).split('-')[0].split('.').map(x, int(x)) : [])"},
 		{"rest", v("tags") + ".map(t, t.indexOf('-') >= 0 ? t.substring(t.indexOf('-')) : '')"},
-		{"signal", all + ".map(i, [" + str(inject.StopSignalKey) + " + " + nameAt("i") + "].map(k, k in " + v("ann") + " ? [" + v("ann") + "[k].trim().upperAscii()].map(u, " +
-			"u.matches('^[0-9]{1,9}$') ? (int(u) == 15 ? 'TERM' : u) : u.startsWith('SIG') ? u.substring(3) : u)[0] : '')[0])"},
+		{"signal", all + ".map(i, [" + str(inject.StopSignalKey) + " + " + nameAt("i") + "].map(k, k in " + v("ann") + " ? " + signalLookup(v("ann")+"[k]") + " : '')[0])"},
 		{"program", all + ".map(i, has(object.spec.containers[i].command) ? object.spec.containers[i].command + " +
 			"(has(object.spec.containers[i].args) ? object.spec.containers[i].args : []) : " + presetProgram(g.opts.Presets, "i") + ")"},
 	}
