@@ -10,14 +10,14 @@ import (
 
 // newApp builds the CLI over the given streams, so tests run it in-process.
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
-	commands := []*cli.Command{injectCommand(), webhookCommand(), checkCommand(), presetsCommand(), versionCommand(), helpCommand()}
+	commands := []*cli.Command{injectCommand(), webhookCommand(), policyCommand(), checkCommand(), presetsCommand(), versionCommand(), helpCommand()}
 	for _, c := range commands {
 		c.OnUsageError = onUsageError // every command's bad flag exits 2
 	}
 	return &cli.App{
 		Name:           "tandemctl",
 		Usage:          "wrap the containers of Kubernetes manifests in tandem",
-		UsageText:      "tandemctl inject [flags] [FILE|DIR|-]...\n   tandemctl webhook [flags] (in the cluster: examples/webhook/)\n   tandemctl check [--kubeconfig F] [-n NS | -A] [--stuck-after D] [-o text|json]\n   kubectl tandem inject ... (as a kubectl plugin, through a kubectl-tandem link)",
+		UsageText:      "tandemctl inject [flags] [FILE|DIR|-]...\n   tandemctl webhook [flags] (in the cluster: examples/webhook/)\n   tandemctl policy [flags] | kubectl apply -f - (Kubernetes 1.36+: no webhook)\n   tandemctl check [--kubeconfig F] [-n NS | -A] [--stuck-after D] [-o text|json]\n   kubectl tandem inject ... (as a kubectl plugin, through a kubectl-tandem link)",
 		Version:        version,
 		HideVersion:    true,
 		Reader:         stdin,

@@ -70,35 +70,9 @@ type imageLookups struct {
 // lookups --resolve asks for (nil: none). Each command makes its own
 // resolver from them: inject one per run, the webhook a cache by digest.
 func readInjectFlags(cliCtx *cli.Context) (inject.Options, *imageLookups, error) {
-	mode, err := inject.ParseMode(cliCtx.String("mode"))
+	opts, err := readInjectOptions(cliCtx)
 	if err != nil {
-		return inject.Options{}, nil, fmt.Errorf("--mode: %w", err)
-	}
-	install, err := inject.ParseInstall(cliCtx.String("install"))
-	if err != nil {
-		return inject.Options{}, nil, fmt.Errorf("--install: %w", err)
-	}
-	opts := inject.Options{
-		Mode:     mode,
-		Install:  install,
-		Image:    cliCtx.String("image"),
-		Version:  version,
-		Sidecars: cliCtx.StringSlice("sidecar"),
-	}
-	for _, s := range opts.Sidecars {
-		if !containerName.MatchString(s) {
-			return opts, nil, fmt.Errorf("--sidecar %q: expected a container name (lower case letters, digits and '-', at most 63), e.g. --sidecar db-proxy", s)
-		}
-	}
-	if cliCtx.Bool("presets") {
-		opts.Presets = presets.Builtin()
-	}
-	if opts.Image == "" {
-		return opts, nil, errors.New("--image: expected an image that holds /tandem, e.g. ghcr.io/tandem-sh/tandem:" + version)
-	}
-	// Written into every pod as it is: the kubelet would refuse it there.
-	if _, err := name.ParseReference(opts.Image); err != nil {
-		return opts, nil, fmt.Errorf("--image %q: expected an image reference (the image that holds /tandem), e.g. ghcr.io/tandem-sh/tandem:%s (%v)", opts.Image, version, err)
+		return opts, nil, err
 	}
 	timeout := cliCtx.Duration("lookup-timeout")
 	if timeout <= 0 {
@@ -112,6 +86,43 @@ func readInjectFlags(cliCtx *cli.Context) (inject.Options, *imageLookups, error)
 	default:
 		return opts, nil, fmt.Errorf("--resolve %q: expected %s or %s", resolve, resolveRegistry, resolveNone)
 	}
+}
+
+// readInjectOptions reads the flags of injectFlags that say how to
+// inject (--mode, --install, --image, --sidecar, --presets): those that
+// `policy` takes too.
+func readInjectOptions(cliCtx *cli.Context) (inject.Options, error) {
+	mode, err := inject.ParseMode(cliCtx.String("mode"))
+	if err != nil {
+		return inject.Options{}, fmt.Errorf("--mode: %w", err)
+	}
+	install, err := inject.ParseInstall(cliCtx.String("install"))
+	if err != nil {
+		return inject.Options{}, fmt.Errorf("--install: %w", err)
+	}
+	opts := inject.Options{
+		Mode:     mode,
+		Install:  install,
+		Image:    cliCtx.String("image"),
+		Version:  version,
+		Sidecars: cliCtx.StringSlice("sidecar"),
+	}
+	for _, s := range opts.Sidecars {
+		if !containerName.MatchString(s) {
+			return opts, fmt.Errorf("--sidecar %q: expected a container name (lower case letters, digits and '-', at most 63), e.g. --sidecar db-proxy", s)
+		}
+	}
+	if cliCtx.Bool("presets") {
+		opts.Presets = presets.Builtin()
+	}
+	if opts.Image == "" {
+		return opts, errors.New("--image: expected an image that holds /tandem, e.g. ghcr.io/tandem-sh/tandem:" + version)
+	}
+	// Written into every pod as it is: the kubelet would refuse it there.
+	if _, err := name.ParseReference(opts.Image); err != nil {
+		return opts, fmt.Errorf("--image %q: expected an image reference (the image that holds /tandem), e.g. ghcr.io/tandem-sh/tandem:%s (%v)", opts.Image, version, err)
+	}
+	return opts, nil
 }
 
 // resolver reads each image once per run, with the user's credentials.

@@ -8,6 +8,9 @@
 #   localhost/tandem-k8s/tools-quit:test  the tools with STOPSIGNAL SIGQUIT,
 #                                     as nginx's image: containerd sends
 #                                     SIGQUIT, not SIGTERM, on pod deletion
+#   localhost/tandem-k8s/fluent/fluent-bit:5.1.1  the tools under a name
+#                                     the fluent-bit preset knows: a sidecar
+#                                     by its image alone (TestPolicy…)
 # The first two are the images of integration/e2e, under the cluster's names.
 # Usage: integration/k8s/images.sh [TANDEM_BINARY]   (default bin/tandem)
 set -euo pipefail
@@ -30,4 +33,7 @@ cp /bin/busybox "$work/tools/busybox"
 mkdir "$work/quit"
 printf 'FROM localhost/tandem-k8s/tools:test\nSTOPSIGNAL SIGQUIT\n' >"$work/quit/Containerfile"
 "$here/import-image.sh" localhost/tandem-k8s/tools-quit:test "$work/quit/Containerfile" "$work/quit"
-say "images imported in $SECONDS s (podman's lock included): localhost/tandem-k8s/{tandem,tools,tools-quit}:test"
+mkdir "$work/preset"
+printf 'FROM localhost/tandem-k8s/tools:test\n' >"$work/preset/Containerfile"
+"$here/import-image.sh" localhost/tandem-k8s/fluent/fluent-bit:5.1.1 "$work/preset/Containerfile" "$work/preset"
+say "images imported in $SECONDS s (podman's lock included): localhost/tandem-k8s/{tandem,tools,tools-quit}:test, localhost/tandem-k8s/fluent/fluent-bit:5.1.1"

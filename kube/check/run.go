@@ -79,6 +79,7 @@ func (c checker) run(ctx context.Context, opts Options) (Report, error) {
 	findings := c.heldPods(pods, jobs, namespaces, opts.StuckAfter)
 	findings = append(findings, podFailurePolicies(jobs)...)
 	findings = append(findings, uninjectedPods(ctx, pods, jobs, hooks)...)
+	findings = append(findings, policySkipped(pods, cronJobsOfJobs(jobs))...)
 	findings = append(findings, modeFit(pods, nodes)...)
 	install, err := c.installation(ctx, hooks, namespaces)
 	if err != nil {

@@ -15,7 +15,7 @@ import (
 // done files are how a sidecar knows its stop is a requested one, which
 // it then ends with 0 whatever its program's code (docs/inject.md).
 func (p *plan) decide(opts Options) {
-	p.binary = opts.Install.binaryPath()
+	p.binary = opts.Install.BinaryPath()
 	all := p.startOrder(opts.Mode)
 	for _, c := range all {
 		p.presetEndpoints(c)
@@ -148,13 +148,13 @@ func (p *plan) sidecarArgv(c *container, doneFiles []string) cmdline.Sidecar {
 	// mains on the pod's deletion, and a pod whose main never starts does
 	// not keep it for ever: the kubelet does all this for a native one.
 	sidecar.OutliveMain, sidecar.TerminationSignal = p.grace.period, c.terminationSignal
-	sidecar.Restart, sidecar.MainStartTimeout = cmdline.RestartAlways, mainStartTimeout
+	sidecar.Restart, sidecar.MainStartTimeout = cmdline.RestartAlways, MainStartTimeout
 	return sidecar
 }
 
-// mainStartTimeout is how long a classic sidecar waits for a main to
+// MainStartTimeout is how long a classic sidecar waits for a main to
 // start (an image pulled, a command found) before it stops as if done.
-const mainStartTimeout = 10 * time.Minute
+const MainStartTimeout = 10 * time.Minute
 
 // stoppedFile is where sidecar writes that it stopped, for the sidecar
 // declared before it, which stops after it.

@@ -41,8 +41,8 @@ const (
 	BinMountPath  = "/run/tandem-bin"
 )
 
-// binaryPath is where the wrapped containers run tandem from.
-func (i Install) binaryPath() string {
+// BinaryPath is where the wrapped containers run tandem from.
+func (i Install) BinaryPath() string {
 	if i == ImageVolume {
 		return BinMountPath + "/tandem"
 	}

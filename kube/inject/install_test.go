@@ -170,7 +170,7 @@ func TestInstallReinjection(t *testing.T) {
 			unchanged(t, once, twice)
 			stripped := strings.Replace(once, "    tandem.sh/injected: \"v1.2.3\"\n", "", 1)
 			r, _ = injectYAML(t, stripped, testOptionsWith(func(o *Options) { o.Install = again }))
-			if r.Status != Failed || !strings.Contains(r.Err.Error(), `already wrapped: container "side" runs tandem (`+install.binaryPath()+" sidecar") {
+			if r.Status != Failed || !strings.Contains(r.Err.Error(), `already wrapped: container "side" runs tandem (`+install.BinaryPath()+" sidecar") {
 				t.Errorf("%s without its annotation, injected with %s: %s; want already wrapped", install, again, r)
 			}
 		}

@@ -71,7 +71,7 @@ const (
 	VolumeName       = "tandem"
 	InstallContainer = "tandem-install"
 	MountPath        = "/run/tandem"
-	// binary is where init-copy puts tandem (Install.binaryPath).
+	// binary is where init-copy puts tandem (Install.BinaryPath).
 	binary               = MountPath + "/tandem"
 	SidecarsKey          = "tandem.sh/sidecars"
 	InjectKey            = "tandem.sh/inject"

@@ -59,3 +59,7 @@ func realtimeNumber(name string) string {
 	}
 	return strconv.Itoa(base + n)
 }
+
+// StopSignalName is how inject writes a stated stop signal, for the
+// admission policy, which writes every accepted spelling into its CEL.
+func StopSignalName(s string) (string, error) { return signalName(s) }

@@ -1,0 +1,67 @@
+package policy
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/tandem-sh/tandem/kube/inject"
+)
+
+// problems is the variable that lists why the policy cannot inject the
+// pod (empty: it can). Each says what, and where the pod can be injected
+// instead, as the report of inject says why it refuses.
+func (g *generator) problems() variable {
+	native := g.opts.Mode == inject.Native
+	all := "lists.range(size(" + v("names") + "))"
+	ctr := "object.spec.containers[i]"
+	name := "'container ' + " + v("names") + "[i]"
+	parts := []string{
+		v("named") + ".filter(n, !(n in " + v("names") + ")).map(n, '" + inject.SidecarsKey + " names container ' + n + ', which this pod does not have')",
+		v("ann") + ".filter(k, k.startsWith('tandem.sh/') && !(k in " + strList(readKeys) + ") && !k.startsWith(" + str(inject.StopSignalKey) + ")).map(k, 'annotation ' + k + ' is read by the webhook and tandemctl inject, not by the policy')",
+		v("ann") + ".filter(k, k.startsWith(" + str(inject.StopSignalKey) + ") && !(k.substring(" + strconv.Itoa(len(inject.StopSignalKey)) + ") in " + v("names") + ")).map(k, k + ' names a container this pod does not have')",
+		all + ".filter(i, " + v("signal") + "[i] == " + str(badSignal) + ").map(i, " + str(inject.StopSignalKey) + " + " + v("names") + "[i] + ': expected a signal name or number that tandem can catch, e.g. QUIT')",
+		"(" + str(inject.PresetsKey) + " in " + v("ann") + " && !(" + v("ann") + "[" + str(inject.PresetsKey) + "] in ['enabled', 'disabled']) ? ['" + inject.PresetsKey + ": expected disabled or enabled'] : [])",
+		"(size(" + v("mains") + ") == 0 ? ['every container is a sidecar: a pod needs a main whose end stops them'] : [])",
+		"(" + nativeSidecars + " ? ['the pod has native sidecars (init containers with restartPolicy: Always), which the policy does not wrap'] : [])",
+		all + ".filter(i, size(" + v("program") + "[i]) == 0).map(i, " + name + " + ' has no command, and no preset knows what its image runs: a policy reads no registry; give it a command')",
+		all + ".filter(i, has(" + ctr + ".lifecycle) && has(" + ctr + ".lifecycle.stopSignal)).map(i, " + name + " + ' states lifecycle.stopSignal, which the policy does not read')",
+		v("sidecars") + ".filter(i, " + v("preset") + "[i] in " + g.unsupportedPresets(native) + ").map(i, 'sidecar ' + " + v("names") + "[i] + ' (preset ' + " + v("preset") + "[i] + '): ' + " + g.unsupportedPresets(native) + "[" + v("preset") + "[i]])",
+		g.collisions(),
+		"object.spec.containers.filter(c, has(c.command) && size(c.command) > 0 && c.command[0].split('/')[size(c.command[0].split('/')) - 1] == 'tandem').map(c, 'container ' + c.name + ' already runs tandem')",
+	}
+	if native {
+		parts = append(parts, v("sidecars")+".filter(i, has("+ctr+".lifecycle) && has("+ctr+".lifecycle.preStop)).map(i, 'sidecar ' + "+v("names")+"[i] + ' has a preStop hook, which the policy does not handle in native mode')")
+	} else {
+		parts = append(parts, v("sidecars")+".filter(i, has("+ctr+".readinessProbe) || has("+ctr+".startupProbe)).map(i, 'sidecar ' + "+v("names")+"[i] + ' has a probe, which becomes a start hook in classic mode, which the policy does not write')")
+	}
+	return variable{"problems", strings.Join(parts, " + ")}
+}
+
+// unsupportedPresets is a CEL map from the presets the policy cannot
+// inject to why.
+func (g *generator) unsupportedPresets(native bool) string {
+	var entries []string
+	for _, p := range g.presetList() {
+		if why := unsupported(p, native); why != "" {
+			entries = append(entries, str(p.Name)+": "+str(why))
+		}
+	}
+	return "{" + strings.Join(entries, ", ") + "}"
+}
+
+// collisions: the names and paths tandem adds must be free.
+func (g *generator) collisions() string {
+	volumes, paths := []string{inject.VolumeName}, []string{inject.MountPath}
+	if g.opts.Install == inject.ImageVolume {
+		volumes, paths = append(volumes, inject.BinVolumeName), append(paths, inject.BinMountPath)
+	}
+	ctrs := "object.spec.containers + (has(object.spec.initContainers) ? object.spec.initContainers : [])"
+	parts := []string{
+		"(has(object.spec.volumes) ? object.spec.volumes : []).filter(x, x.name in " + strList(volumes) + ").map(x, 'the pod already has a volume named ' + x.name + ', which tandem adds')",
+		"(" + ctrs + ").filter(c, has(c.volumeMounts) && c.volumeMounts.exists(m, m.mountPath in " + strList(paths) + ")).map(c, 'container ' + c.name + ' already mounts something where tandem mounts its volume')",
+	}
+	if g.opts.Install != inject.ImageVolume {
+		parts = append(parts, "(("+ctrs+").exists(c, c.name == '"+inject.InstallContainer+"') ? ['the pod already has a container named "+inject.InstallContainer+"'] : [])")
+	}
+	return strings.Join(parts, " + ")
+}
