@@ -88,18 +88,8 @@ func doInstallWebhook() error {
 		return err
 	}
 	defer os.RemoveAll(work)
-	ctx := filepath.Join(work, "image")
-	if err := os.MkdirAll(filepath.Join(ctx, "bin"), 0o755); err != nil {
+	if err := importTandemctlImage(work, tandemctlImage); err != nil {
 		return err
-	}
-	for src, dst := range map[string]string{tandemctlBin(): "tandemctl", "/etc/ssl/certs/ca-certificates.crt": "ca-certificates.crt"} {
-		if _, _, err := (kit.Tool{Bin: "cp"}).Run(context.Background(), nil, src, filepath.Join(ctx, "bin", dst)); err != nil {
-			return err
-		}
-	}
-	importImage := kit.Tool{Bin: filepath.Join(repoRoot, "integration", "k8s", "import-image.sh")}
-	if _, _, err := importImage.Run(context.Background(), nil, tandemctlImage, filepath.Join(repoRoot, "Dockerfile.tandemctl"), ctx); err != nil {
-		return fmt.Errorf("import the tandemctl image: %w", err)
 	}
 	overlay := filepath.Join(work, "overlay")
 	rel, _ := filepath.Rel(overlay, filepath.Join(repoRoot, "examples", "webhook"))
@@ -114,6 +104,34 @@ func doInstallWebhook() error {
 	if _, err := kubectl(c, nil, "apply", "-k", overlay); err != nil {
 		return err
 	}
+	return waitWebhookServing(c)
+}
+
+// importTandemctlImage builds the tandemctl image of the binary under
+// test (Dockerfile.tandemctl, its context staged in work) and imports it
+// into the cluster's containerd as each of tags.
+func importTandemctlImage(work string, tags ...string) error {
+	ctx := filepath.Join(work, "image")
+	if err := os.MkdirAll(filepath.Join(ctx, "bin"), 0o755); err != nil {
+		return err
+	}
+	for src, dst := range map[string]string{tandemctlBin(): "tandemctl", "/etc/ssl/certs/ca-certificates.crt": "ca-certificates.crt"} {
+		if _, _, err := (kit.Tool{Bin: "cp"}).Run(context.Background(), nil, src, filepath.Join(ctx, "bin", dst)); err != nil {
+			return err
+		}
+	}
+	importImage := kit.Tool{Bin: filepath.Join(repoRoot, "integration", "k8s", "import-image.sh")}
+	for _, tag := range tags {
+		if _, _, err := importImage.Run(context.Background(), nil, tag, filepath.Join(repoRoot, "Dockerfile.tandemctl"), ctx); err != nil {
+			return fmt.Errorf("import the tandemctl image as %s: %w", tag, err)
+		}
+	}
+	return nil
+}
+
+// waitWebhookServing waits until the webhook's Deployment has rolled out
+// and its caBundle is set: from then on it admits.
+func waitWebhookServing(c context.Context) error {
 	if out, err := kubectl(c, nil, "-n", webhookNamespace, "rollout", "status", "deployment/tandem-webhook", "--timeout=3m"); err != nil {
 		logs, _ := kubectl(context.Background(), nil, "-n", webhookNamespace, "logs", "-l", "app.kubernetes.io/name=tandem-webhook", "--tail=20")
 		return fmt.Errorf("%v: %s\nwebhook logs:\n%s", err, out, logs)

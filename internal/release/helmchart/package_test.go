@@ -41,6 +41,7 @@ func copyChart(t *testing.T, mtime time.Time) string {
 // TestPackageIsReproducible: two checkouts whose files have different
 // times give the same archive, byte for byte, named for the chart version.
 func TestPackageIsReproducible(t *testing.T) {
+	t.Parallel()
 	epoch := time.Unix(1764892800, 0)
 	var archives [][]byte
 	for _, mtime := range []time.Time{time.Unix(1700000000, 0), time.Unix(1800000000, 0)} {
@@ -69,6 +70,7 @@ func TestPackageIsReproducible(t *testing.T) {
 // release's tandemctl, and it still renders examples/webhook's objects
 // otherwise.
 func TestPackagedChartInstallsItsRelease(t *testing.T) {
+	t.Parallel()
 	path, err := Package(filepath.Join(repoRoot, "charts", "tandem"), t.TempDir(), "v1.2.3", time.Unix(0, 0))
 	if err != nil {
 		t.Fatal(err)
@@ -80,6 +82,7 @@ func TestPackagedChartInstallsItsRelease(t *testing.T) {
 }
 
 func TestPackageRefusesBadVersion(t *testing.T) {
+	t.Parallel()
 	dist := t.TempDir()
 	for _, v := range []string{"1.2.3", "v1.2", "dev", "v1.2.3.4"} {
 		if _, err := Package(filepath.Join(repoRoot, "charts", "tandem"), dist, v, time.Unix(0, 0)); err == nil {

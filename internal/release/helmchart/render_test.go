@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"sigs.k8s.io/kustomize/api/krusty"
@@ -36,13 +37,26 @@ func helmTemplate(t *testing.T, chart string, args ...string) map[string]object 
 
 func runHelm(t *testing.T, args ...string) (stdout []byte, stderr string, err error) {
 	t.Helper()
-	cmd := exec.Command("go", append([]string{"tool", "helm"}, args...)...)
+	bin, err := helmBin()
+	if err != nil {
+		t.Fatalf("build helm (go tool helm): %v", err)
+	}
+	cmd := exec.Command(bin, args...)
 	cmd.Dir = repoRoot
 	var errOut bytes.Buffer
 	cmd.Stderr = &errOut
 	stdout, err = cmd.Output()
 	return stdout, errOut.String(), err
 }
+
+// helmBin is the helm executable `go tool helm` runs, built once (and kept
+// in the build cache): `go tool` itself takes seconds to check it is fresh.
+var helmBin = sync.OnceValues(func() (string, error) {
+	cmd := exec.Command("go", "tool", "-n", "helm")
+	cmd.Dir = repoRoot
+	out, err := cmd.Output()
+	return strings.TrimSpace(string(out)), err
+})
 
 // kustomize is `kubectl kustomize examples/webhook`, through kustomize's
 // own library, by kind/namespace/name.
@@ -98,11 +112,12 @@ func str(v any) string {
 // TestDefaultRenderIsExamplesWebhook: the chart with its defaults renders
 // the very objects of examples/webhook/, field for field.
 func TestDefaultRenderIsExamplesWebhook(t *testing.T) {
+	t.Parallel()
 	want := kustomize(t)
 	got := helmTemplate(t, "charts/tandem")
 	sameObjects(t, got, want)
-	if len(want) != 11 {
-		t.Errorf("examples/webhook renders %d objects, this test was written for 11", len(want))
+	if len(want) != 12 {
+		t.Errorf("examples/webhook renders %d objects, this test was written for 12", len(want))
 	}
 }
 
@@ -143,6 +158,7 @@ func differences(got, want map[string]object) []string {
 // TestDifferencesSeesAChange is the control: the comparison names a
 // changed object and an extra one.
 func TestDifferencesSeesAChange(t *testing.T) {
+	t.Parallel()
 	want := kustomize(t)
 	got := helmTemplate(t, "charts/tandem", "--set", "replicas=3", "--set", "certificates.source=cert-manager")
 	diffs := strings.Join(differences(got, want), "\n")

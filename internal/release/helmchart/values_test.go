@@ -42,6 +42,7 @@ var containerPath = []string{"spec", "template", "spec", "containers", "name=web
 // TestValuesRenderWhatTheySay: each value a platform team changes shows in
 // the object it names.
 func TestValuesRenderWhatTheySay(t *testing.T) {
+	t.Parallel()
 	objs := helmTemplate(t, "charts/tandem",
 		"--set", "failurePolicy=Ignore", "--set", "replicas=3", "--set", "podDisruptionBudget.enabled=false",
 		"--set", "image.repository=registry.example.com/tandemctl", "--set", "image.tag=v9.9.9",
@@ -78,6 +79,7 @@ func TestValuesRenderWhatTheySay(t *testing.T) {
 // webhook mounts, its CA injector sets caBundle, and the webhook neither
 // bootstraps nor has the rights to.
 func TestCertManagerReplacesTheBootstrap(t *testing.T) {
+	t.Parallel()
 	objs := helmTemplate(t, "charts/tandem", "--set", "certificates.source=cert-manager")
 	cert := objs["Certificate/tandem-system/tandem-webhook"]
 	container := field(objs[deploymentKey], containerPath...)
@@ -114,6 +116,7 @@ func TestCertManagerReplacesTheBootstrap(t *testing.T) {
 // TestBadValuesAreRefused: a value outside what the webhook takes fails
 // the render, naming the value and what was expected.
 func TestBadValuesAreRefused(t *testing.T) {
+	t.Parallel()
 	for _, set := range []string{"failurePolicy=Sometimes", "mode=sidecar", "certificates.source=vault", "replicas=two"} {
 		_, stderr, err := runHelm(t, "template", "tandem", "charts/tandem", "--set", set)
 		value, _, _ := strings.Cut(set, "=")
