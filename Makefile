@@ -44,7 +44,10 @@ $(CTL): $(shell find cmd/tandemctl kube internal -name '*.go') go.mod go.sum
 # tandemctl image carries $(CA_CERTS), the host's. tandemctl is also a krew
 # plugin: an archive per architecture (kubectl-tandem, and LICENSE when the
 # repository has one) and tandem.krew.yaml naming them under RELEASE_URL,
-# written only once krew's own validator accepts it (a tool in go.mod).
+# written only once krew's own validator accepts it (a tool in go.mod). The
+# Helm chart charts/tandem as tandem-X.Y.Z.tgz (chart version X.Y.Z,
+# appVersion vX.Y.Z: the tandemctl tag it installs), packaged by Helm's Go
+# packages with its files at the commit's time.
 CYCLONEDX  := github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod@v1.10.0
 RELEASE_ARCHS := amd64 arm64
 RELEASE_URL ?= https://github.com/tandem-sh/tandem/releases/download/$(VERSION)
@@ -66,12 +69,17 @@ release:
 	  -revision $$(git rev-parse HEAD) -epoch $$SOURCE_DATE_EPOCH -ca-certs $(CA_CERTS)
 	$(GO) run ./internal/release/cmd/release krew -dist dist -version $(VERSION) \
 	  -url $(RELEASE_URL) -epoch $$SOURCE_DATE_EPOCH -go $(GO) $(if $(wildcard LICENSE),-license LICENSE)
+	$(GO) run ./internal/release/cmd/release chart -dist dist -version $(VERSION) -epoch $$SOURCE_DATE_EPOCH
 	cd dist && sha256sum -- * > SHA256SUMS
 	@ls -l dist
 
 # Pushes dist/'s multi-arch images to REGISTRY/tandem:VERSION and
 # REGISTRY/tandemctl:VERSION, with the credentials of `docker login` or
-# `podman login` (the Docker config, $$REGISTRY_AUTH_FILE, containers/auth.json).
+# `podman login` (the Docker config, $$REGISTRY_AUTH_FILE, containers/auth.json),
+# then the chart as an OCI artifact to REGISTRY/charts/tandem:X.Y.Z
+# (`helm install tandem oci://REGISTRY/charts/tandem --version X.Y.Z`), with
+# the credentials of `helm registry login` or `docker login`. A registry on
+# localhost or 127.0.0.1 is spoken to in plain HTTP.
 # DIST: another release's dist/ (integration/release).
 DIST ?= dist
 publish:

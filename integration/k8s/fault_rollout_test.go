@@ -50,12 +50,20 @@ func TestFaultWebhookRolloutFail(t *testing.T) {
 // serves on for its shutdown delay) and at least burstLeast were sent.
 func burstDuringRollout(t *testing.T, n *namespace, prefix string) rolled {
 	t.Helper()
+	return burstDuring(t, n, prefix, func() { webhookCtl(t, "rollout", "restart", "deployment/tandem-webhook") })
+}
+
+// burstDuring runs a burst in n across roll, which starts a rollout of the
+// webhook, until both old replicas are gone and at least burstLeast were
+// sent.
+func burstDuring(t *testing.T, n *namespace, prefix string, roll func()) rolled {
+	t.Helper()
 	r := rolled{old: webhookPods(t)}
 	b := &burst{client: adminClient(t), ns: n.name, prefix: prefix}
 	finish := startBurst(t, b, burstLeast)
 	since := func() time.Duration { return time.Since(b.start) }
 	r.rolloutStart = since()
-	webhookCtl(t, "rollout", "restart", "deployment/tandem-webhook")
+	roll()
 	waitWebhookRollout(t)
 	r.rolledAt = since()
 	webhookCtl(t, append([]string{"wait", "--for=delete", "--timeout=2m"}, prefixed("pod/", r.old)...)...)
@@ -63,7 +71,7 @@ func burstDuringRollout(t *testing.T, n *namespace, prefix string) rolled {
 	r.attempts = finish()
 	r.replacements = replacedBy(t, r.old)
 	c := count(r.attempts)
-	t.Logf("timeline since the burst's start: rollout restart at %s, rolled out at %s, old replicas %v gone at %s; burst ended at %s; %s; refusals %s",
+	t.Logf("timeline since the burst's start: rollout started at %s, rolled out at %s, old replicas %v gone at %s; burst ended at %s; %s; refusals %s",
 		r.rolloutStart.Round(time.Millisecond), r.rolledAt.Round(time.Millisecond), r.old, r.oldEnd.Round(time.Millisecond),
 		c.span.Round(time.Millisecond), c, c.refusedSpan())
 	return r

@@ -90,7 +90,7 @@ func doInstallWebhook() error {
 		return err
 	}
 	defer os.RemoveAll(work)
-	if err := importTandemctlImage(work); err != nil {
+	if err := importTandemctlImage(work, tandemctlImage); err != nil {
 		return err
 	}
 	overlay, err := writeWebhookOverlay(work)
@@ -100,9 +100,10 @@ func doInstallWebhook() error {
 	return applyWebhook(overlay, webhookNamespace, "tandem")
 }
 
-// importTandemctlImage builds the tandemctl image (Dockerfile.tandemctl)
-// in a context under work and imports it into the node's containerd.
-func importTandemctlImage(work string) error {
+// importTandemctlImage builds the tandemctl image of the binary under
+// test (Dockerfile.tandemctl, its context staged in work) and imports it
+// into the cluster's containerd as each of tags.
+func importTandemctlImage(work string, tags ...string) error {
 	ctx := filepath.Join(work, "image")
 	if err := os.MkdirAll(filepath.Join(ctx, "bin"), 0o755); err != nil {
 		return err
@@ -113,8 +114,10 @@ func importTandemctlImage(work string) error {
 		}
 	}
 	importImage := kit.Tool{Bin: filepath.Join(repoRoot, "integration", "k8s", "import-image.sh")}
-	if _, _, err := importImage.Run(context.Background(), nil, tandemctlImage, filepath.Join(repoRoot, "Dockerfile.tandemctl"), ctx); err != nil {
-		return fmt.Errorf("import the tandemctl image: %w", err)
+	for _, tag := range tags {
+		if _, _, err := importImage.Run(context.Background(), nil, tag, filepath.Join(repoRoot, "Dockerfile.tandemctl"), ctx); err != nil {
+			return fmt.Errorf("import the tandemctl image as %s: %w", tag, err)
+		}
 	}
 	return nil
 }
@@ -131,14 +134,20 @@ func writeWebhookOverlay(work string) (string, error) {
 }
 
 // applyWebhook applies the kustomization in dir, and waits until the
-// Deployment tandem-webhook of namespace is rolled out and the caBundle
-// of the MutatingWebhookConfiguration config is set.
+// installation it makes serves (waitWebhookServing).
 func applyWebhook(dir, namespace, config string) error {
 	c, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	if _, err := kubectl(c, nil, "apply", "-k", dir); err != nil {
 		return err
 	}
+	return waitWebhookServing(c, namespace, config)
+}
+
+// waitWebhookServing waits until the Deployment tandem-webhook of
+// namespace has rolled out and the caBundle of the
+// MutatingWebhookConfiguration config is set: from then on it admits.
+func waitWebhookServing(c context.Context, namespace, config string) error {
 	if out, err := kubectl(c, nil, "-n", namespace, "rollout", "status", "deployment/tandem-webhook", "--timeout=3m"); err != nil {
 		logs, _ := kubectl(context.Background(), nil, "-n", namespace, "logs", "-l", "app.kubernetes.io/name=tandem-webhook", "--tail=20")
 		return fmt.Errorf("%v: %s\nwebhook logs:\n%s", err, out, logs)

@@ -1,10 +1,11 @@
-// Command release writes the images and the krew plugin of a release into
-// dist/ and pushes the images (`make release`, `make publish`;
+// Command release writes the images, the krew plugin and the Helm chart of a
+// release into dist/ and pushes the images and the chart (`make release`, `make publish`;
 // docs/releases.md). It is build tooling:
 // nothing of it is in tandem or tandemctl.
 //
 //	release images -dist DIR -version V -revision SHA -epoch SECONDS -ca-certs FILE
 //	release krew -dist DIR -version V -url BASE -epoch SECONDS [-license FILE] [-go GO]
+//	release chart -dist DIR -version V -epoch SECONDS [-chart DIR]
 //	release publish -dist DIR -version V -registry HOST/PATH
 package main
 
@@ -24,15 +25,17 @@ func main() {
 
 func run(ctx context.Context, args []string) error {
 	if len(args) == 0 {
-		return errors.New("expected a command: images, krew or publish")
+		return errors.New("expected a command: images, krew, chart or publish")
 	}
 	switch args[0] {
 	case "images":
 		return images(args[1:])
 	case "krew":
 		return krew(ctx, args[1:])
+	case "chart":
+		return chart(args[1:])
 	case "publish":
 		return publish(ctx, args[1:])
 	}
-	return fmt.Errorf("unknown command %q: expected images, krew or publish", args[0])
+	return fmt.Errorf("unknown command %q: expected images, krew, chart or publish", args[0])
 }
