@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	attv1 "github.com/in-toto/attestation/go/v1"
 	slsa "github.com/in-toto/attestation/go/predicates/provenance/v1"
+	attv1 "github.com/in-toto/attestation/go/v1"
 	"google.golang.org/protobuf/encoding/protojson"
 )
 
