@@ -20,7 +20,7 @@ import (
 )
 
 // The verification commands of docs/releases.md, word for word after
-// `cosign` (here `go tool cosign`, the version go.mod pins).
+// `cosign` (here the cosign `go tool cosign` runs, the version go.mod pins).
 var (
 	verifyImage       = []string{"verify", "--key", "cosign.pub", "--insecure-ignore-tlog"}
 	verifyAttestation = []string{"verify-attestation", "--key", "cosign.pub", "--insecure-ignore-tlog", "--type"}
@@ -32,7 +32,7 @@ const cosignPassword = "release-test"
 // signer is a key pair made for the test and a copy of the release's
 // dist/ to sign with it (the shared dist/ stays unsigned).
 type signer struct {
-	root, dir, dist, key string
+	root, dir, dist, key, bin string
 }
 
 func newSigner(t *testing.T) signer {
@@ -41,7 +41,7 @@ func newSigner(t *testing.T) signer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := signer{root: root, dir: t.TempDir()}
+	s := signer{root: root, dir: t.TempDir(), bin: cosignBin(t, root)}
 	s.dist, s.key = filepath.Join(s.dir, "dist"), filepath.Join(s.dir, "cosign.key")
 	if out, err := exec.Command("cp", "-a", distDir(t), s.dist).CombinedOutput(); err != nil {
 		t.Fatalf("copy dist/: %v\n%s", err, out)
@@ -50,13 +50,27 @@ func newSigner(t *testing.T) signer {
 	return s
 }
 
-// command is `go tool cosign ARGS` run in dir (the public key there is
+// command is `cosign ARGS` run in dir (the public key there is
 // cosign.pub), with the key's password in the environment.
 func (s signer) command(dir string, args ...string) *exec.Cmd {
-	cmd := exec.Command("go", append([]string{"-C", s.root, "tool", "cosign"}, args...)...)
+	cmd := exec.Command(s.bin, args...)
 	cmd.Env = append(os.Environ(), "COSIGN_PASSWORD="+cosignPassword)
 	cmd.Dir = dir
 	return cmd
+}
+
+// cosignBin is the cosign `go tool cosign` runs, as the Makefile builds
+// it (CGO_ENABLED=0: the same build, not a second one); found once, since
+// go tool takes seconds a call to check that its build is current.
+func cosignBin(t *testing.T, root string) string {
+	t.Helper()
+	cmd := exec.Command("go", "tool", "-n", "cosign")
+	cmd.Dir, cmd.Env = root, append(os.Environ(), "CGO_ENABLED=0")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go tool -n cosign: %v", err)
+	}
+	return strings.TrimSpace(string(out))
 }
 
 // cosign runs cosign in s.dir and returns its stdout; a failure fails the test.

@@ -45,14 +45,14 @@ func publish(ctx context.Context, args []string) error {
 		defer os.Remove(predicate)
 	}
 	for _, image := range []string{"tandem", "tandemctl"} {
-		if err := publishImage(ctx, f, image, predicate); err != nil {
+		if err := publishImage(ctx, &f, image, predicate); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func publishImage(ctx context.Context, f publishFlags, image, predicate string) error {
+func publishImage(ctx context.Context, f *publishFlags, image, predicate string) error {
 	repo, err := name.NewRepository(f.registry + "/" + image)
 	if err != nil {
 		return fmt.Errorf("registry %q: %w (expected HOST/PATH, e.g. ghcr.io/tandem-sh)", f.registry, err)
