@@ -14,7 +14,8 @@ import (
 // TestSignedPublishVerifies: `make publish COSIGN_KEY=…` signs both
 // pushed images and attests their SBOMs and provenance; in the loopback
 // registry, as a user would, cosign verify and verify-attestation (SPDX,
-// CycloneDX, SLSA provenance) with the public key accept each image, the
+// CycloneDX, SLSA provenance) with the public key accept each image (and
+// cosign verify each architecture's image in it), the
 // SBOMs name both architectures' binaries and the provenance the commit.
 // The controls: another image pushed under the release's tag fails cosign
 // verify and verify-attestation, and so does the release checked against
@@ -26,12 +27,20 @@ func TestSignedPublishVerifies(t *testing.T) {
 	commit := annotations(t, archive(t, s.dist, "tandem"))["org.opencontainers.image.revision"]
 	t.Log(s.make(t, "publish", "VERSION="+version, "REGISTRY="+registry, "DIST="+s.dist))
 	for _, image := range images {
-		digest, err := archive(t, s.dist, image).Digest()
+		idx := archive(t, s.dist, image)
+		digest, err := idx.Digest()
 		if err != nil {
 			t.Fatal(err)
 		}
 		ref := registry + "/" + image + "@" + digest.String()
 		s.cosign(t, append(verifyImage, ref)...)
+		manifest, err := idx.IndexManifest()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range manifest.Manifests { // signed too: cosign sign --recursive
+			s.cosign(t, append(verifyImage, registry+"/"+image+"@"+m.Digest.String())...)
+		}
 		s.checkAttestations(t, ref, image, commit)
 		s.refusesOtherKey(t, ref)
 	}
