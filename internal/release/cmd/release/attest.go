@@ -106,6 +106,10 @@ func binarySubject(path string) (release.Subject, release.BuildInfo, error) {
 // REGISTRY/NAME as make publish pushes it (the digest is the same in any
 // registry).
 func imageSubject(path string) (release.Subject, error) {
+	name, ok := strings.CutSuffix(filepath.Base(path), "-image.tar")
+	if !ok || name == "" {
+		return release.Subject{}, fmt.Errorf("-image %s: expected NAME-image.tar", path)
+	}
 	idx, cleanup, err := release.OpenArchive(path)
 	if err != nil {
 		return release.Subject{}, err
@@ -114,10 +118,6 @@ func imageSubject(path string) (release.Subject, error) {
 	digest, err := idx.Digest()
 	if err != nil {
 		return release.Subject{}, err
-	}
-	name, ok := strings.CutSuffix(filepath.Base(path), "-image.tar")
-	if !ok || name == "" {
-		return release.Subject{}, fmt.Errorf("-image %s: expected NAME-image.tar", path)
 	}
 	return release.Subject{Name: registry + "/" + name, SHA256: digest.Hex}, nil
 }
