@@ -16,7 +16,7 @@ MAX_SIZE   := 6291456
 
 export CGO_ENABLED := 0
 
-.PHONY: all build release publish image image-context demo test fuzz e2e e2e-k8s e2e-k8s-core e2e-k8s-matrix k8s-ci-versions bench bench-k8s clean
+.PHONY: all build release sign publish image image-context demo test fuzz e2e e2e-k8s e2e-k8s-core e2e-k8s-matrix k8s-ci-versions bench bench-k8s clean
 
 all: build
 
@@ -48,16 +48,30 @@ $(CTL): $(shell find cmd/tandemctl kube internal -name '*.go') go.mod go.sum
 # Helm chart charts/tandem as tandem-X.Y.Z.tgz (chart version X.Y.Z,
 # appVersion vX.Y.Z: the tandemctl tag it installs), packaged by Helm's Go
 # packages with its files at the commit's time.
+# Each binary also has an SPDX 2.3 SBOM (internal/release, from the same
+# embedded module graph), and provenance.intoto.json is the SLSA provenance
+# of every binary and image: the commit, the Go, the flags, the modules.
+# With COSIGN_KEY (a cosign private key; its password in COSIGN_PASSWORD),
+# every file SHA256SUMS lists (the chart's archive among them) and SHA256SUMS
+# itself are signed, each into FILE.sigstore.json, and the public key is
+# written to cosign.pub: after SHA256SUMS, which lists none of them (a
+# signature differs at each run).
+# Without it, dist/ is the same but unsigned, and make release says so.
 CYCLONEDX  := github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod@v1.10.0
+COSIGN_KEY ?=
+RELEASE_BUILDER ?= https://github.com/tandem-sh/tandem/blob/main/Makefile
 RELEASE_ARCHS := amd64 arm64
 RELEASE_URL ?= https://github.com/tandem-sh/tandem/releases/download/$(VERSION)
 release: export SOURCE_DATE_EPOCH := $(shell git log -1 --format=%ct 2>/dev/null)
+check-key = @test -z "$(COSIGN_KEY)" || test -r "$(COSIGN_KEY)" || \
+  { echo "COSIGN_KEY=$(COSIGN_KEY): no such file; expected a cosign private key (cosign generate-key-pair)"; exit 2; }
 check-version = @case "$(VERSION)" in v[0-9]*.[0-9]*.[0-9]*) ;; \
   *) echo "VERSION=$(VERSION): expected vX.Y.Z, e.g. make $@ VERSION=v1.2.3"; exit 2;; esac
 release:
 	$(check-version)
 	@test -z "$$(git status --porcelain 2>/dev/null)" && test -n "$$SOURCE_DATE_EPOCH" || \
 	  { echo "make release needs a clean git checkout: a release is its commit, nothing else"; git status --short; exit 2; }
+	$(check-key)
 	rm -rf dist && mkdir dist
 	@for arch in $(RELEASE_ARCHS); do for cmd in tandem tandemctl; do \
 	  echo "GOOS=linux GOARCH=$$arch $(GO) build -o dist/$$cmd-linux-$$arch ./cmd/$$cmd"; \
@@ -65,13 +79,30 @@ release:
 	  GOFLAGS=-trimpath $(GO) run $(CYCLONEDX) bin -json -std -noserial -notimestamp -version $(VERSION) \
 	    -output dist/$$cmd-linux-$$arch.cdx.json dist/$$cmd-linux-$$arch || exit 1; \
 	done; done
+	$(GO) run ./internal/release/cmd/release spdx -version $(VERSION) -epoch $$SOURCE_DATE_EPOCH dist/*-linux-*[0-9]
 	$(GO) run ./internal/release/cmd/release images -dist dist -version $(VERSION) \
 	  -revision $$(git rev-parse HEAD) -epoch $$SOURCE_DATE_EPOCH -ca-certs $(CA_CERTS)
 	$(GO) run ./internal/release/cmd/release krew -dist dist -version $(VERSION) \
 	  -url $(RELEASE_URL) -epoch $$SOURCE_DATE_EPOCH -go $(GO) $(if $(wildcard LICENSE),-license LICENSE)
 	$(GO) run ./internal/release/cmd/release chart -dist dist -version $(VERSION) -epoch $$SOURCE_DATE_EPOCH
+	$(GO) run ./internal/release/cmd/release provenance -version $(VERSION) -revision $$(git rev-parse HEAD) \
+	  -builder $(RELEASE_BUILDER) -o dist/provenance.intoto.json \
+	  -image dist/tandem-image.tar -image dist/tandemctl-image.tar dist/*-linux-*[0-9]
 	cd dist && sha256sum -- * > SHA256SUMS
+	@if [ -n "$(COSIGN_KEY)" ]; then $(MAKE) --no-print-directory sign DIST=dist; \
+	else echo "COSIGN_KEY is not set: dist/ is not signed (make release COSIGN_KEY=cosign.key signs it)"; fi
 	@ls -l dist
+
+# Signs DIST/SHA256SUMS and every file it lists with COSIGN_KEY, each into
+# FILE.sigstore.json, and writes DIST/cosign.pub (make release does this
+# with a key; alone, it signs a dist/ made without one).
+DIST ?= dist
+sign:
+	$(check-key)
+	@test -n "$(COSIGN_KEY)" -a -r $(DIST)/SHA256SUMS || { echo "make sign: expected COSIGN_KEY=FILE and a $(DIST)/SHA256SUMS (make release)"; exit 2; }
+	$(GO) run ./internal/release/cmd/release sign -key $(COSIGN_KEY) -go $(GO) -pub $(DIST)/cosign.pub \
+	  $(DIST)/SHA256SUMS $$(awk '{print "$(DIST)/" $$2}' $(DIST)/SHA256SUMS) >/dev/null
+	@echo "$(DIST)/: $$(ls $(DIST) | grep -c '\.sigstore\.json$$') files signed with $(COSIGN_KEY); public key $(DIST)/cosign.pub"
 
 # Pushes dist/'s multi-arch images to REGISTRY/tandem:VERSION and
 # REGISTRY/tandemctl:VERSION, with the credentials of `docker login` or
@@ -80,12 +111,18 @@ release:
 # (`helm install tandem oci://REGISTRY/charts/tandem --version X.Y.Z`), with
 # the credentials of `helm registry login` or `docker login`. A registry on
 # localhost or 127.0.0.1 is spoken to in plain HTTP.
+# With COSIGN_KEY, signs each pushed index and its images (cosign sign
+# --recursive) and the chart, and attaches dist/'s provenance
+# (slsaprovenance1) and both architectures' SPDX and CycloneDX SBOMs to the
+# images as signed attestations.
 # DIST: another release's dist/ (integration/release).
-DIST ?= dist
 publish:
 	$(check-version)
 	@test -n "$(REGISTRY)" || { echo "REGISTRY: expected HOST/PATH, e.g. make publish VERSION=v1.2.3 REGISTRY=ghcr.io/tandem-sh"; exit 2; }
-	$(GO) run ./internal/release/cmd/release publish -dist $(DIST) -version $(VERSION) -registry $(REGISTRY)
+	$(check-key)
+	$(GO) run ./internal/release/cmd/release publish -dist $(DIST) -version $(VERSION) -registry $(REGISTRY) \
+	  $(if $(COSIGN_KEY),-key $(COSIGN_KEY) -go $(GO))
+	@test -n "$(COSIGN_KEY)" || echo "COSIGN_KEY is not set: the images are not signed (make publish COSIGN_KEY=cosign.key signs them)"
 
 # Images, both FROM scratch with no RUN (so another architecture needs no
 # emulation): tandem (Dockerfile.scratch) and tandemctl (Dockerfile.tandemctl,

@@ -7,4 +7,11 @@
 //
 // The images go to dist/ as OCI image-layout archives (tar) whose index.json
 // names one multi-arch index; Publish pushes that index and its images.
+// Beside them: an SPDX SBOM of each binary (SPDX) and one in-toto SLSA
+// provenance statement for every binary and image (Provenance), both made
+// from the build information the binaries embed.
 package release
+
+// Repository is the project's source repository, as the images'
+// annotations, the SBOMs and the provenance name it.
+const Repository = "https://github.com/tandem-sh/tandem"

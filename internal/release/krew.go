@@ -17,7 +17,7 @@ const (
 	KrewBin = "kubectl-tandem"
 	// KrewManifestFile is the manifest's name in dist/.
 	KrewManifestFile = "tandem.krew.yaml"
-	krewHomepage     = "https://github.com/tandem-sh/tandem"
+	krewHomepage     = Repository
 	krewShort        = "Make Jobs with sidecars complete: run their containers under tandem"
 	krewDescription  = `A Job whose pod has a sidecar never completes: the sidecar runs on after
 the main work ends. tandem, a small static PID-1 supervisor, stops the

@@ -18,8 +18,6 @@ import (
 var archs = []string{"amd64", "arm64"}
 
 const (
-	// source is the repository, for org.opencontainers.image.source.
-	source = "https://github.com/tandem-sh/tandem"
 	// registry is where releases are published: tandemctl's default
 	// --image is registry/tandem:VERSION.
 	registry = "ghcr.io/tandem-sh"
@@ -67,7 +65,7 @@ func parseImagesFlags(args []string) (imagesFlags, error) {
 	if f.meta.Version == "" || f.meta.Revision == "" || *epoch <= 0 {
 		return f, errors.New("images: -version, -revision and -epoch are required")
 	}
-	f.meta.Source, f.meta.Created = source, time.Unix(*epoch, 0).UTC()
+	f.meta.Source, f.meta.Created = release.Repository, time.Unix(*epoch, 0).UTC()
 	return f, nil
 }
 

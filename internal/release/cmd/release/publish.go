@@ -14,43 +14,59 @@ import (
 	"github.com/tandem-sh/tandem/internal/release/helmchart"
 )
 
+type publishFlags struct {
+	dist, version, registry string
+	cosign                  release.Cosign
+}
+
 // publish pushes DIST/NAME-image.tar to REGISTRY/NAME:VERSION for tandem and
 // tandemctl, then the chart to REGISTRY/charts/tandem:X.Y.Z, and prints each
-// reference with its digest.
+// reference with its digest. With -key, it signs each pushed image and the
+// chart, and attaches the images' SBOMs and provenance (DIST's) as
+// attestations.
 func publish(ctx context.Context, args []string) error {
+	var f publishFlags
 	fs := flag.NewFlagSet("publish", flag.ContinueOnError)
-	dist := fs.String("dist", "dist", "the directory of the archives (make release)")
-	version := fs.String("version", "", "the release's version, the images' tag")
-	registry := fs.String("registry", "", "where to push, HOST/PATH: HOST/PATH/tandem:VERSION")
+	fs.StringVar(&f.dist, "dist", "dist", "the directory of the archives (make release)")
+	fs.StringVar(&f.version, "version", "", "the release's version, the images' tag")
+	fs.StringVar(&f.registry, "registry", "", "where to push, HOST/PATH: HOST/PATH/tandem:VERSION")
+	fs.StringVar(&f.cosign.Key, "key", "", "a cosign private key: sign the images and attest their SBOMs and provenance")
+	fs.StringVar(&f.cosign.Go, "go", "go", "the go command, to run cosign (a tool in go.mod)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *version == "" || *registry == "" {
+	if f.version == "" || f.registry == "" {
 		return errors.New("publish: -version and -registry are required")
 	}
-	chartPath, err := chartArchive(*dist, *version)
+	chartPath, err := chartArchive(f.dist, f.version)
 	if err != nil {
 		return err
 	}
-	for _, image := range []string{"tandem", "tandemctl"} {
-		repo, err := name.NewRepository(*registry + "/" + image)
-		if err != nil {
-			return fmt.Errorf("registry %q: %w (expected HOST/PATH, e.g. ghcr.io/tandem-sh)", *registry, err)
-		}
-		if _, err := name.NewTag(repo.String() + ":" + *version); err != nil {
-			return fmt.Errorf("version %q: %w (expected a tag such as v1.2.3)", *version, err)
-		}
-		digest, err := release.Publish(ctx, filepath.Join(*dist, image+"-image.tar"), repo, *version)
-		if err != nil {
+	var predicate string
+	if f.cosign.Key != "" {
+		if predicate, err = predicateFile(f.dist); err != nil {
 			return err
 		}
-		fmt.Printf("%s:%s@%s\n", repo, *version, digest)
+		defer os.Remove(predicate)
 	}
-	pushed, err := helmchart.Push(chartPath, *registry, *version)
+	for _, image := range []string{"tandem", "tandemctl"} {
+		if err := publishImage(ctx, &f, image, predicate); err != nil {
+			return err
+		}
+	}
+	pushed, err := helmchart.Push(chartPath, f.registry, f.version)
 	if err != nil {
 		return err
 	}
 	fmt.Printf("oci://%s@%s\n", pushed.Ref, pushed.Digest)
+	if f.cosign.Key == "" {
+		return nil
+	}
+	ref := helmchart.Ref(f.registry) + "@" + pushed.Digest
+	if err := f.cosign.SignImage(ctx, ref); err != nil {
+		return err
+	}
+	fmt.Printf("%s: signed\n", ref)
 	return nil
 }
 
@@ -66,4 +82,50 @@ func chartArchive(dist, version string) (string, error) {
 		return "", fmt.Errorf("%w: make release VERSION=%s first", err, version)
 	}
 	return path, nil
+}
+
+func publishImage(ctx context.Context, f *publishFlags, image, predicate string) error {
+	repo, err := name.NewRepository(f.registry + "/" + image)
+	if err != nil {
+		return fmt.Errorf("registry %q: %w (expected HOST/PATH, e.g. ghcr.io/tandem-sh)", f.registry, err)
+	}
+	if _, err := name.NewTag(repo.String() + ":" + f.version); err != nil {
+		return fmt.Errorf("version %q: %w (expected a tag such as v1.2.3)", f.version, err)
+	}
+	digest, err := release.Publish(ctx, filepath.Join(f.dist, image+"-image.tar"), repo, f.version)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%s:%s@%s\n", repo, f.version, digest)
+	if f.cosign.Key == "" {
+		return nil
+	}
+	ref := repo.Digest(digest.String()).String()
+	if err := f.cosign.SignPublished(ctx, ref, release.ImageAttestations(f.dist, image, predicate, archs)); err != nil {
+		return err
+	}
+	fmt.Printf("%s: signed; SBOMs and provenance attested\n", ref)
+	return nil
+}
+
+// predicateFile writes the predicate of DIST's provenance statement to a
+// temporary file, for cosign attest.
+func predicateFile(dist string) (string, error) {
+	statement, err := os.ReadFile(filepath.Join(dist, release.ProvenanceFile))
+	if err != nil {
+		return "", fmt.Errorf("%w (make release writes it)", err)
+	}
+	predicate, err := release.ProvenancePredicate(statement)
+	if err != nil {
+		return "", err
+	}
+	f, err := os.CreateTemp("", "tandem-provenance-*.json")
+	if err != nil {
+		return "", err
+	}
+	_, err = f.Write(predicate)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return f.Name(), err
 }
