@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -59,8 +60,11 @@ func helmValues(t *testing.T, tag string) []string {
 
 // TestHelmInstallUpgradeUninstall: helm install from the registry, an
 // injected Job completes; helm upgrade to another image tag rolls the
-// webhook while pods are created, none refused; helm uninstall leaves no
-// object of the chart, and tandemctl check finds no webhook of tandem.
+// webhook while pods are created, none refused; helm upgrade with
+// install=auto injects a Job that completes, with no tandem-install where
+// the cluster mounts image volumes and with it elsewhere; helm uninstall
+// leaves no object of the chart, and tandemctl check finds no webhook of
+// tandem.
 func TestHelmInstallUpgradeUninstall(t *testing.T) {
 	requireCluster(t)
 	startNodeRegistry(t)
@@ -104,6 +108,23 @@ func TestHelmInstallUpgradeUninstall(t *testing.T) {
 			}
 		}
 		t.Logf("helm upgrade during a burst: %s", c)
+	})
+	t.Run("InstallAutoJobCompletes", func(t *testing.T) {
+		helmCmd(t, home, "upgrade", "tandem", ref, "--version", chartVersion, "--plain-http", "--reuse-values", "--set", "install=auto")
+		serving(t)
+		mounts, runtimes := clusterMountsImages(t)
+		n := newNamespace(t)
+		n.enableInjection()
+		n.pullSecret()
+		start := time.Now()
+		n.run([]byte(plainJob("export", "proxy")), "apply", "-f", "-")
+		took := n.mustComplete("export", start, webhookJobBound)
+		p := n.onlyPod("export")
+		copied := slices.ContainsFunc(p.Spec.InitContainers, func(c containerSpec) bool { return c.Name == "tandem-install" })
+		if copied == mounts {
+			t.Errorf("install=auto on Kubernetes %s, runtimes %v: tandem-install in the pod: %v; want it only where image volumes cannot be mounted", serverVersion, runtimes, copied)
+		}
+		t.Logf("install=auto (tandem-install: %v): apply → Complete in %s", copied, took.Round(time.Millisecond))
 	})
 	t.Run("UninstallLeavesNothing", func(t *testing.T) {
 		t.Logf("helm uninstall:\n%s", helmCmd(t, home, "uninstall", "tandem", "--wait", "--timeout", "3m"))

@@ -68,17 +68,7 @@ func TestInstallImageVolume(t *testing.T) {
 func requireImageVolumes(t *testing.T) {
 	t.Helper()
 	requireCluster(t)
-	ctx, cancel := contextFor(kubectlTimeout)
-	defer cancel()
-	out, err := kubectl(ctx, nil, "get", "nodes", "-o", "jsonpath={.items[*].status.nodeInfo.containerRuntimeVersion}")
-	if err != nil {
-		t.Fatal(err)
-	}
-	runtimes := strings.Fields(out)
-	mounts := serverMinor >= imageVolumesSince && len(runtimes) > 0
-	for _, r := range runtimes {
-		mounts = mounts && runtimeMountsImages(r)
-	}
+	mounts, runtimes := clusterMountsImages(t)
 	want := "init-copy"
 	if mounts {
 		want = "image-volume"
@@ -91,6 +81,24 @@ func requireImageVolumes(t *testing.T) {
 		t.Skipf("Kubernetes %s on %v mounts no image volumes (1.%d+ on containerd 2.1+ or CRI-O 1.31+); --install auto picks init-copy there: %s",
 			serverVersion, runtimes, imageVolumesSince, strings.SplitN(report, "\n", 2)[0])
 	}
+}
+
+// clusterMountsImages is the test's own reading of the cluster: can every
+// node mount image volumes? It returns the nodes' runtimes too.
+func clusterMountsImages(t *testing.T) (bool, []string) {
+	t.Helper()
+	ctx, cancel := contextFor(kubectlTimeout)
+	defer cancel()
+	out, err := kubectl(ctx, nil, "get", "nodes", "-o", "jsonpath={.items[*].status.nodeInfo.containerRuntimeVersion}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtimes := strings.Fields(out)
+	mounts := serverMinor >= imageVolumesSince && len(runtimes) > 0
+	for _, r := range runtimes {
+		mounts = mounts && runtimeMountsImages(r)
+	}
+	return mounts, runtimes
 }
 
 // runtimeMountsImages reads a node's runtime (containerd://2.4.2): is it

@@ -46,7 +46,7 @@ func TestValuesRenderWhatTheySay(t *testing.T) {
 	objs := helmTemplate(t, "charts/tandem",
 		"--set", "failurePolicy=Ignore", "--set", "replicas=3", "--set", "podDisruptionBudget.enabled=false",
 		"--set", "image.repository=registry.example.com/tandemctl", "--set", "image.tag=v9.9.9",
-		"--set", "image.pullPolicy=Always", "--set", "mode=classic", "--set", "presets=false",
+		"--set", "image.pullPolicy=Always", "--set", "mode=classic", "--set", "install=auto", "--set", "presets=false",
 		"--set", "sidecarImages={*cloud-sql-proxy:*,*/envoy:*}",
 		"--set", "namespaceSelector.matchLabels.team=batch", "--set", "resources.limits.memory=1Gi")
 	webhook := field(objs[configKey], webhookPath...)
@@ -60,6 +60,7 @@ func TestValuesRenderWhatTheySay(t *testing.T) {
 		{"image", field(container, "image"), "registry.example.com/tandemctl:v9.9.9"},
 		{"imagePullPolicy", field(container, "imagePullPolicy"), "Always"},
 		{"mode", field(container, "env", "name=TANDEMCTL_MODE", "value"), "classic"},
+		{"install", field(container, "env", "name=TANDEMCTL_INSTALL", "value"), "auto"},
 		{"presets", field(container, "env", "name=TANDEMCTL_PRESETS", "value"), "false"},
 		{"args", jsonOf(field(container, "args")), `["webhook","--metrics-listen",":9090","--sidecar-image=*cloud-sql-proxy:*","--sidecar-image=*/envoy:*"]`},
 		{"namespaceSelector", jsonOf(field(webhook, "namespaceSelector")), `{"matchLabels":{"tandem.sh/inject":"enabled","team":"batch"}}`},
@@ -117,7 +118,7 @@ func TestCertManagerReplacesTheBootstrap(t *testing.T) {
 // the render, naming the value and what was expected.
 func TestBadValuesAreRefused(t *testing.T) {
 	t.Parallel()
-	for _, set := range []string{"failurePolicy=Sometimes", "mode=sidecar", "certificates.source=vault", "replicas=two"} {
+	for _, set := range []string{"failurePolicy=Sometimes", "mode=sidecar", "install=copy", "certificates.source=vault", "replicas=two"} {
 		_, stderr, err := runHelm(t, "template", "tandem", "charts/tandem", "--set", set)
 		value, _, _ := strings.Cut(set, "=")
 		if err == nil {
