@@ -162,15 +162,19 @@ func TestMainStartTimeout(t *testing.T) {
 	}
 }
 
-// An attached main cancels --main-start-timeout.
+// An attached main cancels --main-start-timeout. The main is waiting, its
+// lifeline held, before the sidecar starts, so a loaded machine slow to
+// start a process cannot spend the sidecar's 300ms; a lifeline put in
+// place just as the sidecar looks is the watcher's unit test.
 func TestMainStartTimeoutAttached(t *testing.T) {
 	t.Parallel()
 	dir := tempDir(t)
 	done, gate := inDir(dir, "done"), inDir(dir, "gate")
-	sidecar := startTandem(t, procOptions{}, cmdArgs([]string{"sidecar", "--done-file", done,
-		"--main-start-timeout", "300ms"}, helper("sleep"))...)
 	main := startTandem(t, procOptions{}, cmdArgs([]string{"main", "--done-file", done,
 		"--wait-for", "file:" + gate, "--wait-interval", "20ms"}, helper("exit", "0"))...)
+	main.waitEvent("waiting")
+	sidecar := startTandem(t, procOptions{}, cmdArgs([]string{"sidecar", "--done-file", done,
+		"--main-start-timeout", "300ms"}, helper("sleep"))...)
 	sidecar.waitEvent("main-attached")
 	// Well past the timeout, as counted by the main's own probes of the gate
 	// (every 20ms): the sidecar must still be running.

@@ -14,14 +14,15 @@ import (
 // attach watches f's lifeline when one is there that is not the one
 // already seen released; a new one (the next main of an OnFailure pod)
 // clears lost. A goroutine waits for its release and sends f on released.
-func (w *Watcher) attach(f *doneFile) {
+// It reports whether it found a lifeline (held or already released).
+func (w *Watcher) attach(f *doneFile) bool {
 	if f.line != nil || (f.gone != nil && f.gone.Same()) {
-		return
+		return false
 	}
 	line, err := lifeline.Watch(f.lifeline, w.cfg.Host)
 	if err != nil && !errors.Is(err, lifeline.ErrReleased) {
 		w.unattached(f, err)
-		return
+		return false
 	}
 	if w.firstAttach() {
 		event(w.log.Info(), cmdline.EventMainAttached).Str("path", f.lifeline).Msg("main attached through its lifeline")
@@ -29,7 +30,7 @@ func (w *Watcher) attach(f *doneFile) {
 	if errors.Is(err, lifeline.ErrReleased) {
 		f.released(line)
 		w.logLost(f)
-		return
+		return true
 	}
 	f.line, f.lost = line, false
 	go func() {
@@ -37,6 +38,7 @@ func (w *Watcher) attach(f *doneFile) {
 			w.released <- f
 		}
 	}()
+	return true
 }
 
 // unattached says why f's lifeline is not attached to, once: absent (no

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/tandem-sh/tandem/supervisor/lifeline"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
 
@@ -77,5 +78,33 @@ func TestDoneWatcherDirCreatedDuringTheWalk(t *testing.T) {
 	writeDone(t, done, statusfile.File{Event: "done"})
 	if ev := waitDone(t, out); ev.Source != SourceDoneFile || ev.Path != done {
 		t.Fatalf("event %+v, want the done file", ev)
+	}
+}
+
+// The main puts its lifeline in place after the watcher looked for it and
+// before the watch on its directory is added (the hook runs there): no
+// event will tell of it, so the watcher must look for lifelines again
+// once the watch is in place. Else the sidecar counts no main attached
+// until its next poll, and --main-start-timeout can stop it while its
+// main waits to start.
+func TestDoneWatcherLifelineHeldBeforeTheWatch(t *testing.T) {
+	done := filepath.Join(t.TempDir(), "done")
+	w, _ := watchFor(t, Config{Paths: []string{done}})
+	var held *lifeline.Holder
+	w.beforeWatch = func(string) {
+		if held != nil {
+			return
+		}
+		var err error
+		if held, err = lifeline.Hold(lifeline.Of(done), statusfile.Hostname()); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(held.Release)
+	}
+	if _, ok := w.Check(); ok {
+		t.Fatal("done without a done file")
+	}
+	if held == nil || !w.allAttached() || w.fsw != nil {
+		t.Fatalf("lifeline held in the gap: %v; attached: %v, inotify kept: %v; want attached, no watch", held != nil, w.allAttached(), w.fsw != nil)
 	}
 }

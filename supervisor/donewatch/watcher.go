@@ -105,8 +105,8 @@ func New(cfg Config) (*Watcher, error) {
 
 // Check reports whether the done condition holds now. While it does not,
 // it attaches to new lifelines, keeps the directories watched exactly while
-// some main is not attached, and looks again: a file written before a
-// watch was added raised no event on it.
+// some main is not attached, and looks again: a file written, or a
+// lifeline put in place, before a watch was added raised no event on it.
 func (w *Watcher) Check() (Event, bool) {
 	if len(w.files) == 0 {
 		return Event{}, false
@@ -114,11 +114,21 @@ func (w *Watcher) Check() (Event, bool) {
 	if ev, done := w.look(); done {
 		return ev, true
 	}
-	for _, f := range w.files {
-		w.attach(f)
-	}
+	w.attachAll()
 	w.watch()
+	if w.attachAll() {
+		w.watch() // every main may be attached now: no watch left
+	}
 	return w.look()
+}
+
+// attachAll attaches to every new lifeline; true if one was attached.
+func (w *Watcher) attachAll() bool {
+	attached := false
+	for _, f := range w.files {
+		attached = w.attach(f) || attached
+	}
+	return attached
 }
 
 // Run sends one Event to out when the done condition holds, then returns.
