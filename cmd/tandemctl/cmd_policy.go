@@ -35,7 +35,7 @@ func policyFlags() []cli.Flag {
 	return append(flags,
 		&cli.StringFlag{Name: "namespace-selector", Value: inject.InjectKey + "=enabled", EnvVars: envVars("namespace-selector"),
 			Usage: "label selector of the namespaces whose pods are injected (the bindings' namespaceSelector)"},
-		&cli.StringFlag{Name: "on-error", Value: string(policy.Reject), EnvVars: envVars("on-error"),
+		&cli.StringFlag{Name: "on-error", Value: string(inject.Reject), EnvVars: envVars("on-error"),
 			Usage: "a pod the policy cannot inject: reject (a ValidatingAdmissionPolicy refuses it, saying why) or allow (created unchanged, annotated " + policy.PolicyKey + ", which tandemctl check reports)"},
 		&cli.StringFlag{Name: "name", Value: "tandem", EnvVars: envVars("policy-name"), Usage: "name of the policies and their bindings"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "yaml", Usage: "yaml or json"},
@@ -86,7 +86,7 @@ func readPolicyFlags(cliCtx *cli.Context) (policy.Options, error) {
 	if err != nil || len(selector.MatchLabels)+len(selector.MatchExpressions) == 0 {
 		return policy.Options{}, fmt.Errorf("--namespace-selector %q: expected a label selector, e.g. %s=enabled (%v)", cliCtx.String("namespace-selector"), inject.InjectKey, err)
 	}
-	onError, err := policy.ParseOnError(cliCtx.String("on-error"))
+	onError, err := inject.ParseOnError(cliCtx.String("on-error"))
 	if err != nil {
 		return policy.Options{}, fmt.Errorf("--%w", err)
 	}

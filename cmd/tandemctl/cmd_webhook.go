@@ -7,7 +7,6 @@ import (
 
 	"github.com/tandem-sh/tandem/kube/inject"
 	"github.com/tandem-sh/tandem/kube/webhook"
-	"github.com/tandem-sh/tandem/kube/webhook/admission"
 )
 
 func webhookCommand() *cli.Command {
@@ -47,7 +46,7 @@ func webhookAdmitFlags() []cli.Flag {
 			Usage: "a container whose image matches PATTERN (a glob: *cloud-sql-proxy:*) is a sidecar (repeatable)"},
 		&cli.StringFlag{Name: "namespace-selector", Value: inject.InjectKey + "=enabled", EnvVars: envVars("namespace-selector"),
 			Usage: "label selector a pod's namespace must match (checked again beside the configuration's namespaceSelector)"},
-		&cli.StringFlag{Name: "on-error", Value: string(admission.Reject), EnvVars: envVars("on-error"),
+		&cli.StringFlag{Name: "on-error", Value: string(inject.Reject), EnvVars: envVars("on-error"),
 			Usage: "a pod that cannot be injected: reject (with the reason and the fix) or allow (unchanged, with a warning)"},
 		lookupTimeoutFlag(3*time.Second, "bound of one image lookup; keep it under the configuration's timeoutSeconds"),
 		&cli.IntFlag{Name: "cache-size", Value: 1024, EnvVars: envVars("cache-size"), Usage: "image configs kept, by digest"},

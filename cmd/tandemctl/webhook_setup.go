@@ -120,7 +120,7 @@ func webhookConfig(cliCtx *cli.Context, logger zerolog.Logger) (admission.Config
 	if err != nil {
 		return admission.Config{}, err
 	}
-	onError, err := admission.ParseOnError(cliCtx.String("on-error"))
+	onError, err := inject.ParseOnError(cliCtx.String("on-error"))
 	if err != nil {
 		return admission.Config{}, fmt.Errorf("--on-error: %w", err)
 	}

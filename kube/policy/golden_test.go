@@ -24,10 +24,10 @@ func TestGolden(t *testing.T) {
 		name    string
 		mode    inject.Mode
 		install inject.Install
-		onError OnError
+		onError inject.OnError
 	}{
-		{"classic-init-copy", inject.Classic, inject.InitCopy, Reject},
-		{"native-image-volume", inject.Native, inject.ImageVolume, Allow},
+		{"classic-init-copy", inject.Classic, inject.InitCopy, inject.Reject},
+		{"native-image-volume", inject.Native, inject.ImageVolume, inject.Allow},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			objs, err := Generate(Options{Name: "tandem", Mode: tt.mode, Install: tt.install, Image: "ghcr.io/tandem-sh/tandem:v1.0.0",

@@ -63,7 +63,7 @@ func Generate(opts Options) (Objects, error) {
 		Spec: admissionv1.MutatingAdmissionPolicyBindingSpec{PolicyName: opts.Name,
 			MatchResources: &admissionv1.MatchResources{NamespaceSelector: opts.NamespaceSelector}},
 	}}
-	if opts.OnError == Reject {
+	if opts.OnError == inject.Reject {
 		objs.Validating, objs.ValidatingBinding = refusal(opts)
 	}
 	return objs, nil

@@ -9,27 +9,6 @@ import (
 	"github.com/tandem-sh/tandem/kube/presets"
 )
 
-// OnError is what the API server does with a pod the policy cannot inject.
-type OnError string
-
-const (
-	// Reject: a ValidatingAdmissionPolicy refuses it, saying why (as the
-	// webhook's --on-error reject).
-	Reject OnError = "reject"
-	// Allow: it is created as it was, with the tandem.sh/policy
-	// annotation saying why, which `tandemctl check` reports.
-	Allow OnError = "allow"
-)
-
-// ParseOnError reads --on-error.
-func ParseOnError(s string) (OnError, error) {
-	switch OnError(s) {
-	case Reject, Allow:
-		return OnError(s), nil
-	}
-	return "", fmt.Errorf("on-error %q: expected reject or allow", s)
-}
-
 // Options say what policy to write.
 type Options struct {
 	// Name of the policies and their bindings.
@@ -47,7 +26,7 @@ type Options struct {
 	Presets *presets.Table
 	// NamespaceSelector selects the namespaces whose pods are injected.
 	NamespaceSelector *metav1.LabelSelector
-	OnError           OnError
+	OnError           inject.OnError
 }
 
 // check refuses what a policy cannot be written for.

@@ -80,7 +80,7 @@ func (h *Handler) admit(ctx context.Context, req *admissionv1.AdmissionRequest) 
 
 // failed answers for a pod that cannot be injected, as --on-error says.
 func (h *Handler) failed(pod string, cause Reason, msg string) decision {
-	if h.cfg.OnError == Allow {
+	if h.cfg.OnError == inject.Allow {
 		d := allow(AllowedUninjected, cause, msg)
 		d.response.Warnings = []string{msg + " (admitted without tandem: --on-error allow)"}
 		d.pod = pod

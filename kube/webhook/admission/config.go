@@ -11,26 +11,6 @@ import (
 	"github.com/tandem-sh/tandem/kube/inject"
 )
 
-// OnError is what happens to a pod that cannot be injected.
-type OnError string
-
-const (
-	// Reject refuses the pod with the reason and the fix: a Job whose
-	// sidecar is silently left unwrapped never completes.
-	Reject OnError = "reject"
-	// Allow admits the pod unchanged and logs a warning.
-	Allow OnError = "allow"
-)
-
-// ParseOnError reads --on-error.
-func ParseOnError(s string) (OnError, error) {
-	switch OnError(s) {
-	case Reject, Allow:
-		return OnError(s), nil
-	}
-	return "", fmt.Errorf("on-error %q: expected reject or allow", s)
-}
-
 // Config is what the /mutate handler needs, built from the flags.
 type Config struct {
 	// Inject holds --mode, --image, the version and --sidecar; its
@@ -39,7 +19,7 @@ type Config struct {
 	// SidecarImages are globs (--sidecar-image; * spans slashes): a
 	// container whose image matches one is a sidecar.
 	SidecarImages []string
-	OnError       OnError
+	OnError       inject.OnError
 	// Selector is what a namespace's labels must match; Namespaces reads
 	// them. A nil Namespaces trusts the API server's namespaceSelector.
 	Selector   labels.Selector
@@ -89,6 +69,6 @@ func (c Config) Check() error {
 	if c.Selector == nil {
 		return fmt.Errorf("namespace selector: expected one (tandem.sh/inject=enabled)")
 	}
-	_, err := ParseOnError(string(c.OnError))
+	_, err := inject.ParseOnError(string(c.OnError))
 	return err
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	admissionv1 "k8s.io/api/admission/v1"
+
+	"github.com/tandem-sh/tandem/kube/inject"
 )
 
 // Pods that are admitted unchanged, and why the log says so.
@@ -65,7 +67,7 @@ func TestUnresolvableImage(t *testing.T) {
 		t.Errorf("log %v; want one warn line, decision rejected", l)
 	}
 
-	f = newFixture(t, func(c *Config) { c.OnError = Allow })
+	f = newFixture(t, func(c *Config) { c.OnError = inject.Allow })
 	_, resp = f.post(t, reviewOf(t, "batch", pod))
 	if !resp.Allowed || resp.Patch != nil || len(resp.Warnings) != 1 || !strings.Contains(resp.Warnings[0], wants[1]) {
 		t.Fatalf("%+v; want allowed, unchanged, with a warning naming the image", resp)

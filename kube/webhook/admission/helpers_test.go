@@ -115,7 +115,7 @@ func newFixture(t testing.TB, change func(*Config)) *fixture {
 	}
 	cfg := Config{
 		Inject:    inject.Options{Mode: inject.Classic, Image: "localhost/tandem:test", Version: "v9"},
-		OnError:   Reject,
+		OnError:   inject.Reject,
 		Selector:  labels.SelectorFromSet(labels.Set{"tandem.sh/inject": "enabled"}),
 		Images:    f.images,
 		Keychains: f.keychains,

@@ -14,7 +14,7 @@ import (
 // reason from the fixed set.
 func TestRecordedOutcomes(t *testing.T) {
 	gone := strings.Replace(jobPod, "registry.example/proxy:2", "registry.example/gone:1", 1)
-	onErrorAllow := func(c *Config) { c.OnError = Allow }
+	onErrorAllow := func(c *Config) { c.OnError = inject.Allow }
 	tests := []struct {
 		name, namespace, pod string
 		config               func(*Config)

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tandem-sh/tandem/kube/webhook/admission"
+	"github.com/tandem-sh/tandem/kube/inject"
 )
 
 // BenchmarkMetricsCost measures what the Prometheus recorder adds to an
@@ -20,8 +20,8 @@ func BenchmarkMetricsCost(b *testing.B) {
 	const block = 100
 	img := &images{}
 	handlers := []http.Handler{
-		newHandler(b, nil, img, admission.Reject),      // NoRecorder
-		newHandler(b, New(nil), img, admission.Reject), // Prometheus
+		newHandler(b, nil, img, inject.Reject),      // NoRecorder
+		newHandler(b, New(nil), img, inject.Reject), // Prometheus
 	}
 	body := reviewBody(b, pod)
 	took := [2][]time.Duration{}

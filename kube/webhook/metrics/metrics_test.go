@@ -57,7 +57,7 @@ func (selected) Labels(context.Context, string) (map[string]string, error) {
 
 // newHandler is the real /mutate handler over fakes, recording to r (nil:
 // nothing).
-func newHandler(t testing.TB, r admission.Recorder, img *images, onError admission.OnError) *admission.Handler {
+func newHandler(t testing.TB, r admission.Recorder, img *images, onError inject.OnError) *admission.Handler {
 	t.Helper()
 	h, err := admission.NewHandler(admission.Config{
 		Inject:     inject.Options{Mode: inject.Classic, Image: "localhost/tandem:test", Version: "v9"},
@@ -153,7 +153,7 @@ func sample(families map[string]*dto.MetricFamily, family string, want map[strin
 func TestScrapeCountsAdmissions(t *testing.T) {
 	m := New(nil)
 	img := &images{}
-	reject, allow := newHandler(t, m, img, admission.Reject), newHandler(t, m, img, admission.Allow)
+	reject, allow := newHandler(t, m, img, inject.Reject), newHandler(t, m, img, inject.Allow)
 	gone := strings.Replace(pod, "registry.example/proxy:2", "registry.example/gone:1", 1)
 	noSidecars := strings.Replace(pod, `"tandem.sh/sidecars":"proxy"`, `"team":"x"`, 1)
 	kinds := []struct {
