@@ -79,12 +79,7 @@ func TestHelmInstallUpgradeUninstall(t *testing.T) {
 	t.Logf("helm install:\n%s", helmCmd(t, home, install...))
 	serving(t)
 	t.Run("InjectedJobCompletes", func(t *testing.T) {
-		n := newNamespace(t)
-		n.enableInjection()
-		n.pullSecret()
-		start := time.Now()
-		n.run([]byte(plainJob("export", "proxy")), "apply", "-f", "-")
-		took := n.mustComplete("export", start, webhookJobBound)
+		n, took := plainJobInjected(t)
 		if injected := n.injectedPods(); len(injected) != 1 || countTrue(injected) != 1 {
 			t.Errorf("pods injected: %v; want the one pod", injected)
 		}
@@ -113,12 +108,7 @@ func TestHelmInstallUpgradeUninstall(t *testing.T) {
 		helmCmd(t, home, "upgrade", "tandem", ref, "--version", chartVersion, "--plain-http", "--reuse-values", "--set", "install=auto")
 		serving(t)
 		mounts, runtimes := clusterMountsImages(t)
-		n := newNamespace(t)
-		n.enableInjection()
-		n.pullSecret()
-		start := time.Now()
-		n.run([]byte(plainJob("export", "proxy")), "apply", "-f", "-")
-		took := n.mustComplete("export", start, webhookJobBound)
+		n, took := plainJobInjected(t)
 		p := n.onlyPod("export")
 		copied := slices.ContainsFunc(p.Spec.InitContainers, func(c containerSpec) bool { return c.Name == "tandem-install" })
 		if copied == mounts {

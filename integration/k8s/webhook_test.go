@@ -49,18 +49,26 @@ spec:
 // bound leaves room for a loaded machine and 20 at once.
 const webhookJobBound = 4 * time.Minute
 
+// plainJobInjected applies the plain Job in a new namespace labelled for
+// the webhook and waits until it is Complete: it returns the namespace and
+// the time from the apply.
+func plainJobInjected(t *testing.T) (*namespace, time.Duration) {
+	t.Helper()
+	n := newNamespace(t)
+	n.enableInjection()
+	n.pullSecret()
+	start := time.Now()
+	n.run([]byte(plainJob("export", "proxy")), "apply", "-f", "-")
+	return n, n.mustComplete("export", start, webhookJobBound)
+}
+
 // TestWebhook installs examples/webhook/ and plays Jobs against it. Its
 // subtests run in order: they share the one installation.
 func TestWebhook(t *testing.T) {
 	installWebhook(t)
 	t.Run("Latency", testWebhookLatency)
 	t.Run("PlainJobCompletes", func(t *testing.T) {
-		n := newNamespace(t)
-		n.enableInjection()
-		n.pullSecret()
-		start := time.Now()
-		n.run([]byte(plainJob("export", "proxy")), "apply", "-f", "-")
-		took := n.mustComplete("export", start, webhookJobBound)
+		n, took := plainJobInjected(t)
 		if injected := n.injectedPods(); len(injected) != 1 || countTrue(injected) != 1 {
 			t.Errorf("pods injected: %v; want the one pod", injected)
 		}
