@@ -122,7 +122,7 @@ publish:
 	$(check-key)
 	$(GO) run ./internal/release/cmd/release publish -dist $(DIST) -version $(VERSION) -registry $(REGISTRY) \
 	  $(if $(COSIGN_KEY),-key $(COSIGN_KEY) -go $(GO))
-	@test -n "$(COSIGN_KEY)" || echo "COSIGN_KEY is not set: the images are not signed (make publish COSIGN_KEY=cosign.key signs them)"
+	@test -n "$(COSIGN_KEY)" || echo "COSIGN_KEY is not set: the images and the chart are not signed (make publish COSIGN_KEY=cosign.key signs them)"
 
 # Images, both FROM scratch with no RUN (so another architecture needs no
 # emulation): tandem (Dockerfile.scratch) and tandemctl (Dockerfile.tandemctl,

@@ -30,7 +30,7 @@ func publish(ctx context.Context, args []string) error {
 	fs.StringVar(&f.dist, "dist", "dist", "the directory of the archives (make release)")
 	fs.StringVar(&f.version, "version", "", "the release's version, the images' tag")
 	fs.StringVar(&f.registry, "registry", "", "where to push, HOST/PATH: HOST/PATH/tandem:VERSION")
-	fs.StringVar(&f.cosign.Key, "key", "", "a cosign private key: sign the images and attest their SBOMs and provenance")
+	fs.StringVar(&f.cosign.Key, "key", "", "a cosign private key: sign the images and the chart, and attest the images' SBOMs and provenance")
 	fs.StringVar(&f.cosign.Go, "go", "go", "the go command, to run cosign (a tool in go.mod)")
 	if err := fs.Parse(args); err != nil {
 		return err
