@@ -47,6 +47,7 @@ var helpers = map[string]func(args []string) int{
 	"sc-crash-once":   scHelperCrashOnce,
 	"sc-observe":      scHelperObserve,
 	"sc-hold-inotify": scHelperHoldInotify,
+	"sc-quit-exits":   scHelperQuitExits,
 
 	"fault-exec":           faultHelperExec,
 	"fault-escape":         faultHelperEscape,

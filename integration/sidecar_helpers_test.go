@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,6 +27,32 @@ func scHelperCrashOnce(args []string) int {
 		return 3
 	}
 	return helperRecordSignals([]string{args[1], "15"})
+}
+
+// sc-quit-exits ADDR OUT: listen on ADDR, write "ready PID" to OUT, and
+// exit 0 as soon as a request has been read, without answering it: a
+// program whose quit endpoint ends it before the answer (cloud-sql-proxy).
+func scHelperQuitExits(args []string) int {
+	l, err := net.Listen("tcp", args[0])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	appendLine(args[1], fmt.Sprintf("ready %d", os.Getpid()))
+	conn, err := l.Accept()
+	if err != nil {
+		return 2
+	}
+	r := bufio.NewReader(conn)
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return 2
+		}
+		if line == "\r\n" {
+			return 0
+		}
+	}
 }
 
 // sc-observe FILE OUT: write "present" or "absent" for FILE to OUT, exit 0.

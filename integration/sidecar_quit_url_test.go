@@ -9,6 +9,8 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/tandem-sh/tandem/internal/testkit"
 )
 
 // scQuitServer is a sidecar's quit endpoint (Istio's /quitquitquit): it
@@ -98,4 +100,29 @@ func TestSidecarQuitURLIgnoredThenStopSignal(t *testing.T) {
 	}
 	p.scWantOrder("done-seen", "quit-called", "stop-sent", "cmd-exited")
 	rec.wantReceived("only SIGTERM (15)", "15")
+}
+
+// A CMD that exits on its quit call before it answers (cloud-sql-proxy
+// does): the call reached it, so tandem logs quit-called, answered false,
+// before it exits 0; it neither drops the outcome nor calls it a failure.
+func TestSidecarQuitURLProgramExitsBeforeAnswering(t *testing.T) {
+	t.Parallel()
+	rec := newRecorder(t)
+	addr := "127.0.0.1:" + strconv.Itoa(testkit.ClosedPort(t))
+	p := startTandem(t, procOptions{}, cmdArgs(
+		[]string{"sidecar", "--poll-interval", "1h", "--quit-url", "http://" + addr + "/quitquitquit", "--grace", "1h", "--done-file", rec.done},
+		helper("sc-quit-exits", addr, rec.signals))...)
+	waitReadyPID(t, rec.signals)
+	scWriteFile(t, rec.done, "")
+
+	p.scWantExit(0, "stopped")
+	if p.hasEvent("quit-failed") {
+		t.Fatal("quit-failed logged for a call the program took")
+	}
+	if called := p.waitEvent("quit-called"); called.Field("answered") != "false" {
+		t.Fatalf("quit URL called: %v; want answered false", called)
+	}
+	if exited := p.waitEvent("cmd-exited"); exited.Num("exit_code") != 0 {
+		t.Fatalf("CMD exited: %v, want code 0", exited)
+	}
 }

@@ -58,12 +58,16 @@ type fakes struct {
 	writes   chan statusfile.File
 	writeErr func(path string) error
 	quits    chan []probe.Target
-	jobs     bool
-	noMain   atomic.Bool // no main holds a lifeline: nothing to outlive
-	unmarked atomic.Bool // no main marked its termination: a signal to the sidecar alone
-	markHost string      // the host a mark names ("": a bare file, no host)
-	terminal chan string // "take", "give", "stop-self"
-	reaped   chan struct{}
+	// quitAnswers, when set, holds each quit call until it is closed or the
+	// call is cancelled; quitEnded then says which came first.
+	quitAnswers chan struct{}
+	quitEnded   chan string
+	jobs        bool
+	noMain      atomic.Bool // no main holds a lifeline: nothing to outlive
+	unmarked    atomic.Bool // no main marked its termination: a signal to the sidecar alone
+	markHost    string      // the host a mark names ("": a bare file, no host)
+	terminal    chan string // "take", "give", "stop-self"
+	reaped      chan struct{}
 	// onSignal, when set, runs inside Signal before it is recorded: a test
 	// holds the loop there while it lines up the events that follow.
 	onSignal func(sent)
@@ -118,6 +122,15 @@ func (f *fakes) StopSelf() error     { f.terminal <- "stop-self"; return nil }
 
 func (f *fakes) Quit(ctx context.Context, urls []probe.Target, _ time.Duration, _ zerolog.Logger) {
 	f.quits <- urls
+	if f.quitAnswers == nil {
+		return
+	}
+	select {
+	case <-f.quitAnswers:
+		f.quitEnded <- "answered"
+	case <-ctx.Done():
+		f.quitEnded <- "cancelled"
+	}
 }
 
 func (f *fakes) Write(path string, file statusfile.File) error {

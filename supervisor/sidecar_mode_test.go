@@ -88,6 +88,43 @@ func TestSidecarQuitURLs(t *testing.T) {
 	}
 }
 
+// A program that exits on its quit call before the call has its answer (as
+// cloud-sql-proxy does): tandem ends after the call does, so its outcome is
+// logged, and waits no more than quitAfterExit for a call that hangs.
+func TestSidecarQuitOutcomeOutlivesTheProgram(t *testing.T) {
+	url, err := probe.ParseURL("http://127.0.0.1:9801/quitquitquit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sidecarConfig(func(s *SidecarConfig) { s.QuitURLs = []probe.Target{url} })
+	for _, answers := range []bool{true, false} {
+		r := newRig(t, cfg)
+		r.f.quitAnswers, r.f.quitEnded = make(chan struct{}), make(chan string, 1)
+		r.run()
+		c := r.child()
+		r.done()
+		<-r.f.quits
+		c.exited <- exitedWith(0)
+		wait := r.timer(quitAfterExit)
+		want := "cancelled"
+		if answers {
+			want = "answered"
+			close(r.f.quitAnswers)
+		} else {
+			wait.ch <- time.Now()
+		}
+		r.wantOutcome(0, "stopped")
+		select {
+		case got := <-r.f.quitEnded:
+			if got != want {
+				t.Errorf("quit call %s; want %s", got, want)
+			}
+		default:
+			t.Fatal("tandem ended before its quit call did")
+		}
+	}
+}
+
 // --stop-delay holds the stop signal; neither a second done source nor the
 // termination signal shortens it.
 func TestSidecarStopDelay(t *testing.T) {

@@ -48,10 +48,31 @@ func (s *stopSequence) enter(p stopPhase, timer <-chan time.Time, killAfter time
 	s.phase, s.timer, s.killAfter = p, timer, killAfter
 }
 
-// end stops what the sequence still has running once CMD is gone.
-func (s *stopSequence) end() {
+// quitAfterExit bounds the wait, once CMD has exited, for a quit call
+// still in flight. A program that exits on the call closes its connections
+// as it goes, so the outcome comes within a moment; the call's own timeout
+// (up to 5 s) would hold the pod's end for nothing.
+const quitAfterExit = time.Second
+
+// end stops what the sequence still has running once CMD is gone. A quit
+// call in flight is given quitAfterExit to end, then cancelled, and waited
+// for: its outcome is logged, never lost with tandem's exit.
+func (s *stopSequence) end(after func(time.Duration) <-chan time.Time) {
+	if s.quitDone != nil {
+		select {
+		case <-s.quitDone:
+		default:
+			select {
+			case <-s.quitDone:
+			case <-after(quitAfterExit):
+			}
+		}
+	}
 	if s.cancelQuit != nil {
 		s.cancelQuit()
+	}
+	if s.quitDone != nil {
+		<-s.quitDone
 	}
 }
 

@@ -96,7 +96,7 @@ func staleReadiness(e *engine, err error) {
 // the stopped file), without signalling a CMD that is gone. A readiness
 // failure pending with it belonged to this run: said, not acted on.
 func (e *engine) ended(r *cmdRun, ready readiness, st process.Status) ending {
-	r.stop.end()
+	r.stop.end(e.w.After)
 	e.logExit(r.child, st)
 	e.stopLeftovers(r.child.Pid)
 	for _, ev := range e.withExit(eventChans{done: e.done, readyFailed: ready.failed}) {

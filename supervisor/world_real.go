@@ -68,6 +68,9 @@ func (httpQuitter) Quit(ctx context.Context, urls []probe.Target, timeout time.D
 		wg.Go(func() {
 			code, err := probe.Request(ctx, "POST", target, timeout)
 			switch {
+			case errors.Is(err, probe.ErrNoAnswer):
+				event(log.Info(), cmdline.EventQuitCalled).Str("url", target.String()).Bool("answered", false).
+					Msg("quit URL took the request and closed without answering (a program that exits at once does)")
 			case err != nil:
 				event(log.Warn(), cmdline.EventQuitFailed).Str("url", target.String()).Err(err).Msg("quit URL call failed")
 			case code < 200 || code > 299:

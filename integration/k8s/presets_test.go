@@ -98,9 +98,9 @@ func TestPresetCloudSQLProxyJobCompletes(t *testing.T) {
 		kit.Tandem("cloud-sql-proxy", "ready-written"),
 		kit.Tandem("export", "cmd-started"),
 		kit.Program("export", "export reached the proxy"))
-	// quit-called is logged once the proxy has answered, which it does
-	// after logging the request: both come after the export's end, in
-	// either order.
+	// quit-called is logged once the call has its outcome: the proxy logs
+	// the request and exits, often before its answer is out (then
+	// answered false); both come after the export's end, in either order.
 	kit.AssertOrder(t, pj.logs,
 		kit.Tandem("export", "cmd-exited"),
 		kit.Tandem("cloud-sql-proxy", "quit-called"))

@@ -3,6 +3,7 @@ package probe
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -10,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -59,6 +61,11 @@ func ParseURL(raw string) (Target, error) {
 	return Target{raw: raw, hostPort: hostPort, host: u.Host, path: path}, nil
 }
 
+// ErrNoAnswer: the server took the request, then closed the connection
+// without a status line. A quit endpoint does so when its program exits
+// before it answers (cloud-sql-proxy does): the request reached it.
+var ErrNoAnswer = errors.New("the connection closed after the request, with no answer")
+
 // maxHTTPResponseRead bounds what is read of an answer (a hostile server must not make tandem allocate without bound).
 const maxHTTPResponseRead = 64 << 10
 
@@ -89,6 +96,9 @@ func Request(ctx context.Context, method string, t Target, timeout time.Duration
 	// on loopback). The status line and headers fit in 64 KiB.
 	reader := textproto.NewReader(bufio.NewReader(io.LimitReader(conn, maxHTTPResponseRead)))
 	statusLine, err := reader.ReadLine()
+	if errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET) {
+		return 0, ErrNoAnswer
+	}
 	if err != nil {
 		return 0, fmt.Errorf("read status line: %w", err)
 	}

@@ -103,7 +103,9 @@ func TestHTTPRequest(t *testing.T) {
 		{name: "not HTTP", serve: answer("SSH-2.0-OpenSSH_9.6\r\n"), wantErr: "malformed status line"},
 		{name: "code not a number", serve: answer("HTTP/1.1 OK 200\r\n\r\n"), wantErr: "malformed status line"},
 		{name: "code out of range", serve: answer("HTTP/1.1 42 Odd\r\n\r\n"), wantErr: "malformed status line"},
-		{name: "closes without answering", serve: answer(""), wantErr: "read status line"},
+		{name: "closes without answering", serve: answer(""), wantErr: ErrNoAnswer.Error()},
+		{name: "closes before reading the request", serve: func(_ *rawServer, conn net.Conn) { conn.Close() }, wantErr: ErrNoAnswer.Error()},
+		{name: "closes mid status line", serve: answer("HTTP/1.1 2"), wantErr: "malformed status line"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
