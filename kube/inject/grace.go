@@ -45,7 +45,8 @@ type graceShare struct {
 
 // graceSplit is how a pod's termination grace period is shared.
 type graceSplit struct {
-	period  time.Duration // terminationGracePeriodSeconds (30 s when unset)
+	period  time.Duration // terminationGracePeriodSeconds (30 s when unset, 1 s when negative)
+	note    string        // how period was read, when not as written
 	sidecar time.Duration // kept for the sidecars' stop: the longest share
 	// podWide is the pod's tandem.sh/sidecar-grace (said "" when unstated),
 	// own each sidecar's tandem.sh/sidecar-grace.CONTAINER; shares are
@@ -69,8 +70,11 @@ func splitGrace(spec, annotations *yaml.Node, sidecars []string) (graceSplit, er
 		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" || n.Decode(&secs) != nil {
 			return g, fmt.Errorf("spec.terminationGracePeriodSeconds (line %d): %q: expected a whole number of seconds, e.g. 30 (the API server refuses anything else)", n.Line, n.Value)
 		}
-		if secs >= 0 {
-			g.period = time.Duration(min(secs, maxGraceSecs)) * time.Second
+		g.period = time.Duration(min(secs, maxGraceSecs)) * time.Second
+		if secs < 0 {
+			// The API server keeps it, and the kubelet gives such a pod 1 s.
+			g.period = time.Second
+			g.note = fmt.Sprintf("spec.terminationGracePeriodSeconds %d: Kubernetes gives a pod with a negative grace period 1s; the split is of 1s (set 0 for none, or the seconds the pod needs)", secs)
 		}
 	}
 	var errs []error
@@ -120,6 +124,9 @@ func (g *graceSplit) fit(sidecars []*container) []string {
 		return nil
 	}
 	var warnings []string
+	if g.note != "" {
+		warnings = append(warnings, g.note)
+	}
 	g.sidecar, g.shares = 0, map[string]graceShare{}
 	for _, c := range sidecars {
 		s, said := g.shareOf(c).fit(c.stopSteps(), g.delays[c.name], g.period)

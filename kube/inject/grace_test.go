@@ -92,6 +92,8 @@ func TestGraceAnnotationAdjustedWithWarning(t *testing.T) {
 			"tandem.sh/sidecar-grace 1ms is less than the 1s a sidecar's stop takes at least: 1s kept for the sidecars"},
 		{"a period too short", "  terminationGracePeriodSeconds: 1\n", "", 500 * time.Millisecond, 500 * time.Millisecond,
 			"the pod's grace period (1s) leaves its sidecars 500ms, less than the 1s a sidecar's stop takes at least: raise terminationGracePeriodSeconds"},
+		{"a negative period", "  terminationGracePeriodSeconds: -1\n", "", 500 * time.Millisecond, 500 * time.Millisecond,
+			"spec.terminationGracePeriodSeconds -1: Kubernetes gives a pod with a negative grace period 1s; the split is of 1s (set 0 for none, or the seconds the pod needs)"},
 	} {
 		src := pod(tt.spec + sprintf(twoContainers, "app:1"))
 		if tt.annotation != "" {

@@ -25,7 +25,8 @@ func (g *generator) grace() []variable {
 	pm := func(f func(presets.Preset) (string, bool)) string { return presetMap(g.opts.Presets, f) }
 	all := "lists.range(size(" + v("names") + "))"
 	return []variable{
-		{"period", "has(object.spec.terminationGracePeriodSeconds) ? object.spec.terminationGracePeriodSeconds : 30"},
+		// The kubelet gives a pod with a negative period 1 s.
+		{"period", "!has(object.spec.terminationGracePeriodSeconds) ? 30 : object.spec.terminationGracePeriodSeconds < 0 ? 1 : object.spec.terminationGracePeriodSeconds"},
 		{"restart", "has(object.spec.restartPolicy) ? object.spec.restartPolicy : 'Always'"},
 		{"quit", v("preset") + ".map(p, p in " + pm(quitOf) + " ? " + pm(quitOf) + "[p] : '')"},
 		{"delay", v("preset") + ".map(p, p in " + pm(delayOf) + " ? " + pm(delayOf) + "[p] : 0)"},

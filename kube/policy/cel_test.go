@@ -110,3 +110,27 @@ func TestSignalLookupAsInject(t *testing.T) {
 		}
 	}
 }
+
+// The period is read as the kubelet uses it: 30 s unset, 1 s negative, as
+// inject's split reads it.
+func TestGracePeriodAsTheKubelet(t *testing.T) {
+	var expr string
+	for _, v := range (&generator{opts: Options{Presets: presets.Builtin()}}).grace() {
+		if v.name == "period" {
+			expr = v.expr
+		}
+	}
+	for _, tt := range []struct {
+		spec map[string]any
+		want int64
+	}{
+		{map[string]any{}, 30},
+		{map[string]any{"terminationGracePeriodSeconds": int64(0)}, 0},
+		{map[string]any{"terminationGracePeriodSeconds": int64(45)}, 45},
+		{map[string]any{"terminationGracePeriodSeconds": int64(-1)}, 1},
+	} {
+		if got := eval(t, expr, map[string]any{"object": map[string]any{"spec": tt.spec}}); got != tt.want {
+			t.Errorf("spec %v: period %v; want %d", tt.spec, got, tt.want)
+		}
+	}
+}
