@@ -107,8 +107,9 @@ func TestPresetCloudSQLProxyJobCompletes(t *testing.T) {
 	kit.AssertOrder(t, pj.logs,
 		kit.Tandem("export", "cmd-exited"),
 		kit.Program("cloud-sql-proxy", "/quitquitquit received request"))
-	t.Logf("cloud-sql-proxy %s by its preset: ready from /startup, quit on /quitquitquit, exit 0; apply → Complete in %s",
-		cloudSQLProxyImage, pj.took.Round(100*time.Millisecond))
+	quit, _ := kit.Find(pj.logs, kit.Tandem("cloud-sql-proxy", "quit-called"))
+	t.Logf("cloud-sql-proxy %s by its preset: ready from /startup, quit on /quitquitquit (%q, status %q), exit 0; apply → Complete in %s",
+		cloudSQLProxyImage, quit.Text, quit.Field("status"), pj.took.Round(100*time.Millisecond))
 }
 
 // Essential by default: the proxy killed outright (its PID 1, from the
