@@ -165,7 +165,7 @@ func TestInjectUsageErrors(t *testing.T) {
 	}{
 		{[]string{"inject", good, bad}, bad + ":"},
 		{[]string{"inject", filepath.Join(dir, "missing.yaml")}, "missing.yaml: no such file"},
-		{[]string{"inject", "--mode", "sidecars", good}, `--mode: mode "sidecars": expected classic, native or auto`},
+		{[]string{"inject", "--mode", "sidecars", good}, `--mode "sidecars": expected classic, native or auto`},
 		{[]string{"inject", "--resolve", "maybe", good}, `--resolve "maybe": expected registry or none`},
 		{[]string{"inject", "--platform", "amd64", good}, `platform "amd64": expected os/arch`},
 		{[]string{"inject", "--image", "", good}, "--image: expected an image"},
@@ -180,6 +180,35 @@ func TestInjectUsageErrors(t *testing.T) {
 		if code != 2 || out != "" || !strings.Contains(stderr, tt.want) {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2, no stdout, %q", tt.args, code, out, stderr, tt.want)
 		}
+	}
+}
+
+// A value refused from a flag's variable, as a webhook's Deployment sets
+// its flags, names the variable: that is what to fix.
+func TestVariableRefusalsNameTheVariable(t *testing.T) {
+	good := writeFile(t, t.TempDir(), "good.yaml", plainJob)
+	inject := []string{"inject", "--resolve", "none", good}
+	for _, tt := range []struct {
+		env, value string
+		args       []string
+		want       string
+	}{
+		{"TANDEMCTL_MODE", "sidecars", inject, `tandemctl: TANDEMCTL_MODE "sidecars": expected classic, native or auto`},
+		{"TANDEMCTL_INSTALL", "volume", inject, `tandemctl: TANDEMCTL_INSTALL "volume": expected image-volume, init-copy or auto`},
+		{"TANDEMCTL_IMAGE", ":v1", inject, `tandemctl: TANDEMCTL_IMAGE ":v1": expected an image reference`},
+		{"TANDEMCTL_SIDECAR", "db_proxy", inject, `tandemctl: TANDEMCTL_SIDECAR "db_proxy": expected a container name`},
+		{"TANDEMCTL_RESOLVE", "maybe", []string{"inject", good}, `tandemctl: TANDEMCTL_RESOLVE "maybe": expected registry or none`},
+		{"TANDEMCTL_ON_ERROR", "maybe", []string{"webhook"}, `tandemctl: TANDEMCTL_ON_ERROR "maybe": expected reject or allow`},
+		{"TANDEMCTL_LOG_LEVEL", "loud", []string{"webhook"}, `tandemctl: TANDEMCTL_LOG_LEVEL "loud": expected debug`},
+		{"TANDEMCTL_NAMESPACE_SELECTOR", "a in (", []string{"policy"}, `tandemctl: TANDEMCTL_NAMESPACE_SELECTOR "a in (": expected a label selector`},
+		{"TANDEMCTL_MODE", "auto", []string{"policy"}, `tandemctl: TANDEMCTL_MODE auto: expected classic or native`},
+	} {
+		t.Setenv(tt.env, tt.value)
+		out, stderr, code := run(t, "", tt.args...)
+		if code != 2 || out != "" || !strings.HasPrefix(stderr, tt.want) {
+			t.Errorf("%s=%q %q: exit %d, stdout %q, stderr %q; want exit 2, no stdout, %q", tt.env, tt.value, tt.args, code, out, stderr, tt.want)
+		}
+		os.Unsetenv(tt.env)
 	}
 }
 

@@ -112,7 +112,7 @@ func TestInjectInstallImageVolumeChecked(t *testing.T) {
 func TestInjectInstallBadValue(t *testing.T) {
 	for _, args := range [][]string{{"inject", "--install", "volume"}, {"webhook", "--install", "volume"}} {
 		out, stderr, code := run(t, plainJob, append(args, "--resolve", "none", "--image", testImage)...)
-		want := `tandemctl: --install: install "volume": expected image-volume, init-copy or auto`
+		want := `tandemctl: --install "volume": expected image-volume, init-copy or auto`
 		if code != 2 || out != "" || !strings.HasPrefix(stderr, want) {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 2, nothing, %q", args[0], code, out, stderr, want)
 		}

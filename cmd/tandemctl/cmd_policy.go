@@ -77,18 +77,18 @@ func readPolicyFlags(cliCtx *cli.Context) (policy.Options, error) {
 		return policy.Options{}, err
 	}
 	if in.Mode == inject.Auto {
-		return policy.Options{}, fmt.Errorf("--mode auto: expected classic or native (a policy is one for every node; tandemctl check says which each node allows)")
+		return policy.Options{}, fmt.Errorf("%s auto: expected classic or native (a policy is one for every node; tandemctl check says which each node allows)", flagOrigin("mode", "auto"))
 	}
 	if in.Install == inject.InstallAuto {
-		return policy.Options{}, fmt.Errorf("--install auto: expected init-copy or image-volume (a policy is one for every node's runtime)")
+		return policy.Options{}, fmt.Errorf("%s auto: expected init-copy or image-volume (a policy is one for every node's runtime)", flagOrigin("install", "auto"))
 	}
 	selector, err := metav1.ParseToLabelSelector(cliCtx.String("namespace-selector"))
 	if err != nil || len(selector.MatchLabels)+len(selector.MatchExpressions) == 0 {
-		return policy.Options{}, fmt.Errorf("--namespace-selector %q: expected a label selector, e.g. %s=enabled (%v)", cliCtx.String("namespace-selector"), inject.InjectKey, err)
+		return policy.Options{}, fmt.Errorf("%s %q: expected a label selector, e.g. %s=enabled (%v)", flagOrigin("namespace-selector", cliCtx.String("namespace-selector")), cliCtx.String("namespace-selector"), inject.InjectKey, err)
 	}
 	onError, err := inject.ParseOnError(cliCtx.String("on-error"))
 	if err != nil {
-		return policy.Options{}, fmt.Errorf("--%w", err)
+		return policy.Options{}, refusedAs("on-error", cliCtx.String("on-error"), err)
 	}
 	name := cliCtx.String("name")
 	if !containerName.MatchString(name) {

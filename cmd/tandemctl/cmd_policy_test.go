@@ -42,7 +42,7 @@ func TestPolicyUsageErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"--mode", "auto"}, `--mode auto: expected classic or native`},
-		{[]string{"--mode", "fast"}, `--mode: mode "fast": expected classic, native or auto`},
+		{[]string{"--mode", "fast"}, `--mode "fast": expected classic, native or auto`},
 		{[]string{"--install", "auto"}, `--install auto: expected init-copy or image-volume`},
 		{[]string{"--on-error", "ignore"}, `--on-error "ignore": expected reject or allow`},
 		{[]string{"-o", "text"}, `--output "text": expected yaml or json`},

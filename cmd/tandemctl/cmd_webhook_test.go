@@ -17,8 +17,8 @@ func TestWebhookUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"webhook", "--on-error", "maybe"}, `--on-error: on-error "maybe": expected reject or allow`},
-		{[]string{"webhook", "--mode", "sidecar"}, `--mode: mode "sidecar"`},
+		{[]string{"webhook", "--on-error", "maybe"}, `--on-error "maybe": expected reject or allow`},
+		{[]string{"webhook", "--mode", "sidecar"}, `--mode "sidecar": expected classic, native or auto`},
 		{[]string{"webhook", "--namespace-selector", "a in ("}, `--namespace-selector "a in ("`},
 		{[]string{"webhook", "--sidecar-image", " "}, `sidecar image pattern ""`},
 		{[]string{"webhook", "--resolve", "sometimes"}, `--resolve "sometimes": expected registry or none`},

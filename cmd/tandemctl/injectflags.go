@@ -84,7 +84,7 @@ func readInjectFlags(cliCtx *cli.Context) (inject.Options, *imageLookups, error)
 	case resolveNone:
 		return opts, nil, nil
 	default:
-		return opts, nil, fmt.Errorf("--resolve %q: expected %s or %s", resolve, resolveRegistry, resolveNone)
+		return opts, nil, fmt.Errorf("%s %q: expected %s or %s", flagOrigin("resolve", resolve), resolve, resolveRegistry, resolveNone)
 	}
 }
 
@@ -94,11 +94,11 @@ func readInjectFlags(cliCtx *cli.Context) (inject.Options, *imageLookups, error)
 func readInjectOptions(cliCtx *cli.Context) (inject.Options, error) {
 	mode, err := inject.ParseMode(cliCtx.String("mode"))
 	if err != nil {
-		return inject.Options{}, fmt.Errorf("--mode: %w", err)
+		return inject.Options{}, refusedAs("mode", cliCtx.String("mode"), err)
 	}
 	install, err := inject.ParseInstall(cliCtx.String("install"))
 	if err != nil {
-		return inject.Options{}, fmt.Errorf("--install: %w", err)
+		return inject.Options{}, refusedAs("install", cliCtx.String("install"), err)
 	}
 	opts := inject.Options{
 		Mode:     mode,
@@ -109,18 +109,18 @@ func readInjectOptions(cliCtx *cli.Context) (inject.Options, error) {
 	}
 	for _, s := range opts.Sidecars {
 		if !containerName.MatchString(s) {
-			return opts, fmt.Errorf("--sidecar %q: expected a container name (lower case letters, digits and '-', at most 63), e.g. --sidecar db-proxy", s)
+			return opts, fmt.Errorf("%s %q: expected a container name (lower case letters, digits and '-', at most 63), e.g. --sidecar db-proxy", flagOrigin("sidecar", s), s)
 		}
 	}
 	if cliCtx.Bool("presets") {
 		opts.Presets = presets.Builtin()
 	}
 	if opts.Image == "" {
-		return opts, errors.New("--image: expected an image that holds /tandem, e.g. ghcr.io/tandem-sh/tandem:" + version)
+		return opts, errors.New(flagOrigin("image", "") + ": expected an image that holds /tandem, e.g. ghcr.io/tandem-sh/tandem:" + version)
 	}
 	// Written into every pod as it is: the kubelet would refuse it there.
 	if _, err := name.ParseReference(opts.Image); err != nil {
-		return opts, fmt.Errorf("--image %q: expected an image reference (the image that holds /tandem), e.g. ghcr.io/tandem-sh/tandem:%s (%v)", opts.Image, version, err)
+		return opts, fmt.Errorf("%s %q: expected an image reference (the image that holds /tandem), e.g. ghcr.io/tandem-sh/tandem:%s (%v)", flagOrigin("image", opts.Image), opts.Image, version, err)
 	}
 	return opts, nil
 }

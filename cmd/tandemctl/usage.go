@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -125,4 +127,23 @@ func noArguments(cliCtx *cli.Context) error {
 		return usageError{fmt.Errorf("%s takes no arguments, got %q", cliCtx.Command.Name, cliCtx.Args().Slice())}
 	}
 	return nil
+}
+
+// refusedAs words a refusal of flag's value text whose message starts
+// with the flag's name (inject's parsers: `mode "x": expected …`) as the
+// user gave the value: `--mode "x": expected …`, or `TANDEMCTL_MODE "x": …`.
+func refusedAs(flag, text string, err error) error {
+	return fmt.Errorf("%s%s", flagOrigin(flag, text), strings.TrimPrefix(err.Error(), flag))
+}
+
+// flagOrigin names where flag's refused value text came from: its variable
+// (TANDEMCTL_MODE) when that holds it, as a webhook's Deployment sets its
+// flags, else the flag (--mode); so the error names what to fix.
+func flagOrigin(flag, text string) string {
+	for _, env := range envVars(flag) {
+		if v, ok := os.LookupEnv(env); ok && (v == text || slices.Contains(strings.Split(v, ","), text)) {
+			return env
+		}
+	}
+	return "--" + flag
 }

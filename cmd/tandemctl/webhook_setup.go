@@ -37,7 +37,7 @@ type webhookSetup struct {
 func newWebhookSetup(cliCtx *cli.Context) (*webhookSetup, error) {
 	level, err := zerolog.ParseLevel(cliCtx.String("log-level"))
 	if err != nil || cliCtx.String("log-level") == "" {
-		return nil, usageError{fmt.Errorf("--log-level %q: expected debug, info, warn or error", cliCtx.String("log-level"))}
+		return nil, usageError{fmt.Errorf("%s %q: expected debug, info, warn or error", flagOrigin("log-level", cliCtx.String("log-level")), cliCtx.String("log-level"))}
 	}
 	// The webhook logs from several goroutines (serving, metrics, the
 	// certificate watch): one line at a time, whatever the writer.
@@ -122,11 +122,11 @@ func webhookConfig(cliCtx *cli.Context, logger zerolog.Logger) (admission.Config
 	}
 	onError, err := inject.ParseOnError(cliCtx.String("on-error"))
 	if err != nil {
-		return admission.Config{}, fmt.Errorf("--on-error: %w", err)
+		return admission.Config{}, refusedAs("on-error", cliCtx.String("on-error"), err)
 	}
 	selector, err := labels.Parse(cliCtx.String("namespace-selector"))
 	if err != nil {
-		return admission.Config{}, fmt.Errorf("--namespace-selector %q: %w", cliCtx.String("namespace-selector"), err)
+		return admission.Config{}, fmt.Errorf("%s %q: %w", flagOrigin("namespace-selector", cliCtx.String("namespace-selector")), cliCtx.String("namespace-selector"), err)
 	}
 	cfg := admission.Config{
 		Inject: opts, SidecarImages: cliCtx.StringSlice("sidecar-image"),
