@@ -19,19 +19,21 @@ import (
 // every flag whose kind does not take it. DIR is replaced by a directory
 // that exists.
 var badValues = map[string][]string{
-	"duration":     {"10", "soon", "-1s"},
-	"interval":     {"often", "0s", "-1s"},
-	"exit code":    {"abc", "256", "-1"},
-	"count":        {"many", "-1", "1.5"},
-	"bool":         {"maybe"},
-	"signal":       {"FOO", "65", "0", "-1"},
-	"rewrite":      {"TERM", "TERM:99", "KILL:TERM", "TERM:BOGUS"},
-	"condition":    {"nope:x", "tcp:127.0.0.1:70000", "file:"},
-	"url":          {"ftp://h/q", "https://h/q", "http://127.0.0.1:70000/q"},
-	"name":         {"a b", "-a", "a/b", strings.Repeat("n", 254)},
-	"choice":       {"bogus"},
-	"path":         {"DIR", "DIR/x/", "DIR/" + strings.Repeat("n", cmdline.NameMax-cmdline.AddedToName+1)},
-	"watched path": {"DIR/x/", "DIR/" + strings.Repeat("n", cmdline.NameMax-cmdline.AddedToName+1)},
+	"duration":         {"10", "soon", "-1s"},
+	"interval":         {"often", "0s", "-1s"},
+	"exit code":        {"abc", "256", "-1"},
+	"count":            {"many", "-1", "1.5"},
+	"bool":             {"maybe"},
+	"signal":           {"FOO", "65", "0", "-1"},
+	"catchable signal": {"FOO", "KILL", "SIGSTOP", "9"},
+	"done signal":      {"FOO", "TERM", "15", "KILL"},
+	"rewrite":          {"TERM", "TERM:99", "KILL:TERM", "TERM:BOGUS"},
+	"condition":        {"nope:x", "tcp:127.0.0.1:70000", "file:"},
+	"url":              {"ftp://h/q", "https://h/q", "http://127.0.0.1:70000/q"},
+	"name":             {"a b", "-a", "a/b", strings.Repeat("n", 254)},
+	"choice":           {"bogus"},
+	"path":             {"DIR", "DIR/x/", "DIR/" + strings.Repeat("n", cmdline.NameMax-cmdline.AddedToName+1)},
+	"watched path":     {"DIR/x/", "DIR/" + strings.Repeat("n", cmdline.NameMax-cmdline.AddedToName+1)},
 }
 
 // goParserWords are what Go's parsers say; none may reach the user.

@@ -40,7 +40,7 @@ func peerFlags(opts *peers.Options, doneSignal *unix.Signal) []*valueFlag {
 }
 
 func doneSignalFlag(sig *unix.Signal) *valueFlag {
-	return newFlag(cmdline.FlagDoneSignal, one(cmdline.SignalKind, sig), "the signal that means \"main is done\" (main and sidecar must agree)")
+	return newFlag(cmdline.FlagDoneSignal, one(cmdline.DoneSignalKind, sig), "the signal that means \"main is done\" (main and sidecar must agree)")
 }
 
 // olderDoneFileEnv is the variable `tandem done` read before TANDEM_DONE_FILE:

@@ -24,7 +24,7 @@ func (s *settings) mainFlags() []*valueFlag {
 			"a sidecar's --ready-file: wait for it, and stop CMD if that sidecar's tandem ends first (repeatable)"),
 		newFlag(cmdline.FlagTerminationGrace, one(cmdline.DurationKind, &m.TerminationGrace),
 			"after the pod's stop signal, SIGKILL CMD if it has not exited within this long, so the sidecars keep the rest of the grace period (0 = off)"),
-		anyStopSignal(newFlag(cmdline.FlagTerminationSignal, one(cmdline.SignalKind, &m.TerminationSignal),
+		anyStopSignal(newFlag(cmdline.FlagTerminationSignal, one(cmdline.CatchableSignalKind, &m.TerminationSignal),
 			"the signal the runtime stops this container with (its STOPSIGNAL), which starts --termination-grace")),
 	}
 }

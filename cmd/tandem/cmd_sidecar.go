@@ -20,7 +20,7 @@ func (s *settings) sidecarFlags() []*valueFlag {
 		newFlag(cmdline.FlagStopWhen, one(stopWhen, &sc.StopWhen),
 			"any; success: ignore a done file that reports a failed main until it is replaced; deletion: only once the pod is being deleted (restartPolicy: Always)"),
 		newFlag(cmdline.FlagQuitURL, many(urlKind, &sc.QuitURLs), "on done, POST to this http:// URL before the stop signal (repeatable)"),
-		newFlag(cmdline.FlagTerminationSignal, one(cmdline.SignalKind, &sc.TerminationSignal),
+		newFlag(cmdline.FlagTerminationSignal, one(cmdline.CatchableSignalKind, &sc.TerminationSignal),
 			"the signal the runtime sends this container on pod deletion (the image's STOPSIGNAL, or lifecycle.stopSignal)"),
 		newFlag(cmdline.FlagOutliveMain, one(cmdline.DurationKind, &sc.OutliveMain),
 			"hold the termination signal until the main is done or this long has passed (0 = off)"),

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -94,6 +95,29 @@ func TestUsageErrors(t *testing.T) {
 				t.Error("the command ran despite the usage error")
 			}
 		})
+	}
+}
+
+// TestUncatchableSignalsNameTheirSource: a signal a flag cannot take is
+// refused where it was given, the variable or the flag, with the text as
+// given, not as tandem would write it (SIGKILL).
+func TestUncatchableSignalsNameTheirSource(t *testing.T) {
+	for _, tt := range []struct {
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{map[string]string{"TANDEM_TERMINATION_SIGNAL": "KILL"}, []string{"sidecar", "--", "x"}, `TANDEM_TERMINATION_SIGNAL "KILL": expected a catchable signal`},
+		{map[string]string{"TANDEM_TERMINATION_SIGNAL": "kill"}, []string{"main", "--", "x"}, `TANDEM_TERMINATION_SIGNAL "kill": expected a catchable signal`},
+		{nil, []string{"sidecar", "--termination-signal", "9", "--", "x"}, `--termination-signal "9": expected a catchable signal`},
+		{map[string]string{"TANDEM_DONE_SIGNAL": "TERM"}, []string{"sidecar", "--", "x"}, `TANDEM_DONE_SIGNAL "TERM": expected a catchable signal other than TERM`},
+		{nil, []string{"main", "--done-signal", "SIGTERM", "--", "x"}, `--done-signal "SIGTERM": expected a catchable signal other than TERM`},
+		{nil, []string{"done", "--file", "/f", "--done-signal", "STOP"}, `--done-signal "STOP": expected a catchable signal other than TERM`},
+	} {
+		got, _, err := runApp(t, tt.env, tt.args...)
+		if code := exitcode.Of(err); code != exitcode.Usage || !strings.HasPrefix(fmt.Sprint(err), tt.want) || got.cfg != nil {
+			t.Errorf("%v tandem %q: exit %d, %v; want exit 2, nothing run, %s", tt.env, tt.args, code, err, tt.want)
+		}
 	}
 }
 

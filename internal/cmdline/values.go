@@ -140,6 +140,34 @@ var SignalKind = Parser[unix.Signal]{
 	Format: SignalName,
 }
 
+// CatchableSignalKind is a signal a process can catch: a runtime's stop
+// signal that tandem must hold or forward (--termination-signal).
+var CatchableSignalKind = Parser[unix.Signal]{
+	Kind:   Kind{Name: "catchable signal", Expected: "a catchable signal such as TERM or QUIT (a name or a number; not KILL, STOP, CHLD, URG, PROF or 34)"},
+	Parse:  catchable(nil),
+	Format: SignalName,
+}
+
+// DoneSignalKind is --done-signal's: catchable, and not SIGTERM, which
+// keeps its meaning of "the pod is being deleted".
+var DoneSignalKind = Parser[unix.Signal]{
+	Kind:   Kind{Name: "done signal", Expected: "a catchable signal other than TERM, such as USR2 (a name or a number; not KILL, STOP, CHLD, URG, PROF or 34)"},
+	Parse:  catchable([]unix.Signal{unix.SIGTERM}),
+	Format: SignalName,
+}
+
+// catchable reads a signal that signals.Forwardable takes and that is
+// none of refused.
+func catchable(refused []unix.Signal) func(string) (unix.Signal, error) {
+	return func(text string) (unix.Signal, error) {
+		sig, err := signals.Parse(text)
+		if err != nil || !signals.Forwardable(sig) || slices.Contains(refused, sig) {
+			return 0, errBad
+		}
+		return sig, nil
+	}
+}
+
 // SignalName is a signal as it is given: TERM, USR2; 0 for none.
 func SignalName(sig unix.Signal) string {
 	if sig == 0 {
