@@ -168,7 +168,7 @@ func TestInjectUsageErrors(t *testing.T) {
 		{[]string{"inject", "--mode", "sidecars", good}, `--mode "sidecars": expected classic, native or auto`},
 		{[]string{"inject", "--resolve", "maybe", good}, `--resolve "maybe": expected registry or none`},
 		{[]string{"inject", "--platform", "amd64", good}, `platform "amd64": expected os/arch`},
-		{[]string{"inject", "--image", "", good}, "--image: expected an image"},
+		{[]string{"inject", "--image", "", good}, `--image "": expected an image`},
 		{[]string{"inject", "--no-such-flag", good}, "unknown flag --no-such-flag for tandemctl inject"},
 		{[]string{"injekt"}, `unknown command "injekt"`},
 		{[]string{"inject", "--sidecar", "", good}, `--sidecar "": expected a container name`},
@@ -202,6 +202,15 @@ func TestVariableRefusalsNameTheVariable(t *testing.T) {
 		{"TANDEMCTL_LOG_LEVEL", "loud", []string{"webhook"}, `tandemctl: TANDEMCTL_LOG_LEVEL "loud": expected debug`},
 		{"TANDEMCTL_NAMESPACE_SELECTOR", "a in (", []string{"policy"}, `tandemctl: TANDEMCTL_NAMESPACE_SELECTOR "a in (": expected a label selector`},
 		{"TANDEMCTL_MODE", "auto", []string{"policy"}, `tandemctl: TANDEMCTL_MODE auto: expected classic or native`},
+		{"TANDEMCTL_LOOKUP_TIMEOUT", "-1000ms", inject[:1], `tandemctl: TANDEMCTL_LOOKUP_TIMEOUT "-1000ms": expected a positive duration`},
+		{"TANDEMCTL_LOOKUP_TIMEOUT", "0s", []string{"webhook"}, `tandemctl: TANDEMCTL_LOOKUP_TIMEOUT "0s": expected a positive duration`},
+		{"TANDEMCTL_PLATFORM", "amd64", []string{"inject", good}, `tandemctl: TANDEMCTL_PLATFORM "amd64": expected os/arch`},
+		{"TANDEMCTL_PLATFORM", "amd64", []string{"webhook"}, `tandemctl: TANDEMCTL_PLATFORM "amd64": expected os/arch`},
+		{"TANDEMCTL_CACHE_SIZE", "0", []string{"webhook"}, `tandemctl: TANDEMCTL_CACHE_SIZE "0": expected a whole number of 1 or more`},
+		{"TANDEMCTL_INSECURE_REGISTRY", "localhost:5000,a b", []string{"inject", good}, `tandemctl: TANDEMCTL_INSECURE_REGISTRY "a b": expected a registry HOST[:PORT]`},
+		{"TANDEMCTL_SIDECAR_IMAGE", "*proxy:*,a b", []string{"webhook"}, `tandemctl: TANDEMCTL_SIDECAR_IMAGE "a b": expected a glob`},
+		{"TANDEMCTL_SHUTDOWN_DELAY", "-5s", []string{"webhook"}, `tandemctl: TANDEMCTL_SHUTDOWN_DELAY "-5s": expected a duration of 0 or more`},
+		{"TANDEMCTL_LISTEN", "8443", []string{"webhook"}, `tandemctl: TANDEMCTL_LISTEN "8443": expected an address HOST:PORT`},
 	} {
 		t.Setenv(tt.env, tt.value)
 		out, stderr, code := run(t, "", tt.args...)

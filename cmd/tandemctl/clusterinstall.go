@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/tandem-sh/tandem/kube/inject"
@@ -9,17 +10,23 @@ import (
 
 // offlineInstall is --install auto without a cluster to read: the
 // manifests may be for any cluster, and init-copy works on every one.
-var offlineInstall = inject.InstallChoice{Install: inject.InitCopy,
-	Why:    "offline (no --kubeconfig, TANDEMCTL_KUBECONFIG or KUBECONFIG): the nodes' runtimes are not read, and init-copy works on every cluster",
-	Reason: inject.ReasonOfflineInitCopy}
+var offlineInstall = safeInstall(offline)
+
+// safeInstall is --install auto's choice where inject cannot read the
+// cluster (offline, or a cluster that does not answer): init-copy, which
+// works on every cluster.
+func safeInstall(why string) inject.InstallChoice {
+	return inject.InstallChoice{Install: inject.InitCopy, Reason: inject.ReasonOfflineInitCopy,
+		Why: why + ": the nodes' runtimes are not read, and init-copy works on every cluster"}
+}
 
 // settleInstall makes --install auto init-copy or image-volume from the
 // cluster's versions, and, online, refuses --install image-volume on a
 // cluster that cannot mount image volumes, before its pods would fail to
 // start. Offline, auto is init-copy. It returns the choice, with its
 // reason, for the report and the metrics.
-func settleInstall(ctx context.Context, opts *inject.Options, kubeconfig string, online bool) (inject.InstallChoice, error) {
-	given := inject.InstallChoice{Install: opts.Install, Why: "--install " + string(opts.Install), Reason: inject.ReasonFlag}
+func settleInstall(ctx context.Context, opts *inject.Options, kubeconfig string, online bool, origin string) (inject.InstallChoice, error) {
+	given := inject.InstallChoice{Install: opts.Install, Why: origin + " " + string(opts.Install), Reason: inject.ReasonFlag}
 	switch {
 	case opts.Install == inject.InitCopy || (opts.Install == inject.ImageVolume && !online):
 		return given, nil
@@ -28,11 +35,14 @@ func settleInstall(ctx context.Context, opts *inject.Options, kubeconfig string,
 		return offlineInstall, nil
 	}
 	versions, err := clusterVersions(ctx, kubeconfig)
-	if err != nil {
-		return given, fmt.Errorf("--install %s reads the API server's, the kubelets' and the container runtimes' versions: %w", opts.Install, err)
-	}
-	if opts.Install == inject.ImageVolume {
-		return given, inject.CheckImageVolume(versions)
+	var bad badKubeconfig
+	switch {
+	case errors.As(err, &bad):
+		return given, err
+	case err != nil:
+		return given, unreadCluster{fmt.Errorf("%s reads the API server's, the kubelets' and the container runtimes' versions: %w", given.Why, err)}
+	case opts.Install == inject.ImageVolume:
+		return given, inject.CheckImageVolume(versions, given.Why)
 	}
 	choice := inject.ChooseInstall(versions)
 	opts.Install = choice.Install

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -71,14 +73,53 @@ func TestInjectModeNativeChecked(t *testing.T) {
 	}
 }
 
-// A cluster that cannot be read leaves --mode auto undecided: exit 2,
-// the cause, nothing written.
-func TestInjectModeAutoUnreadable(t *testing.T) {
-	withCluster(t, inject.ClusterVersions{}, errors.New("dial tcp 127.0.0.1:6443: connection refused"))
-	out, stderr, code := run(t, plainJob, "inject", "--mode", "auto", "--resolve", "none", "--image", "localhost/tandem:test")
-	want := "tandemctl: --mode auto reads the API server's and the nodes' versions: dial tcp 127.0.0.1:6443: connection refused\n"
+// --mode auto with no cluster to read, or one that does not answer, is
+// classic, which works on every cluster, as --install auto is init-copy;
+// the line says why. A kubeconfig that reaches nothing is exit 2.
+func TestInjectModeAutoUnread(t *testing.T) {
+	real := clusterVersions
+	reads := withCluster(t, inject.ClusterVersions{}, errors.New("dial tcp 127.0.0.1:6443: connection refused"))
+	t.Setenv("KUBECONFIG", "")
+	t.Setenv("TANDEMCTL_KUBECONFIG", "")
+	args := []string{"inject", "--mode", "auto", "--install", "auto", "--resolve", "none", "--image", testImage}
+	for _, tt := range []struct {
+		kubeconfig []string
+		mode       string
+	}{
+		{nil, "tandemctl: --mode auto: classic: offline (no --kubeconfig, TANDEMCTL_KUBECONFIG or KUBECONFIG): the kubelets' versions are not read, and classic works on every cluster\n"},
+		{[]string{"--kubeconfig", "/k"}, "tandemctl: --mode auto: classic: the cluster did not answer (--mode auto reads the API server's and the nodes' versions: dial tcp 127.0.0.1:6443: connection refused): the kubelets' versions are not read, and classic works on every cluster\n"},
+	} {
+		out, stderr, code := run(t, plainJob, append(append(slices.Clone(args[:1]), tt.kubeconfig...), args[1:]...)...)
+		if code != 0 || !strings.HasPrefix(stderr, tt.mode) || !strings.Contains(stderr, "tandemctl: --install auto: init-copy: ") ||
+			strings.Contains(out, "restartPolicy: Always") || installedBy(t, out) != inject.InitCopy {
+			t.Errorf("%q: exit %d, stderr %q; want 0, classic and init-copy, the mode's line %q\n%s", tt.kubeconfig, code, stderr, tt.mode, out)
+		}
+	}
+	if *reads != 2 {
+		t.Errorf("%d reads; want 2 (one for each auto, online only)", *reads)
+	}
+	clusterVersions = real // withCluster's cleanup puts it back too
+	missing := filepath.Join(t.TempDir(), "missing")
+	out, stderr, code := run(t, plainJob, "inject", "--mode", "auto", "--kubeconfig", missing, "--resolve", "none", "--image", testImage)
+	if code != 2 || out != "" || !strings.Contains(stderr, "no such file") {
+		t.Errorf("a missing kubeconfig: exit %d, stdout %q, stderr %q; want 2, nothing, the cause", code, out, stderr)
+	}
+}
+
+// --mode native checked against a cluster whose nodes cannot be read is
+// judged by its API server; from TANDEMCTL_MODE, a refusal names it.
+func TestInjectModeNativeAPIServerAlone(t *testing.T) {
+	withCluster(t, inject.ClusterVersions{APIServer: "v1.30.2"}, errors.New("the nodes' kubelet versions (list nodes): forbidden"))
+	args := []string{"inject", "--resolve", "none", "--image", testImage, "--kubeconfig", "/k"}
+	if out, stderr, code := run(t, plainJob, append(args, "--mode", "native")...); code != 0 || !strings.Contains(out, "restartPolicy: Always") {
+		t.Errorf("a 1.30 API server, nodes unread: exit %d, stderr %q; want 0, native", code, stderr)
+	}
+	withCluster(t, inject.ClusterVersions{APIServer: "v1.27.16"}, nil)
+	t.Setenv("TANDEMCTL_MODE", "native")
+	out, stderr, code := run(t, plainJob, args...)
+	want := "tandemctl: TANDEMCTL_MODE native: the API server is v1.27.16, before v1.29 (native sidecars off by default); use --mode classic, or --mode auto\n"
 	if code != 2 || out != "" || stderr != want {
-		t.Errorf("exit %d, stdout %q, stderr %q; want 2, nothing, %q", code, out, stderr, want)
+		t.Errorf("TANDEMCTL_MODE=native on 1.27: exit %d, stdout %q, stderr %q; want 2, nothing, %q", code, out, stderr, want)
 	}
 }
 

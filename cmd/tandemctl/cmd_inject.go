@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -39,24 +40,8 @@ func injectAction(cliCtx *cli.Context) error {
 	if err != nil {
 		return usageError{err}
 	}
-	// Only with a kubeconfig given is --mode native checked: inject is
-	// offline otherwise, and the manifests may be for another cluster.
-	kubeconfig := cliCtx.String("kubeconfig")
-	choice, err := settleMode(cliCtx.Context, &opts, kubeconfig, kubeconfig != "")
-	if err != nil {
+	if err := settleCluster(cliCtx, &opts); err != nil {
 		return usageError{err}
-	}
-	if choice.Reason != inject.ReasonFlag {
-		fmt.Fprintf(cliCtx.App.ErrWriter, "tandemctl: --mode auto: %s: %s\n", choice.Mode, choice.Why)
-	}
-	// The same for --install: image-volume checked, auto read, only with
-	// a kubeconfig.
-	install, err := settleInstall(cliCtx.Context, &opts, kubeconfig, kubeconfig != "")
-	if err != nil {
-		return usageError{err}
-	}
-	if install.Reason != inject.ReasonFlag {
-		fmt.Fprintf(cliCtx.App.ErrWriter, "tandemctl: --install auto: %s: %s\n", install.Install, install.Why)
 	}
 	if w := devImageWarning(cliCtx); w != "" {
 		fmt.Fprintln(cliCtx.App.ErrWriter, "tandemctl: warning: "+w)
@@ -71,6 +56,49 @@ func injectAction(cliCtx *cli.Context) error {
 		return reportedError{failed}
 	}
 	return nil
+}
+
+// settleCluster settles --mode and --install from the cluster, and says
+// what auto chose. Only with a kubeconfig given is the cluster read (and
+// --mode native, --install image-volume checked): inject is offline
+// otherwise, and the manifests may be for another cluster. Any doubt, a
+// cluster that does not answer included, is classic and init-copy, which
+// work on every cluster.
+func settleCluster(cliCtx *cli.Context, opts *inject.Options) error {
+	kubeconfig := cliCtx.String("kubeconfig")
+	online := kubeconfig != ""
+	auto := opts.Mode == inject.Auto
+	choice, err := settleMode(cliCtx.Context, opts, kubeconfig, online, originOf(cliCtx, "mode"))
+	var unread unreadCluster
+	if auto && errors.As(err, &unread) {
+		choice, err, opts.Mode = safeMode(fmt.Sprintf("the cluster did not answer (%v)", unread.err)), nil, inject.Classic
+	}
+	if err != nil {
+		return clusterError(cliCtx, err)
+	}
+	if choice.Reason != inject.ReasonFlag {
+		fmt.Fprintf(cliCtx.App.ErrWriter, "tandemctl: --mode auto: %s: %s\n", choice.Mode, choice.Why)
+	}
+	auto = opts.Install == inject.InstallAuto
+	install, err := settleInstall(cliCtx.Context, opts, kubeconfig, online, originOf(cliCtx, "install"))
+	if auto && errors.As(err, &unread) {
+		install, err, opts.Install = safeInstall(fmt.Sprintf("the cluster did not answer (%v)", unread.err)), nil, inject.InitCopy
+	}
+	if err != nil {
+		return clusterError(cliCtx, err)
+	}
+	if install.Reason != inject.ReasonFlag {
+		fmt.Fprintf(cliCtx.App.ErrWriter, "tandemctl: --install auto: %s: %s\n", install.Install, install.Why)
+	}
+	return nil
+}
+
+// clusterError names where a kubeconfig that reaches nothing was given.
+func clusterError(cliCtx *cli.Context, err error) error {
+	if errors.As(err, new(badKubeconfig)) {
+		return fmt.Errorf("%s: %w", originOf(cliCtx, "kubeconfig"), err)
+	}
+	return err
 }
 
 // injectInputs are the files inject reads. Flags end at the first file,

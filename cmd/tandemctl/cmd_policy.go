@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -77,18 +78,21 @@ func readPolicyFlags(cliCtx *cli.Context) (policy.Options, error) {
 		return policy.Options{}, err
 	}
 	if in.Mode == inject.Auto {
-		return policy.Options{}, fmt.Errorf("%s auto: expected classic or native (a policy is one for every node; tandemctl check says which each node allows)", flagOrigin("mode", "auto"))
+		return policy.Options{}, fmt.Errorf("%s auto: expected classic or native (a policy is one for every node; tandemctl check says which each node allows)", originOf(cliCtx, "mode"))
 	}
 	if in.Install == inject.InstallAuto {
-		return policy.Options{}, fmt.Errorf("%s auto: expected init-copy or image-volume (a policy is one for every node's runtime)", flagOrigin("install", "auto"))
+		return policy.Options{}, fmt.Errorf("%s auto: expected init-copy or image-volume (a policy is one for every node's runtime)", originOf(cliCtx, "install"))
 	}
 	selector, err := metav1.ParseToLabelSelector(cliCtx.String("namespace-selector"))
-	if err != nil || len(selector.MatchLabels)+len(selector.MatchExpressions) == 0 {
-		return policy.Options{}, fmt.Errorf("%s %q: expected a label selector, e.g. %s=enabled (%v)", flagOrigin("namespace-selector", cliCtx.String("namespace-selector")), cliCtx.String("namespace-selector"), inject.InjectKey, err)
+	if err == nil && len(selector.MatchLabels)+len(selector.MatchExpressions) == 0 {
+		err = errors.New("an empty selector matches every namespace, kube-system's included")
+	}
+	if err != nil {
+		return policy.Options{}, fmt.Errorf("%s: expected a label selector, e.g. %s=enabled (%v)", givenAs(cliCtx, "namespace-selector"), inject.InjectKey, err)
 	}
 	onError, err := inject.ParseOnError(cliCtx.String("on-error"))
 	if err != nil {
-		return policy.Options{}, refusedAs("on-error", cliCtx.String("on-error"), err)
+		return policy.Options{}, refusedAs(cliCtx, "on-error", err)
 	}
 	name := cliCtx.String("name")
 	if !containerName.MatchString(name) {

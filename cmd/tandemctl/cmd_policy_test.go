@@ -46,7 +46,7 @@ func TestPolicyUsageErrors(t *testing.T) {
 		{[]string{"--install", "auto"}, `--install auto: expected init-copy or image-volume`},
 		{[]string{"--on-error", "ignore"}, `--on-error "ignore": expected reject or allow`},
 		{[]string{"-o", "text"}, `--output "text": expected yaml or json`},
-		{[]string{"--namespace-selector", ""}, `--namespace-selector "": expected a label selector`},
+		{[]string{"--namespace-selector", ""}, `--namespace-selector "": expected a label selector, e.g. tandem.sh/inject=enabled (an empty selector matches every namespace`},
 		{[]string{"--namespace-selector", "a b c"}, `--namespace-selector "a b c": expected a label selector`},
 		{[]string{"--name", "Tandem"}, `--name "Tandem": expected a DNS label`},
 		{[]string{"--sidecar", "Bad_Name"}, `--sidecar "Bad_Name": expected a container name`},

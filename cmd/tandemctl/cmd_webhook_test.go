@@ -20,10 +20,15 @@ func TestWebhookUsageErrors(t *testing.T) {
 		{[]string{"webhook", "--on-error", "maybe"}, `--on-error "maybe": expected reject or allow`},
 		{[]string{"webhook", "--mode", "sidecar"}, `--mode "sidecar": expected classic, native or auto`},
 		{[]string{"webhook", "--namespace-selector", "a in ("}, `--namespace-selector "a in ("`},
-		{[]string{"webhook", "--sidecar-image", " "}, `sidecar image pattern ""`},
+		{[]string{"webhook", "--sidecar-image", " "}, `--sidecar-image "": expected a glob`},
 		{[]string{"webhook", "--resolve", "sometimes"}, `--resolve "sometimes": expected registry or none`},
 		{[]string{"webhook", "--log-level", "loud"}, `--log-level "loud"`},
-		{[]string{"webhook", "--cache-size", "0"}, "cache size 0: expected at least 1"},
+		{[]string{"webhook", "--cache-size", "0"}, `--cache-size "0": expected a whole number of 1 or more`},
+		{[]string{"webhook", "--sidecar-image", "[proxy]*"}, `--sidecar-image "[proxy]*": expected a glob`},
+		{[]string{"webhook", "--shutdown-delay", "-1s"}, `--shutdown-delay "-1s": expected a duration of 0 or more`},
+		{[]string{"webhook", "--insecure-registry", "a b"}, `--insecure-registry "a b": expected a registry HOST[:PORT]`},
+		{[]string{"webhook", "--listen", "localhost"}, `--listen "localhost": expected an address HOST:PORT`},
+		{[]string{"webhook", "--metrics-listen", ":http-alt-nope"}, `--metrics-listen ":http-alt-nope": expected an address HOST:PORT`},
 	}
 	for _, tt := range tests {
 		_, stderr, code := run(t, "", tt.args...)

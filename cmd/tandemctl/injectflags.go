@@ -76,15 +76,16 @@ func readInjectFlags(cliCtx *cli.Context) (inject.Options, *imageLookups, error)
 	}
 	timeout := cliCtx.Duration("lookup-timeout")
 	if timeout <= 0 {
-		return opts, nil, fmt.Errorf("--lookup-timeout %s: expected a positive duration, e.g. 10s or 1m", timeout)
+		return opts, nil, fmt.Errorf("%s: expected a positive duration, e.g. 10s or 1m", givenAs(cliCtx, "lookup-timeout"))
 	}
 	switch resolve := cliCtx.String("resolve"); resolve {
 	case resolveRegistry:
-		return opts, &imageLookups{platform: cliCtx.String("platform"), insecure: cliCtx.StringSlice("insecure-registry"), timeout: timeout}, nil
+		lookups := &imageLookups{platform: cliCtx.String("platform"), insecure: cliCtx.StringSlice("insecure-registry"), timeout: timeout}
+		return opts, lookups, lookups.check(cliCtx)
 	case resolveNone:
 		return opts, nil, nil
 	default:
-		return opts, nil, fmt.Errorf("%s %q: expected %s or %s", flagOrigin("resolve", resolve), resolve, resolveRegistry, resolveNone)
+		return opts, nil, fmt.Errorf("%s: expected %s or %s", givenAs(cliCtx, "resolve"), resolveRegistry, resolveNone)
 	}
 }
 
@@ -94,11 +95,11 @@ func readInjectFlags(cliCtx *cli.Context) (inject.Options, *imageLookups, error)
 func readInjectOptions(cliCtx *cli.Context) (inject.Options, error) {
 	mode, err := inject.ParseMode(cliCtx.String("mode"))
 	if err != nil {
-		return inject.Options{}, refusedAs("mode", cliCtx.String("mode"), err)
+		return inject.Options{}, refusedAs(cliCtx, "mode", err)
 	}
 	install, err := inject.ParseInstall(cliCtx.String("install"))
 	if err != nil {
-		return inject.Options{}, refusedAs("install", cliCtx.String("install"), err)
+		return inject.Options{}, refusedAs(cliCtx, "install", err)
 	}
 	opts := inject.Options{
 		Mode:     mode,
@@ -109,37 +110,43 @@ func readInjectOptions(cliCtx *cli.Context) (inject.Options, error) {
 	}
 	for _, s := range opts.Sidecars {
 		if !containerName.MatchString(s) {
-			return opts, fmt.Errorf("%s %q: expected a container name (lower case letters, digits and '-', at most 63), e.g. --sidecar db-proxy", flagOrigin("sidecar", s), s)
+			return opts, fmt.Errorf("%s %q: expected a container name (lower case letters, digits and '-', at most 63), e.g. --sidecar db-proxy", originOf(cliCtx, "sidecar"), s)
 		}
 	}
 	if cliCtx.Bool("presets") {
 		opts.Presets = presets.Builtin()
 	}
 	if opts.Image == "" {
-		return opts, errors.New(flagOrigin("image", "") + ": expected an image that holds /tandem, e.g. ghcr.io/tandem-sh/tandem:" + version)
+		return opts, errors.New(givenAs(cliCtx, "image") + ": expected an image that holds /tandem, e.g. ghcr.io/tandem-sh/tandem:" + version)
 	}
 	// Written into every pod as it is: the kubelet would refuse it there.
 	if _, err := name.ParseReference(opts.Image); err != nil {
-		return opts, fmt.Errorf("%s %q: expected an image reference (the image that holds /tandem), e.g. ghcr.io/tandem-sh/tandem:%s (%v)", flagOrigin("image", opts.Image), opts.Image, version, err)
+		return opts, fmt.Errorf("%s: expected an image reference (the image that holds /tandem), e.g. ghcr.io/tandem-sh/tandem:%s (%v)", givenAs(cliCtx, "image"), version, err)
 	}
 	return opts, nil
 }
 
+// check refuses, naming where each came from, a platform the registry
+// package cannot read for and an insecure registry that is no HOST[:PORT].
+func (l *imageLookups) check(cliCtx *cli.Context) error {
+	if _, err := registry.New(l.platform, nil, l.timeout); err != nil {
+		return refusedAs(cliCtx, "platform", err) // registry's: platform "x": expected …
+	}
+	for _, host := range l.insecure {
+		if _, err := name.NewRegistry(host, name.StrictValidation); err != nil {
+			return fmt.Errorf("%s %q: expected a registry HOST[:PORT], e.g. localhost:5000", originOf(cliCtx, "insecure-registry"), host)
+		}
+	}
+	return nil
+}
+
 // resolver reads each image once per run, with the user's credentials.
 func (l *imageLookups) resolver() (*registry.Resolver, error) {
-	r, err := registry.New(l.platform, l.insecure, l.timeout)
-	if err != nil {
-		return nil, fmt.Errorf("--platform: %w", err)
-	}
-	return r, nil
+	return registry.New(l.platform, l.insecure, l.timeout) // check held
 }
 
 // digestCache keeps up to size configs by digest, each lookup bounded by
 // timeout and made with the caller's credentials.
 func (l *imageLookups) digestCache(size int, timeout time.Duration) (*registry.DigestCache, error) {
-	c, err := registry.NewDigestCache(l.platform, l.insecure, size, timeout)
-	if err != nil {
-		return nil, fmt.Errorf("--platform or --cache-size: %w", err)
-	}
-	return c, nil
+	return registry.NewDigestCache(l.platform, l.insecure, size, timeout)
 }

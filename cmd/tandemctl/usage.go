@@ -129,21 +129,76 @@ func noArguments(cliCtx *cli.Context) error {
 	return nil
 }
 
-// refusedAs words a refusal of flag's value text whose message starts
-// with the flag's name (inject's parsers: `mode "x": expected …`) as the
-// user gave the value: `--mode "x": expected …`, or `TANDEMCTL_MODE "x": …`.
-func refusedAs(flag, text string, err error) error {
-	return fmt.Errorf("%s%s", flagOrigin(flag, text), strings.TrimPrefix(err.Error(), flag))
+// refusedAs words a refusal of a flag's value whose message starts with
+// the flag's name (inject's parsers: `mode "x": expected …`) as the user
+// gave the value: `--mode "x": expected …`, or `TANDEMCTL_MODE "x": …`.
+func refusedAs(cliCtx *cli.Context, flag string, err error) error {
+	origin, _ := valueSource(cliCtx, flag)
+	return fmt.Errorf("%s%s", origin, strings.TrimPrefix(err.Error(), flag))
 }
 
-// flagOrigin names where flag's refused value text came from: its variable
-// (TANDEMCTL_MODE) when that holds it, as a webhook's Deployment sets its
-// flags, else the flag (--mode); so the error names what to fix.
-func flagOrigin(flag, text string) string {
-	for _, env := range envVars(flag) {
-		if v, ok := os.LookupEnv(env); ok && (v == text || slices.Contains(strings.Split(v, ","), text)) {
-			return env
+// givenAs is a flag's value in effect as the user gave it, for a refusal
+// to name: `--lookup-timeout "-1s"`, or `TANDEMCTL_LOOKUP_TIMEOUT
+// "-1000ms"`, the text of the variable as it is set.
+func givenAs(cliCtx *cli.Context, flag string) string {
+	origin, text := valueSource(cliCtx, flag)
+	return fmt.Sprintf("%s %q", origin, text)
+}
+
+// valueSource says where the value in effect of flag came from, and its
+// text there: the first of the variables its declaration reads that is
+// set (TANDEMCTL_MODE; KUBECONFIG for --kubeconfig), unless the command
+// line replaced what that gave; else the flag (--mode). A webhook's
+// Deployment sets its flags as variables: the error names what to fix.
+func valueSource(cliCtx *cli.Context, flag string) (origin, text string) {
+	text = fmt.Sprint(cliCtx.Value(flag))
+	f := declared(cliCtx, flag)
+	if f == nil || !f.IsSet() { // IsSet: a variable gave it
+		return dashed(flag), text
+	}
+	for _, env := range f.GetEnvVars() {
+		if v, ok := os.LookupEnv(env); ok {
+			if keptFromVariable(cliCtx, f, v) {
+				return env, v
+			}
+			break
 		}
 	}
-	return "--" + flag
+	return dashed(flag), text
+}
+
+// declared is the declaration of flag in the command cliCtx runs.
+func declared(cliCtx *cli.Context, flag string) cli.DocGenerationFlag {
+	flags := cliCtx.App.Flags
+	if cliCtx.Command != nil {
+		flags = append(slices.Clip(cliCtx.Command.Flags), flags...)
+	}
+	for _, f := range flags {
+		if d, ok := f.(cli.DocGenerationFlag); ok && hasName(f, flag) {
+			return d
+		}
+	}
+	return nil
+}
+
+// keptFromVariable: the value in effect of f is the one its variable's
+// text gave (urfave/cli applies the variable first, as the default the
+// command line replaces). A list's variable is split at commas.
+func keptFromVariable(cliCtx *cli.Context, f cli.DocGenerationFlag, variable string) bool {
+	name := f.Names()[0]
+	if _, list := f.(*cli.StringSliceFlag); list {
+		items := strings.Split(variable, ",")
+		for i := range items {
+			items[i] = strings.TrimSpace(items[i])
+		}
+		return slices.Equal(cliCtx.StringSlice(name), items)
+	}
+	return fmt.Sprint(cliCtx.Value(name)) == f.GetValue()
+}
+
+// originOf names where a list flag's item came from: its variable when
+// that gave the list in effect, else the flag.
+func originOf(cliCtx *cli.Context, flag string) string {
+	origin, _ := valueSource(cliCtx, flag)
+	return origin
 }

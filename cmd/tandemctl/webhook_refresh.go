@@ -11,9 +11,9 @@ import (
 
 // settleInstall decides how the webhook installs tandem (settleInstall),
 // always online: the webhook runs in the cluster it injects for.
-func (s *webhookSetup) settleInstall(ctx context.Context, opts *inject.Options) (inject.InstallChoice, error) {
+func (s *webhookSetup) settleInstall(ctx context.Context, opts *inject.Options, origin string) (inject.InstallChoice, error) {
 	auto := opts.Install == inject.InstallAuto
-	choice, err := settleInstall(ctx, opts, s.kubeconfig, true)
+	choice, err := settleInstall(ctx, opts, s.kubeconfig, true, origin)
 	if err != nil {
 		return choice, err
 	}

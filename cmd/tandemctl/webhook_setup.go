@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os/signal"
 	"syscall"
 
@@ -37,7 +38,7 @@ type webhookSetup struct {
 func newWebhookSetup(cliCtx *cli.Context) (*webhookSetup, error) {
 	level, err := zerolog.ParseLevel(cliCtx.String("log-level"))
 	if err != nil || cliCtx.String("log-level") == "" {
-		return nil, usageError{fmt.Errorf("%s %q: expected debug, info, warn or error", flagOrigin("log-level", cliCtx.String("log-level")), cliCtx.String("log-level"))}
+		return nil, usageError{fmt.Errorf("%s: expected debug, info, warn or error", givenAs(cliCtx, "log-level"))}
 	}
 	// The webhook logs from several goroutines (serving, metrics, the
 	// certificate watch): one line at a time, whatever the writer.
@@ -53,7 +54,7 @@ func newWebhookSetup(cliCtx *cli.Context) (*webhookSetup, error) {
 	if err != nil {
 		return nil, usageError{err}
 	}
-	install, err := s.settleInstall(cliCtx.Context, &cfg.Inject)
+	install, err := s.settleInstall(cliCtx.Context, &cfg.Inject, originOf(cliCtx, "install"))
 	if err != nil {
 		return nil, usageError{err}
 	}
@@ -88,7 +89,7 @@ func newWebhookSetup(cliCtx *cli.Context) (*webhookSetup, error) {
 func (s *webhookSetup) settleMode(cliCtx *cli.Context, opts *inject.Options) (inject.ModeChoice, error) {
 	auto := opts.Mode == inject.Auto
 	s.kubeconfig = cliCtx.String("kubeconfig")
-	choice, err := settleMode(cliCtx.Context, opts, s.kubeconfig, true)
+	choice, err := settleMode(cliCtx.Context, opts, s.kubeconfig, true, originOf(cliCtx, "mode"))
 	if err != nil {
 		return choice, err
 	}
@@ -122,11 +123,14 @@ func webhookConfig(cliCtx *cli.Context, logger zerolog.Logger) (admission.Config
 	}
 	onError, err := inject.ParseOnError(cliCtx.String("on-error"))
 	if err != nil {
-		return admission.Config{}, refusedAs("on-error", cliCtx.String("on-error"), err)
+		return admission.Config{}, refusedAs(cliCtx, "on-error", err)
 	}
 	selector, err := labels.Parse(cliCtx.String("namespace-selector"))
 	if err != nil {
-		return admission.Config{}, fmt.Errorf("%s %q: %w", flagOrigin("namespace-selector", cliCtx.String("namespace-selector")), cliCtx.String("namespace-selector"), err)
+		return admission.Config{}, fmt.Errorf("%s: %w", givenAs(cliCtx, "namespace-selector"), err)
+	}
+	if err := checkServeFlags(cliCtx); err != nil {
+		return admission.Config{}, err
 	}
 	cfg := admission.Config{
 		Inject: opts, SidecarImages: cliCtx.StringSlice("sidecar-image"),
@@ -166,4 +170,38 @@ func (s *webhookSetup) run(ctx context.Context) error {
 		return metricsErr
 	}
 	return err
+}
+
+// checkServeFlags refuses, at start and naming the flag or its variable,
+// what would otherwise start a webhook that matches nothing or fail later
+// naming nothing: a pattern of no image, a negative delay, a cache of no
+// entries, an address that is no HOST:PORT.
+func checkServeFlags(cliCtx *cli.Context) error {
+	for _, p := range cliCtx.StringSlice("sidecar-image") {
+		if err := admission.CheckImageGlob(p); err != nil {
+			return fmt.Errorf("%s %w", originOf(cliCtx, "sidecar-image"), err)
+		}
+	}
+	if cliCtx.Duration("shutdown-delay") < 0 {
+		return fmt.Errorf("%s: expected a duration of 0 or more, e.g. 5s", givenAs(cliCtx, "shutdown-delay"))
+	}
+	if cliCtx.Int("cache-size") < 1 {
+		return fmt.Errorf("%s: expected a whole number of 1 or more, e.g. 1024", givenAs(cliCtx, "cache-size"))
+	}
+	for _, flag := range []string{"listen", "metrics-listen"} {
+		addr := cliCtx.String(flag)
+		if addr == "" && flag == "metrics-listen" {
+			continue // no metrics
+		}
+		if _, port, err := net.SplitHostPort(addr); err != nil || !validPort(port) {
+			return fmt.Errorf("%s: expected an address HOST:PORT or :PORT, e.g. :8443", givenAs(cliCtx, flag))
+		}
+	}
+	return nil
+}
+
+// validPort is a port number or a service name the system knows.
+func validPort(port string) bool {
+	_, err := net.LookupPort("tcp", port)
+	return err == nil
 }

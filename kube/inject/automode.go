@@ -76,11 +76,13 @@ func ChooseMode(v ClusterVersions) ModeChoice {
 	return ModeChoice{Native, fmt.Sprintf("the API server (%s) and every node's kubelet (%s) are at %s or later", v.APIServer, nodes, NativeSince), ReasonAllNative}
 }
 
-// CheckNative refuses --mode native on a cluster that ChooseMode would
-// give classic, with the reason.
-func CheckNative(v ClusterVersions) error {
-	if c := ChooseMode(v); c.Mode != Native {
-		return fmt.Errorf("--mode native: %s; use --mode classic, or --mode auto", c.Why)
+// CheckNative refuses native mode, as given (--mode native, or its
+// variable), on a cluster that ChooseMode would give classic, with the
+// reason. A cluster whose nodes could not be read is judged by its API
+// server alone: its release is what keeps the sidecars' restartPolicy.
+func CheckNative(v ClusterVersions, given string) error {
+	if c := ChooseMode(v); c.Mode != Native && c.Reason != ReasonNoNodes {
+		return fmt.Errorf("%s: %s; use --mode classic, or --mode auto", given, c.Why)
 	}
 	return nil
 }

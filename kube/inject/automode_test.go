@@ -45,13 +45,21 @@ func TestChooseMode(t *testing.T) {
 // --mode native on a cluster older than 1.29 is refused with the reason;
 // on a newer one it is taken.
 func TestCheckNative(t *testing.T) {
-	err := CheckNative(ClusterVersions{"v1.30.0", map[string]string{"old": "v1.28.0"}, nil})
+	err := CheckNative(ClusterVersions{"v1.30.0", map[string]string{"old": "v1.28.0"}, nil}, "--mode native")
 	want := "--mode native: node old's kubelet is v1.28.0, before v1.29 (native sidecars off by default); use --mode classic, or --mode auto"
 	if err == nil || err.Error() != want {
 		t.Errorf("%v; want %q", err, want)
 	}
-	if err := CheckNative(ClusterVersions{"v1.29.1", map[string]string{"n": "v1.29.1"}, nil}); err != nil {
+	if err := CheckNative(ClusterVersions{"v1.29.1", map[string]string{"n": "v1.29.1"}, nil}, "--mode native"); err != nil {
 		t.Errorf("a 1.29 cluster: %v; want none", err)
+	}
+	// No node read: the API server's release decides, either way.
+	if err := CheckNative(ClusterVersions{APIServer: "v1.29.1"}, "TANDEMCTL_MODE native"); err != nil {
+		t.Errorf("a 1.29 API server, no node read: %v; want none", err)
+	}
+	err = CheckNative(ClusterVersions{APIServer: "v1.27.16"}, "TANDEMCTL_MODE native")
+	if want := "TANDEMCTL_MODE native: the API server is v1.27.16, before v1.29"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("a 1.27 API server, no node read: %v; want %q", err, want)
 	}
 }
 

@@ -90,11 +90,12 @@ func nodeInstall(name, kubelet, runtime string) (InstallChoice, bool) {
 	return InstallChoice{}, true
 }
 
-// CheckImageVolume refuses --install image-volume on a cluster that
-// ChooseInstall would give init-copy, with the reason.
-func CheckImageVolume(v ClusterVersions) error {
+// CheckImageVolume refuses image-volume, as given (--install image-volume,
+// or its variable), on a cluster that ChooseInstall would give init-copy,
+// with the reason.
+func CheckImageVolume(v ClusterVersions, given string) error {
 	if c := ChooseInstall(v); c.Install != ImageVolume {
-		return fmt.Errorf("--install image-volume: %s; use --install init-copy, or --install auto", c.Why)
+		return fmt.Errorf("%s: %s; use --install init-copy, or --install auto", given, c.Why)
 	}
 	return nil
 }

@@ -57,12 +57,12 @@ func TestChooseInstall(t *testing.T) {
 // --install image-volume on a cluster that cannot mount it is refused
 // with the reason; where it can, it is taken.
 func TestCheckImageVolume(t *testing.T) {
-	err := CheckImageVolume(cluster("v1.32.2", "v1.32.2", "containerd://1.6.20"))
+	err := CheckImageVolume(cluster("v1.32.2", "v1.32.2", "containerd://1.6.20"), "--install image-volume")
 	want := "--install image-volume: the API server is v1.32.2, before v1.35 (image volumes off by default); use --install init-copy, or --install auto"
 	if err == nil || err.Error() != want {
 		t.Errorf("%v; want %q", err, want)
 	}
-	if err := CheckImageVolume(cluster("v1.37.2", "v1.37.2", "containerd://2.4.2")); err != nil {
+	if err := CheckImageVolume(cluster("v1.37.2", "v1.37.2", "containerd://2.4.2"), "--install image-volume"); err != nil {
 		t.Errorf("a 1.37 cluster on containerd 2.4.2: %v; want none", err)
 	}
 }

@@ -69,7 +69,7 @@ func RESTConfig(kubeconfig string) (*rest.Config, error) {
 		rules.ExplicitPath = kubeconfig
 		cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, nil).ClientConfig()
 		if err != nil {
-			return nil, fmt.Errorf("kubeconfig %q (--kubeconfig, TANDEMCTL_KUBECONFIG or KUBECONFIG): %w", kubeconfig, err)
+			return nil, fmt.Errorf("kubeconfig %q: %w", kubeconfig, err)
 		}
 		return cfg, nil
 	}

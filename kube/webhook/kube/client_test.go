@@ -37,7 +37,7 @@ func TestRESTConfigNamesTheSourcesTried(t *testing.T) {
 	}
 
 	missing := filepath.Join(home, "nope")
-	if _, err := RESTConfig(missing); err == nil || !strings.Contains(err.Error(), `kubeconfig "`+missing+`" (--kubeconfig, TANDEMCTL_KUBECONFIG or KUBECONFIG)`) {
+	if _, err := RESTConfig(missing); err == nil || !strings.Contains(err.Error(), `kubeconfig "`+missing+`": `) {
 		t.Errorf("a kubeconfig that is not there: %v", err)
 	}
 	_ = os.Remove(missing)

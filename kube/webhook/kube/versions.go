@@ -18,7 +18,9 @@ const nodePage = 500
 // ClusterVersions reads what --mode auto and --install auto decide on:
 // the API server's version (/version, which every identity may read) and
 // each node's kubelet and container runtime versions (list nodes: the one
-// rule it needs).
+// rule it needs). When the nodes cannot be listed, the versions returned
+// with the error hold the API server's alone, which --mode native's check
+// needs.
 func ClusterVersions(ctx context.Context, server discovery.ServerVersionInterface, nodes corev1client.NodesGetter) (inject.ClusterVersions, error) {
 	info, err := server.ServerVersion()
 	if err != nil {
@@ -29,7 +31,7 @@ func ClusterVersions(ctx context.Context, server discovery.ServerVersionInterfac
 	for {
 		list, err := nodes.Nodes().List(ctx, opts)
 		if err != nil {
-			return inject.ClusterVersions{}, fmt.Errorf("the nodes' kubelet versions (list nodes): %w", err)
+			return inject.ClusterVersions{APIServer: info.GitVersion}, fmt.Errorf("the nodes' kubelet versions (list nodes): %w", err)
 		}
 		for _, n := range list.Items {
 			v.Kubelets[n.Name] = n.Status.NodeInfo.KubeletVersion
