@@ -30,7 +30,7 @@ func policyFlags() []cli.Flag {
 	var flags []cli.Flag
 	for _, f := range injectFlags() {
 		if slices.Contains([]string{"sidecar", "mode", "install", "image", "presets"}, f.Names()[0]) {
-			flags = append(flags, f)
+			flags = append(flags, withPolicyUsage(f))
 		}
 	}
 	return append(flags,
@@ -42,6 +42,20 @@ func policyFlags() []cli.Flag {
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "yaml", Usage: "yaml or json"},
 		&cli.StringFlag{Name: "kubeconfig", Usage: "when given, refuse unless that API server serves admissionregistration.k8s.io/v1 MutatingAdmissionPolicy"},
 	)
+}
+
+// policyUsage is what --mode and --install take in a policy, one for every
+// node: auto only from a cluster read.
+var policyUsage = map[string]string{
+	"mode":    "classic (every cluster) or native (sidecars as init containers with restartPolicy: Always, Kubernetes 1.29+); auto needs --kubeconfig (or KUBECONFIG): the cluster read decides",
+	"install": "init-copy (a tandem-install init container copies tandem into the pod: every cluster) or image-volume (--image mounted as a read-only image volume: Kubernetes 1.35+ on containerd 2.1+ or CRI-O 1.31+ on every node); auto needs --kubeconfig (or KUBECONFIG): the cluster read decides",
+}
+
+func withPolicyUsage(f cli.Flag) cli.Flag {
+	if s, ok := f.(*cli.StringFlag); ok && policyUsage[s.Name] != "" {
+		s.Usage = policyUsage[s.Name]
+	}
+	return f
 }
 
 func policyAction(cliCtx *cli.Context) error {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -57,5 +58,26 @@ func TestPolicyUsageErrors(t *testing.T) {
 		if code != 2 || out != "" || !strings.Contains(stderr, tt.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2, nothing written, %q", tt.args, code, out, stderr, tt.want)
 		}
+	}
+}
+
+// policy's help offers for --mode and --install what a policy takes: auto
+// only from a cluster read, not inject's offline fallback.
+func TestPolicyHelpModeAndInstall(t *testing.T) {
+	out, _, code := run(t, "", "policy", "--help")
+	for _, flag := range []string{"--mode value", "--install value"} {
+		i := strings.Index(out, flag)
+		if code != 0 || i < 0 {
+			t.Fatalf("exit %d, no %s line:\n%s", code, flag, out)
+		}
+		line, _, _ := strings.Cut(out[i:], "\n")
+		if !strings.Contains(line, "auto needs --kubeconfig (or KUBECONFIG)") || strings.Contains(line, "offline") || strings.Contains(line, "read through --kubeconfig") {
+			t.Errorf("policy --help offers auto as inject takes it: %q", line)
+		}
+	}
+	missing := filepath.Join(t.TempDir(), "missing")
+	if out, stderr, code := run(t, "", "policy", "--image", testImage, "--kubeconfig", missing); code != 2 || out != "" ||
+		stderr != "tandemctl: --kubeconfig: kubeconfig \""+missing+"\": stat "+missing+": no such file or directory\n" {
+		t.Errorf("a missing kubeconfig: exit %d, stdout %q, stderr %q; want 2, nothing, one naming of it", code, out, stderr)
 	}
 }

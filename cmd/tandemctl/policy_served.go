@@ -17,7 +17,7 @@ import (
 func policyServed(kubeconfig string) error {
 	cfg, err := kube.RESTConfig(kubeconfig)
 	if err != nil {
-		return fmt.Errorf("--kubeconfig %q: %w", kubeconfig, err)
+		return usageError{fmt.Errorf("--kubeconfig: %w", err)} // names the file
 	}
 	client, err := discovery.NewDiscoveryClientForConfig(cfg)
 	if err != nil {
