@@ -124,7 +124,7 @@ func preparePlan(template *yaml.Node, opts Options) (*plan, error) {
 	all := append(slices.Clone(views), natives...)
 	n, err := namedSidecars(all, views, annotations, opts)
 	if err != nil {
-		return nil, err
+		return nil, explainInitContainers(spec, err)
 	}
 	names := n.names
 	if len(names) == 0 {
@@ -140,7 +140,7 @@ func preparePlan(template *yaml.Node, opts Options) (*plan, error) {
 	}
 	p := &plan{spec: spec, meta: meta, needs: n.needs, warnings: n.notes}
 	stated, err := statedStopSignals(annotations, append(containerNames(views), containerNames(natives)...))
-	p.problems = append(p.problems, checkShapes(meta, spec, all), err)
+	p.problems = append(p.problems, checkShapes(meta, spec, all), explainInitContainers(spec, err))
 	var graceErr error
 	p.grace, graceErr = splitGrace(spec, annotations, names)
 	p.problems = append(p.problems, graceErr)
@@ -262,7 +262,7 @@ func sidecarNames(ctrs []*yaml.Node, annotation string, flagged []string) ([]str
 			continue
 		}
 		if !slices.Contains(have, name) {
-			return nil, fmt.Errorf("%s names container %q, which this pod does not have (it has %s): fix the annotation", SidecarsKey, name, strings.Join(have, ", "))
+			return nil, notInPod{SidecarsKey, name, have}
 		}
 		wanted[name] = true
 	}

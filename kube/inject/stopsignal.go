@@ -40,8 +40,7 @@ func statedStopSignals(annotations *yaml.Node, containers []string) (map[string]
 			continue
 		}
 		if !slices.Contains(containers, name) {
-			errs = append(errs, fmt.Errorf("%s names container %q, which this pod does not have (it has %s): fix the annotation",
-				key, name, strings.Join(containers, ", ")))
+			errs = append(errs, notInPod{key, name, containers})
 			continue
 		}
 		sig, err := signalName(value)
