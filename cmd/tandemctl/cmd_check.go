@@ -42,6 +42,9 @@ func checkAction(cliCtx *cli.Context) error {
 		return err
 	}
 	report, err := check.Run(cliCtx.Context, clients, opts)
+	if errors.As(err, new(check.NoSuchNamespace)) {
+		return usageError{fmt.Errorf("-n: %w", err)} // a typo, not a clean cluster
+	}
 	if err != nil {
 		return err
 	}

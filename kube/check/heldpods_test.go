@@ -1,7 +1,10 @@
 package check
 
 import (
+	"context"
+	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -126,6 +129,7 @@ func TestHeldPods(t *testing.T) {
 func TestHeldPodsNamespace(t *testing.T) {
 	f := newFixture(t)
 	f.cluster.pods = append(f.cluster.pods, jobPod("p", ctr{name: "export", ago: time.Hour}, ctr{name: "proxy", running: true}))
+	f.cluster.namespaces = append(f.cluster.namespaces, namespace("other", nil))
 	if r := f.run(t, Options{Namespace: "other"}); len(r.Findings) != 0 || r.Pods != 0 || !slices.Equal(f.cluster.jobLists, []string{"other"}) {
 		t.Errorf("-n other: %d findings over %d pods, jobs listed in %v; want none, jobs listed in [other]", len(r.Findings), r.Pods, f.cluster.jobLists)
 	}
@@ -134,5 +138,19 @@ func TestHeldPodsNamespace(t *testing.T) {
 	if r.Errors() != 1 || r.Pods != 1 || r.Webhooks != 1 || !slices.Equal(f.cluster.jobLists, []string{jobsNS}) {
 		t.Errorf("-n jobs: %d errors over %d pods and %d webhooks, jobs listed in %v; want 1 over 1 and 1, in [jobs]",
 			r.Errors(), r.Pods, r.Webhooks, f.cluster.jobLists)
+	}
+}
+
+// -n naming a namespace the cluster does not have is an error saying so,
+// not a report of nothing wrong.
+func TestNoSuchNamespace(t *testing.T) {
+	f := newFixture(t)
+	_, err := checker{cluster: f.cluster, prober: f.prober, now: testNow}.run(context.Background(), Options{Namespace: "nosuchnamespace", StuckAfter: time.Minute})
+	var missing NoSuchNamespace
+	if !errors.As(err, &missing) || missing.Namespace != "nosuchnamespace" || !strings.Contains(err.Error(), `namespace "nosuchnamespace" does not exist`) {
+		t.Errorf("check -n nosuchnamespace: %v; want that it does not exist", err)
+	}
+	if r := f.run(t, Options{Namespace: jobsNS}); r.Errors() != 0 {
+		t.Errorf("check -n %s: %d errors; want none", jobsNS, r.Errors())
 	}
 }

@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
@@ -63,6 +64,10 @@ func (c checker) run(ctx context.Context, opts Options) (Report, error) {
 	if err != nil {
 		return Report{}, fmt.Errorf("list namespaces: %w", err)
 	}
+	// A namespace mistyped must not read as one where nothing is wrong.
+	if opts.Namespace != "" && !slices.ContainsFunc(namespaces, func(ns corev1.Namespace) bool { return ns.Name == opts.Namespace }) {
+		return Report{}, NoSuchNamespace{opts.Namespace}
+	}
 	jobs, err := c.cluster.Jobs(ctx, opts.Namespace)
 	if err != nil {
 		return Report{}, fmt.Errorf("list jobs: %w", err)
@@ -86,4 +91,11 @@ func (c checker) run(ctx context.Context, opts Options) (Report, error) {
 		return Report{}, err
 	}
 	return Report{Findings: append(findings, install...), Pods: len(pods), Webhooks: len(hooks)}, nil
+}
+
+// NoSuchNamespace is Options.Namespace naming no namespace of the cluster.
+type NoSuchNamespace struct{ Namespace string }
+
+func (e NoSuchNamespace) Error() string {
+	return fmt.Sprintf("namespace %q does not exist in this cluster (kubectl get namespaces lists them)", e.Namespace)
 }
