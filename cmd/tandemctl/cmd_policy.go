@@ -37,7 +37,7 @@ func policyFlags() []cli.Flag {
 		&cli.StringFlag{Name: "namespace-selector", Value: inject.InjectKey + "=enabled", EnvVars: envVars("namespace-selector"),
 			Usage: "label selector of the namespaces whose pods are injected (the bindings' namespaceSelector)"},
 		&cli.StringFlag{Name: "on-error", Value: string(inject.Reject), EnvVars: envVars("on-error"),
-			Usage: "a pod the policy cannot inject: reject (a ValidatingAdmissionPolicy refuses it, saying why) or allow (created unchanged, annotated " + policy.PolicyKey + ", which tandemctl check reports)"},
+			Usage: "a pod the policy cannot inject: reject (a ValidatingAdmissionPolicy refuses it, saying why) or allow (created unchanged with a warning, annotated " + policy.PolicyKey + ", which tandemctl check reports)"},
 		&cli.StringFlag{Name: "name", Value: "tandem", EnvVars: envVars("policy-name"), Usage: "name of the policies and their bindings"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "yaml", Usage: "yaml or json"},
 		&cli.StringFlag{Name: "kubeconfig", Usage: "when given, refuse unless that API server serves admissionregistration.k8s.io/v1 MutatingAdmissionPolicy"},

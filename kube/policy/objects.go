@@ -10,8 +10,10 @@ import (
 )
 
 // Objects are what `tandemctl policy` writes: the mutating policy and its
-// binding, and with OnError Reject the validating policy that refuses
-// what the mutating one could not inject, and its binding.
+// binding, and the validating policy that refuses (OnError Reject) or
+// admits with a warning (Allow) what the mutating one could not inject,
+// and its binding. Both variants write the same objects, so applying one
+// over the other replaces it, as kubectl apply does.
 type Objects struct {
 	Mutating          *admissionv1.MutatingAdmissionPolicy
 	MutatingBinding   *admissionv1.MutatingAdmissionPolicyBinding
@@ -63,9 +65,7 @@ func Generate(opts Options) (Objects, error) {
 		Spec: admissionv1.MutatingAdmissionPolicyBindingSpec{PolicyName: opts.Name,
 			MatchResources: &admissionv1.MatchResources{NamespaceSelector: opts.NamespaceSelector}},
 	}}
-	if opts.OnError == inject.Reject {
-		objs.Validating, objs.ValidatingBinding = refusal(opts)
-	}
+	objs.Validating, objs.ValidatingBinding = refusal(opts)
 	return objs, nil
 }
 
@@ -93,9 +93,13 @@ func matchConditions() []admissionv1.MatchCondition {
 }
 
 // refusal is the validating policy that refuses a pod the mutating one
-// marked, saying why, and its binding.
+// marked, saying why, and its binding; under OnError Allow it warns the
+// client instead, and never refuses.
 func refusal(opts Options) (*admissionv1.ValidatingAdmissionPolicy, *admissionv1.ValidatingAdmissionPolicyBinding) {
-	fail := admissionv1.Fail
+	fail, action, outcome := admissionv1.Fail, admissionv1.Deny, "Fix that"
+	if opts.OnError == inject.Allow {
+		fail, action, outcome = admissionv1.Ignore, admissionv1.Warn, "It is created without tandem: fix that"
+	}
 	value := "object.metadata.annotations[" + str(PolicyKey) + "]"
 	marked := "has(object.metadata.annotations) && " + str(PolicyKey) + " in object.metadata.annotations && " + value + ".startsWith(" + str(SkippedPrefix) + ")"
 	vap := &admissionv1.ValidatingAdmissionPolicy{
@@ -107,7 +111,7 @@ func refusal(opts Options) (*admissionv1.ValidatingAdmissionPolicy, *admissionv1
 			Validations: []admissionv1.Validation{{
 				Expression: "!(" + marked + ")",
 				MessageExpression: fmt.Sprintf("'tandem\\'s admission policy cannot inject this pod: ' + %s.substring(%d) + "+
-					"'. Fix that, or inject it with tandemctl inject or the tandem webhook'", value, len(SkippedPrefix)),
+					"'. %s, or inject it with tandemctl inject or the tandem webhook'", value, len(SkippedPrefix), outcome),
 			}},
 		},
 	}
@@ -115,7 +119,7 @@ func refusal(opts Options) (*admissionv1.ValidatingAdmissionPolicy, *admissionv1
 		TypeMeta:   metav1.TypeMeta{APIVersion: admissionv1.SchemeGroupVersion.String(), Kind: "ValidatingAdmissionPolicyBinding"},
 		ObjectMeta: metav1.ObjectMeta{Name: opts.Name},
 		Spec: admissionv1.ValidatingAdmissionPolicyBindingSpec{PolicyName: opts.Name,
-			ValidationActions: []admissionv1.ValidationAction{admissionv1.Deny},
+			ValidationActions: []admissionv1.ValidationAction{action},
 			MatchResources:    &admissionv1.MatchResources{NamespaceSelector: opts.NamespaceSelector}},
 	}
 	return vap, binding
