@@ -134,3 +134,24 @@ func TestGracePeriodAsTheKubelet(t *testing.T) {
 		}
 	}
 }
+
+// An annotation naming an init container says so, as inject does; one
+// naming nothing the pod has says that.
+func TestNotInPodNamesInitContainers(t *testing.T) {
+	object := map[string]any{"spec": map[string]any{"initContainers": []any{
+		map[string]any{"name": "migrate"}, map[string]any{"name": "proxy", "restartPolicy": "Always"}}}}
+	for name, want := range map[string]string{
+		"migrate": "tandem.sh/sidecars names migrate, an init container that runs to completion before the containers start",
+		"proxy":   "tandem.sh/sidecars names container proxy, which this pod does not have",
+		"nothing": "tandem.sh/sidecars names container nothing, which this pod does not have",
+	} {
+		got := eval(t, notInPod(str(inject.SidecarsKey), str(name)), map[string]any{"object": object})
+		if s, _ := got.(string); !strings.HasPrefix(s, want) {
+			t.Errorf("%s: %q; want %q…", name, got, want)
+		}
+	}
+	bare := map[string]any{"spec": map[string]any{}}
+	if got := eval(t, notInPod("'k'", "'x'"), map[string]any{"object": bare}); got != "k names container x, which this pod does not have" {
+		t.Errorf("a pod without init containers: %q", got)
+	}
+}

@@ -16,9 +16,9 @@ func (g *generator) problems() variable {
 	ctr := "object.spec.containers[i]"
 	name := "'container ' + " + v("names") + "[i]"
 	parts := []string{
-		v("named") + ".filter(n, !(n in " + v("names") + ")).map(n, '" + inject.SidecarsKey + " names container ' + n + ', which this pod does not have')",
+		v("named") + ".filter(n, !(n in " + v("names") + ")).map(n, " + notInPod(str(inject.SidecarsKey), "n") + ")",
 		v("ann") + ".filter(k, k.startsWith('tandem.sh/') && !(k in " + strList(readKeys) + ") && !k.startsWith(" + str(inject.StopSignalKey) + ")).map(k, 'annotation ' + k + ' is read by the webhook and tandemctl inject, not by the policy')",
-		v("ann") + ".filter(k, k.startsWith(" + str(inject.StopSignalKey) + ") && !(k.substring(" + strconv.Itoa(len(inject.StopSignalKey)) + ") in " + v("names") + ")).map(k, k + ' names a container this pod does not have')",
+		v("ann") + ".filter(k, k.startsWith(" + str(inject.StopSignalKey) + ") && !(k.substring(" + strconv.Itoa(len(inject.StopSignalKey)) + ") in " + v("names") + ")).map(k, " + notInPod("k", "k.substring("+strconv.Itoa(len(inject.StopSignalKey))+")") + ")",
 		all + ".filter(i, " + v("signal") + "[i] == " + str(badSignal) + ").map(i, " + str(inject.StopSignalKey) + " + " + v("names") + "[i] + ': expected a signal name or number that tandem can catch, e.g. QUIT')",
 		"(" + str(inject.PresetsKey) + " in " + v("ann") + " && !(" + v("ann") + "[" + str(inject.PresetsKey) + "] in ['enabled', 'disabled']) ? ['" + inject.PresetsKey + ": expected disabled or enabled'] : [])",
 		"(size(" + v("mains") + ") == 0 ? ['every container is a sidecar: a pod needs a main whose end stops them'] : [])",
@@ -64,4 +64,15 @@ func (g *generator) collisions() string {
 		parts = append(parts, "(("+ctrs+").exists(c, c.name == '"+inject.InstallContainer+"') ? ['the pod already has a container named "+inject.InstallContainer+"'] : [])")
 	}
 	return strings.Join(parts, " + ")
+}
+
+// notInPod is the CEL of the refusal of an annotation (key, a CEL string)
+// naming a container (name, a CEL string) the pod's containers do not
+// include: an init container that runs to completion is said to be one,
+// as inject says it.
+func notInPod(key, name string) string {
+	isInit := "has(object.spec.initContainers) && object.spec.initContainers.exists(c, c.name == " + name +
+		" && !(has(c.restartPolicy) && c.restartPolicy == 'Always'))"
+	return "(" + isInit + " ? " + key + " + ' names ' + " + name + " + ', an init container that runs to completion before the containers start: " +
+		"tandem wraps containers, not it; remove it from the annotation' : " + key + " + ' names container ' + " + name + " + ', which this pod does not have')"
 }
