@@ -37,7 +37,7 @@ func kubeconfigFor(t *testing.T, pods ...corev1.Pod) string {
 	lists := map[string]any{
 		"/api/v1/pods":                 corev1.PodList{Items: pods},
 		"/api/v1/namespaces/jobs/pods": corev1.PodList{Items: pods},
-		"/api/v1/namespaces":           corev1.NamespaceList{},
+		"/api/v1/namespaces":           corev1.NamespaceList{Items: []corev1.Namespace{{ObjectMeta: metav1.ObjectMeta{Name: "jobs"}}}},
 		"/api/v1/nodes":                corev1.NodeList{},
 		"/apis/batch/v1/jobs": struct {
 			Items []any `json:"items"`
@@ -97,12 +97,14 @@ func TestCheckExitCodes(t *testing.T) {
 		{"its fix", []string{"--kubeconfig", held, "-n", "jobs"}, 1, "fix: run tandemctl inject --sidecar proxy on the manifest of pod export-x1", ""},
 		{"as JSON", []string{"--kubeconfig", held, "-o", "json"}, 1, `"check": "held-pod",`, ""},
 		{"held for less than --stuck-after", []string{"--kubeconfig", held, "--stuck-after", "2h", "-A"}, 0, "no problems found", ""},
+		{"a namespace the cluster does not have", []string{"--kubeconfig", clean, "-n", "nosuchnamespace"}, 2, "",
+			`tandemctl: -n: namespace "nosuchnamespace" does not exist in this cluster`},
 		{"-n with -A", []string{"--kubeconfig", clean, "-n", "jobs", "-A"}, 2, "", "-n and -A: give one namespace or all of them"},
 		{"-o yaml", []string{"--kubeconfig", clean, "-o", "yaml"}, 2, "", `-o "yaml": expected text or json`},
 		{"--stuck-after 0s", []string{"--kubeconfig", clean, "--stuck-after", "0s"}, 2, "", "--stuck-after 0s: expected a positive duration"},
 		{"--stuck-after soon", []string{"--kubeconfig", clean, "--stuck-after", "soon"}, 2, "", `--stuck-after "soon": expected a duration such as 10s, 1m or 1h30m`},
 		{"an argument", []string{"--kubeconfig", clean, "jobs"}, 2, "", `check takes no arguments, got ["jobs"]`},
-		{"no API server", []string{"--kubeconfig", writeKubeconfig(t, "http://127.0.0.1:1")}, 1, "", "tandemctl: list pods:"},
+		{"no API server", []string{"--kubeconfig", writeKubeconfig(t, "http://127.0.0.1:1")}, 1, "", "tandemctl: list namespaces:"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -31,8 +32,12 @@ func TestPolicyOutput(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &list); err != nil {
 		t.Fatalf("-o json: %v\n%s", err, out)
 	}
-	if list.Kind != "List" || len(list.Items) != 2 || list.Items[0].Kind != "MutatingAdmissionPolicy" || list.Items[1].Kind != "MutatingAdmissionPolicyBinding" {
-		t.Errorf("--on-error allow -o json: %+v; want a List of the policy and its binding alone", list)
+	kinds := []string{"MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding", "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding"}
+	if list.Kind != "List" || len(list.Items) != len(kinds) || !slices.EqualFunc(list.Items, kinds, func(i struct{ Kind string }, k string) bool { return i.Kind == k }) {
+		t.Errorf("--on-error allow -o json: %+v; want a List of %v (the validating ones warn, replacing reject's)", list, kinds)
+	}
+	if !strings.Contains(out, `"Warn"`) || strings.Contains(out, `"Deny"`) {
+		t.Errorf("--on-error allow: the validating binding must warn, never deny:\n%s", out)
 	}
 }
 

@@ -56,10 +56,6 @@ type checker struct {
 }
 
 func (c checker) run(ctx context.Context, opts Options) (Report, error) {
-	pods, err := c.cluster.Pods(ctx, opts.Namespace, "")
-	if err != nil {
-		return Report{}, fmt.Errorf("list pods: %w", err)
-	}
 	namespaces, err := c.cluster.Namespaces(ctx)
 	if err != nil {
 		return Report{}, fmt.Errorf("list namespaces: %w", err)
@@ -67,6 +63,10 @@ func (c checker) run(ctx context.Context, opts Options) (Report, error) {
 	// A namespace mistyped must not read as one where nothing is wrong.
 	if opts.Namespace != "" && !slices.ContainsFunc(namespaces, func(ns corev1.Namespace) bool { return ns.Name == opts.Namespace }) {
 		return Report{}, NoSuchNamespace{opts.Namespace}
+	}
+	pods, err := c.cluster.Pods(ctx, opts.Namespace, "")
+	if err != nil {
+		return Report{}, fmt.Errorf("list pods: %w", err)
 	}
 	jobs, err := c.cluster.Jobs(ctx, opts.Namespace)
 	if err != nil {
