@@ -158,6 +158,7 @@ func preparePlan(template *yaml.Node, opts Options) (*plan, error) {
 	}
 	for _, c := range p.toWrap(opts.Mode) {
 		c.checkErr = c.checkReads(opts)
+		c.readSignal = c.readSignal && !p.runsAlone(c)
 	}
 	return p, nil
 }
