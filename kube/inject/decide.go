@@ -52,8 +52,11 @@ func (p *plan) decide(opts Options) {
 		if p.runsAlone(c) {
 			c.command = cmdline.Run{Binary: p.binary, Name: c.name}.Argv()
 		}
-		if c.classicSidecar {
+		switch {
+		case c.classicSidecar:
 			c.startHook = p.startHook(c)
+		case !c.native:
+			p.holdNextStart(c)
 		}
 	}
 }
