@@ -29,13 +29,14 @@ func (g *generator) holdNextStart(at string) string {
 	t := "Object.spec.containers.lifecycle"
 	hook := t + ".postStart{exec: " + t + ".postStart.exec{command: [" + strings.Join(quoted, ", ") + "]}}"
 	noPostStart := "!(has(" + ctr + ".lifecycle) && has(" + ctr + ".lifecycle.postStart))"
+	none := "[JSONPatch{}].filter(p, false)"
 	return choose([][2]string{
-		{"has(" + ctr + ".startupProbe)", "[]"},
+		{"has(" + ctr + ".startupProbe)", none},
 		{"has(" + ctr + ".readinessProbe)", "[" + op("add", at+" + '/startupProbe'", ctr+".readinessProbe") + ", " +
 			op("add", at+" + '/startupProbe/successThreshold'", "1") + "]"},
 		{preset + " in " + ready + " && " + noPostStart, "has(" + ctr + ".lifecycle) ? [" + op("add", at+" + '/lifecycle/postStart'", hook) + "] : [" +
 			op("add", at+" + '/lifecycle'", t+"{postStart: "+hook+"}") + "]"},
-	}, "[]")
+	}, none)
 }
 
 // readyOf is the preset's readiness as tandem's condition, where it does
