@@ -30,13 +30,16 @@ func (g *generator) holdNextStart(at string) string {
 	hook := t + ".postStart{exec: " + t + ".postStart.exec{command: [" + strings.Join(quoted, ", ") + "]}}"
 	noPostStart := "!(has(" + ctr + ".lifecycle) && has(" + ctr + ".lifecycle.postStart))"
 	none := "[JSONPatch{}].filter(p, false)"
-	return choose([][2]string{
+	// In parentheses: the caller adds it to a list, and + binds tighter
+	// than ?:.
+	return "(" + choose([][2]string{
 		{"has(" + ctr + ".startupProbe)", none},
 		{"has(" + ctr + ".readinessProbe)", "[" + op("add", at+" + '/startupProbe'", ctr+".readinessProbe") + ", " +
 			op("add", at+" + '/startupProbe/successThreshold'", "1") + "]"},
-		{preset + " in " + ready + " && " + noPostStart, "has(" + ctr + ".lifecycle) ? [" + op("add", at+" + '/lifecycle/postStart'", hook) + "] : [" +
-			op("add", at+" + '/lifecycle'", t+"{postStart: "+hook+"}") + "]"},
-	}, none)
+		// A ternary's middle is no ternary in CEL's grammar: in parentheses.
+		{preset + " in " + ready + " && " + noPostStart, "(has(" + ctr + ".lifecycle) ? [" + op("add", at+" + '/lifecycle/postStart'", hook) + "] : [" +
+			op("add", at+" + '/lifecycle'", t+"{postStart: "+hook+"}") + "])"},
+	}, none) + ")"
 }
 
 // readyOf is the preset's readiness as tandem's condition, where it does
