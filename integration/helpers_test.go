@@ -44,10 +44,11 @@ var helpers = map[string]func(args []string) int{
 	"run-status-wait":  helperRunStatusWait,
 	"run-tty":          helperRunTTY,
 
-	"sc-crash-once":   scHelperCrashOnce,
-	"sc-observe":      scHelperObserve,
-	"sc-hold-inotify": scHelperHoldInotify,
-	"sc-quit-exits":   scHelperQuitExits,
+	"sc-crash-once":           scHelperCrashOnce,
+	"sc-observe":              scHelperObserve,
+	"sc-hold-inotify":         scHelperHoldInotify,
+	"sc-quit-exits":           scHelperQuitExits,
+	"sc-stop-on-quit-or-term": scHelperStopOnQuitOrTerm,
 
 	"fault-exec":           faultHelperExec,
 	"fault-escape":         faultHelperEscape,

@@ -33,9 +33,33 @@ const (
 	fakeIstioProxyImage = "localhost/istio/proxyv2:test"
 )
 
-var fakeIstioInstall = sync.OnceValue(installFakeIstio)
+var (
+	fakeIstioInstall = sync.OnceValue(installFakeIstio)
+	// fakeIstioImages imports the injector's and the proxy's images, for
+	// the injector and for a test that runs the proxy stand-in itself.
+	fakeIstioImages = sync.OnceValue(importFakeIstioImages)
+)
 
 func installFakeIstio() error {
+	if err := fakeIstioImages(); err != nil {
+		return err
+	}
+	ca, crt, key, err := fakeIstioCerts("fake-istio." + fakeIstioNamespace + ".svc")
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	if out, err := kubectl(ctx, []byte(fakeIstioManifest(ca, crt, key)), "apply", "-f", "-"); err != nil {
+		return fmt.Errorf("apply fakeistio: %v: %s", err, out)
+	}
+	if out, err := kubectl(ctx, nil, "-n", fakeIstioNamespace, "rollout", "status", "deployment/fake-istio", "--timeout=2m"); err != nil {
+		return fmt.Errorf("fakeistio rollout: %v: %s", err, out)
+	}
+	return nil
+}
+
+func importFakeIstioImages() error {
 	work, err := os.MkdirTemp("", "tandem-fake-istio-")
 	if err != nil {
 		return err
@@ -57,18 +81,6 @@ func installFakeIstio() error {
 		if out, err := imp.CombinedOutput(); err != nil {
 			return fmt.Errorf("import %s: %v: %s", image, err, out)
 		}
-	}
-	ca, crt, key, err := fakeIstioCerts("fake-istio." + fakeIstioNamespace + ".svc")
-	if err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	if out, err := kubectl(ctx, []byte(fakeIstioManifest(ca, crt, key)), "apply", "-f", "-"); err != nil {
-		return fmt.Errorf("apply fakeistio: %v: %s", err, out)
-	}
-	if out, err := kubectl(ctx, nil, "-n", fakeIstioNamespace, "rollout", "status", "deployment/fake-istio", "--timeout=2m"); err != nil {
-		return fmt.Errorf("fakeistio rollout: %v: %s", err, out)
 	}
 	return nil
 }

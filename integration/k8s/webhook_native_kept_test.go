@@ -26,7 +26,8 @@ func TestWebhookNativeKept(t *testing.T) {
 		"initContainers":                []any{native},
 		"containers":                    []any{ctr("work", "sh", "-c", "echo work done"), registryCtr("proxy", "sleep", "3600")},
 	})
-	m.Set(sidecarNamed(), "spec", "template", "metadata", "annotations")
+	// The test image, in no registry the webhook reads, sets no STOPSIGNAL.
+	m.Set(sidecarNamed("tandem.sh/stop-signal.shipper", "TERM"), "spec", "template", "metadata", "annotations")
 	n.mustComplete("native-kept", n.applyRaw(m.YAML()), jobBound)
 
 	p := n.onlyPod("native-kept")

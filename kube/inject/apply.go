@@ -108,6 +108,9 @@ func (c *container) wrap(install Install) {
 	}
 	mounts := yamlnode.SequenceAt(c.node, "volumeMounts")
 	mounts.Content = append(mounts.Content, install.mounts()...)
+	if c.startupProbe != nil {
+		setAfter(c.node, "startupProbe", c.startupProbe, "readinessProbe")
+	}
 	if c.startHook != nil {
 		hook := yamlnode.Mapping("exec", yamlnode.Mapping("command", yamlnode.StringSeq(c.startHook)))
 		yamlnode.Set(yamlnode.MappingAt(c.node, "lifecycle"), "postStart", hook)

@@ -10,10 +10,10 @@ import (
 
 // checkReads checks what c states and decides which of its image's
 // fields its injection needs: the program when it has no command and its
-// preset states none for its tag; for a
-// classic sidecar, the stop signal when the manifest states none
-// (lifecycle.stopSignal or the tandem.sh/stop-signal annotation) and no
-// preset names one. It reads nothing.
+// preset states none for its tag; for a sidecar, in either mode, the stop
+// signal when the manifest states none (lifecycle.stopSignal or the
+// tandem.sh/stop-signal annotation) and no preset names one. It reads
+// nothing.
 func (c *container) checkReads(opts Options) error {
 	command, ok1 := yamlnode.StringsOf(yamlnode.Lookup(c.node, "command"))
 	_, ok2 := yamlnode.StringsOf(yamlnode.Lookup(c.node, "args"))
@@ -27,7 +27,7 @@ func (c *container) checkReads(opts Options) error {
 	_, hasPreset := c.presetSignal()
 	c.classicSidecar = c.sidecar && !c.native && opts.Mode == Classic
 	c.readProgram = needsImage(command) && !c.programByPreset()
-	c.readSignal = c.classicSidecar && !c.signalStated && !hasPreset
+	c.readSignal = c.sidecar && !c.signalStated && !hasPreset
 	return nil
 }
 
@@ -53,9 +53,10 @@ func (c *container) fail(err error, fix string) error {
 
 func (c *container) image() string { return yamlnode.ScalarAt(c.node, "image") }
 
-// read works out what c runs and, for a classic sidecar, the signal the
-// runtime stops it with, reading the image as checkReads decided. It
-// returns a warning when it had to assume the stop signal.
+// read works out what c runs and, for a sidecar, the signal the runtime
+// stops it with (the kubelet sends a native sidecar the same one as a
+// classic container), reading the image as checkReads decided. It returns
+// a warning when it had to assume the stop signal.
 func (c *container) read(ctx context.Context, opts Options) (warning string, err error) {
 	commandNode, argsNode := yamlnode.Lookup(c.node, "command"), yamlnode.Lookup(c.node, "args")
 	command, _ := yamlnode.StringsOf(commandNode)
@@ -75,7 +76,7 @@ func (c *container) read(ctx context.Context, opts Options) (warning string, err
 			"give the container a command:")
 	}
 	c.program = programNode(commandNode, argsNode, config)
-	if !c.classicSidecar {
+	if !c.sidecar {
 		return "", nil
 	}
 	// What the pod states wins; then the image's STOPSIGNAL when it is

@@ -48,22 +48,27 @@ func (p *plan) decide(opts Options) {
 				sidecar.StoppedFile = stoppedFile(c.name)
 			}
 		}
-		c.command = sidecarCommand(c, sidecar)
-		if c.classicSidecar {
+		c.command = sidecar.Argv()
+		if p.runsAlone(c) {
+			c.command = cmdline.Run{Binary: p.binary, Name: c.name}.Argv()
+		}
+		switch {
+		case c.classicSidecar:
 			c.startHook = p.startHook(c)
+		case !c.native:
+			p.holdNextStart(c)
 		}
 	}
 }
 
-// sidecarCommand is the command line of sidecar c: `tandem sidecar`, or
-// `tandem run`, a correct PID 1 alone, for a native sidecar that has
-// nothing of a sidecar's to do (no done file, ready file or budget: the
-// kubelet does the rest).
-func sidecarCommand(c *container, s cmdline.Sidecar) []string {
-	if !c.classicSidecar && len(s.DoneFiles) == 0 && s.ReadyFile == "" && s.MaxRestarts == 0 {
-		return cmdline.Run{Binary: s.Binary, Name: c.name}.Argv()
-	}
-	return s.Argv()
+// runsAlone: sidecar c runs under `tandem run`, a correct PID 1 alone, not
+// `tandem sidecar`: a native sidecar with nothing of a sidecar's to do (no
+// done file, as its own preStop hook leaves its stop to the kubelet in a
+// pod whose mains end; no ready file, no budget). Its stop signal then
+// means nothing to tandem.
+func (p *plan) runsAlone(c *container) bool {
+	return c.sidecar && !c.classicSidecar && p.mainsEnd() && !p.stopsOnDone(c) &&
+		!slices.Contains(p.needs, c.name) && p.budgets[c.name].max == 0
 }
 
 // startOrder lists the sidecars in the order the kubelet starts them: in
@@ -141,13 +146,17 @@ func (p *plan) sidecarArgv(c *container, doneFiles []string) cmdline.Sidecar {
 		// tandem: the stop it then makes ends with 0.
 		sidecar.StopWhen = cmdline.StopWhenDeletion
 	}
+	// The signal the kubelet stops it with, in either mode: a native
+	// sidecar gets it once the mains have ended, and tandem must take it
+	// for the pod's deletion, not for a reload to forward.
+	sidecar.TerminationSignal = c.terminationSignal
 	if !c.classicSidecar {
 		return sidecar
 	}
 	// A native sidecar is started again whatever its code, outlives the
 	// mains on the pod's deletion, and a pod whose main never starts does
 	// not keep it for ever: the kubelet does all this for a native one.
-	sidecar.OutliveMain, sidecar.TerminationSignal = p.grace.period, c.terminationSignal
+	sidecar.OutliveMain = p.grace.period
 	sidecar.Restart, sidecar.MainStartTimeout = cmdline.RestartAlways, MainStartTimeout
 	return sidecar
 }

@@ -66,16 +66,24 @@ func TestImages(t *testing.T) {
 		t.Errorf("Images looked up %q; want nothing read", lookups)
 	}
 	unchanged(t, src, encode(t, &doc))
+	// A native sidecar is stopped with its image's STOPSIGNAL too.
+	var native yaml.Node
+	if err := yaml.Unmarshal([]byte(pod(sprintf(twoContainers, "nginx:1"))), &native); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := Prepare(native.Content[0], testOptionsWith(func(o *Options) { o.Mode = Native })).Images(), []string{"nginx:1"}; !slices.Equal(got, want) {
+		t.Errorf("native mode: Images %q; want %q", got, want)
+	}
 	stated := withAnnotation(sprintf(twoContainers, "nginx:1"), "tandem.sh/stop-signal.side", "QUIT")
 	for name, tt := range map[string]struct {
 		src  string
 		opts Options
 	}{
-		"commands and stated stop signals":    {stated, testOptions()},
-		"--resolve none":                      {src, testOptionsWith(func(o *Options) { o.Resolver = nil })},
-		"native mode, sidecars with commands": {pod(sprintf(twoContainers, "nginx:1")), testOptionsWith(func(o *Options) { o.Mode = Native })},
-		"no sidecars":                         {"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n" + sprintf(twoContainers, "nginx:1"), testOptions()},
-		"not a pod template":                  {"apiVersion: v1\nkind: Service\nmetadata: {name: s}\n", testOptions()},
+		"commands and stated stop signals": {stated, testOptions()},
+		"--resolve none":                   {src, testOptionsWith(func(o *Options) { o.Resolver = nil })},
+		"native mode, stated stop signals": {stated, testOptionsWith(func(o *Options) { o.Mode = Native })},
+		"no sidecars":                      {"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n" + sprintf(twoContainers, "nginx:1"), testOptions()},
+		"not a pod template":               {"apiVersion: v1\nkind: Service\nmetadata: {name: s}\n", testOptions()},
 	} {
 		var doc yaml.Node
 		if err := yaml.Unmarshal([]byte(tt.src), &doc); err != nil {

@@ -61,6 +61,9 @@ type container struct {
 	// command is the tandem command line it gets, nil when it is not
 	// wrapped; startHook its postStart command, nil for none.
 	command, startHook []string
+	// startupProbe is the one native mode adds (nativestart.go), nil for
+	// none.
+	startupProbe *yaml.Node
 }
 
 // plan is what injecting one pod template will do.
@@ -158,6 +161,7 @@ func preparePlan(template *yaml.Node, opts Options) (*plan, error) {
 	}
 	for _, c := range p.toWrap(opts.Mode) {
 		c.checkErr = c.checkReads(opts)
+		c.readSignal = c.readSignal && !p.runsAlone(c)
 	}
 	return p, nil
 }

@@ -5,6 +5,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tandem-sh/tandem/internal/yamlnode"
 	"go.yaml.in/yaml/v3"
@@ -35,6 +36,9 @@ func startCondition(ctr *yaml.Node) (cond string, budgetSecs int, ok bool, err e
 // readiness: the kubelet's default probe budget, doubled for a proxy
 // that connects out first.
 const presetBudgetSecs = 2 * defaultProbePeriod * defaultProbeFailures
+
+// PresetStartTimeout is that wait as the start hook's --timeout.
+const PresetStartTimeout = presetBudgetSecs * time.Second
 
 // startCondition is c's probe as a condition, else its preset's
 // readiness when the sidecar serves it.

@@ -100,10 +100,17 @@ func TestStopSignalAssumed(t *testing.T) {
 			t.Errorf("report %q; want injected without a warning (the stop signal is stated)", r)
 		}
 	}
-	// Native mode has no termination signal to assume.
+	// Native mode assumes it as well, and says so: the kubelet stops a
+	// native sidecar with its image's STOPSIGNAL too.
 	native := func(o *Options) { o.Resolver, o.Mode = nil, Native }
-	if r, _ := injectYAML(t, pod(sprintf(twoContainers, "nginx:1")), testOptionsWith(native)); r.Status != Injected || len(r.Warnings) > 0 {
-		t.Errorf("native: report %q; want injected without a warning", r)
+	if r, _ := injectYAML(t, pod(sprintf(twoContainers, "nginx:1")), testOptionsWith(native)); r.Status != Injected || !strings.HasSuffix(r.String(), want) {
+		t.Errorf("native: report %q; want injected, with %q", r, want)
+	}
+	// A native sidecar of a Job with its own preStop hook runs under
+	// `tandem run`, which has no use for its stop signal: nothing assumed.
+	runAlone := pod("  restartPolicy: Never\n" + sprintf(twoContainers, "nginx:1") + "      lifecycle: {preStop: {exec: {command: [/drain]}}}\n")
+	if r, _ := injectYAML(t, runAlone, testOptionsWith(native)); r.Status != Injected || strings.Contains(r.String(), "SIGTERM assumed") {
+		t.Errorf("native, under tandem run: report %q; want injected, nothing assumed", r)
 	}
 }
 

@@ -78,12 +78,15 @@ func (g *generator) sidecarArgv(bin string, stopped func(string) string) string 
 		" + (" + v("restart") + " == 'OnFailure' && " + v("stopsOnDone") + " ? ['--stop-when', 'success'] : " + v("restart") + " == 'Always' ? ['--stop-when', 'deletion'] : [])" +
 		" + (" + at(v("delay")) + " > 0 ? ['--stop-delay', " + duration(at(v("delay"))) + "] : [])"
 	if g.opts.Mode == inject.Classic {
-		signals := presetMap(g.opts.Presets, signalOf)
-		s += " + (" + v("period") + " > 0 ? ['--outlive-main', string(" + v("period") + ") + 's'] : [])" +
-			// What the pod states wins over the preset; TERM is the default.
-			" + (" + at(v("signal")) + " != '' ? (" + at(v("signal")) + " != 'TERM' ? ['--termination-signal', string(" + at(v("signal")) + ")] : []) : " +
-			at(v("preset")) + " in " + signals + " ? ['--termination-signal', string(" + signals + "[" + at(v("preset")) + "])] : [])" +
-			" + ['--restart', 'always']"
+		s += " + (" + v("period") + " > 0 ? ['--outlive-main', string(" + v("period") + ") + 's'] : [])"
+	}
+	// In either mode: the kubelet stops a native sidecar with it too. What
+	// the pod states wins over the preset; TERM is the default.
+	signals := presetMap(g.opts.Presets, signalOf)
+	s += " + (" + at(v("signal")) + " != '' ? (" + at(v("signal")) + " != 'TERM' ? ['--termination-signal', string(" + at(v("signal")) + ")] : []) : " +
+		at(v("preset")) + " in " + signals + " ? ['--termination-signal', string(" + signals + "[" + at(v("preset")) + "])] : [])"
+	if g.opts.Mode == inject.Classic {
+		s += " + ['--restart', 'always']"
 	}
 	s += " + (" + v("stopsOnDone") + " && k > 0 ? ['--stopped-file', " + stopped(name) + "] : [])"
 	if g.opts.Mode == inject.Classic {

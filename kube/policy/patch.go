@@ -27,7 +27,8 @@ func op(operation, path, value string) string {
 }
 
 // rewrite wraps every container in place: its command, its program as its
-// args, the mounts, and in native mode a sidecar's restartPolicy.
+// args, the mounts, and in native mode a sidecar's restartPolicy and what
+// holds the next containers until it is ready.
 func (g *generator) rewrite() string {
 	at := "'/spec/containers/' + string(i)"
 	command := v("isSidecar") + "[i] ? " + v("sidecarArgv") + "[" + v("sidecars") + ".indexOf(i)] : " + v("mainArgv") + "[i]"
@@ -40,7 +41,7 @@ func (g *generator) rewrite() string {
 	ops += " + (has(object.spec.containers[i].volumeMounts) ? [" + strings.Join(each, ", ") + "] : [" +
 		op("add", at+" + '/volumeMounts'", "["+strings.Join(mounts, ", ")+"]") + "])"
 	if g.opts.Mode == inject.Native {
-		ops += " + (" + v("isSidecar") + "[i] ? [" + op("add", at+" + '/restartPolicy'", "'Always'") + "] : [])"
+		ops += " + (" + v("isSidecar") + "[i] ? [" + op("add", at+" + '/restartPolicy'", "'Always'") + "] + " + g.holdNextStart(at) + " : [])"
 	}
 	return "lists.range(size(" + v("names") + ")).map(i, " + ops + ").flatten()"
 }

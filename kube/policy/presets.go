@@ -45,6 +45,8 @@ func unsupported(p presets.Preset, native bool) string {
 		return "its quit call depends on its command line or environment, which the policy does not read"
 	case p.Ready != nil && !native:
 		return "its preset's readiness becomes a start hook in classic mode, which the policy does not write"
+	case conditional(p.Ready):
+		return "its readiness depends on its command line or environment, which the policy does not read"
 	}
 	return ""
 }

@@ -6,8 +6,9 @@
 //	    does (image istio/proxyv2, args "proxy sidecar ...", its ports)
 //	pilot-agent proxy sidecar ...           the proxy (the image's
 //	    ENTRYPOINT): /quitquitquit on 15020, answered only for POST (405)
-//	    from loopback (403), and /healthz/ready on 15020 and 15021; it
-//	    exits 0 on the quit or SIGTERM once its answers are out
+//	    from loopback (403), and /healthz/ready on 15020 and 15021 (503
+//	    until FAKEISTIO_READY_AFTER has passed, when set); it exits 0 on
+//	    the quit or SIGTERM once its answers are out
 //
 // Which part runs is told by the arguments, as the image is one binary.
 package main

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"os/signal"
 	"syscall"
 	"time"
@@ -34,11 +35,45 @@ func quitHandler(quit chan<- struct{}) http.HandlerFunc {
 	}
 }
 
-func proxyMux(quit chan<- struct{}) *http.ServeMux {
+// proxyMux serves the quit and readiness routes; ready closed is the
+// proxy ready (503 before, as pilot-agent answers while Envoy starts).
+func proxyMux(quit chan<- struct{}, ready <-chan struct{}) *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/quitquitquit", quitHandler(quit))
-	mux.HandleFunc("/healthz/ready", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) })
+	mux.HandleFunc("/healthz/ready", func(w http.ResponseWriter, _ *http.Request) {
+		select {
+		case <-ready:
+			w.WriteHeader(http.StatusOK)
+		default:
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+	})
 	return mux
+}
+
+// readyAfterVar delays the proxy's readiness (a Go duration): a proxy
+// that waits for its configuration. Once ready, the stand-in logs
+// "TIME istio-proxy Started", a line of the k8s tests' timelines.
+const readyAfterVar = "FAKEISTIO_READY_AFTER"
+
+// readiness is closed once the proxy is ready: at once, or after
+// readyAfterVar's delay.
+func readiness() (<-chan struct{}, error) {
+	ready := make(chan struct{})
+	after := os.Getenv(readyAfterVar)
+	if after == "" {
+		close(ready)
+		return ready, nil
+	}
+	d, err := time.ParseDuration(after)
+	if err != nil {
+		return nil, fmt.Errorf("%s %q: expected a duration such as 5s", readyAfterVar, after)
+	}
+	time.AfterFunc(d, func() {
+		fmt.Printf("%s istio-proxy Started\n", time.Now().UTC().Format(time.RFC3339Nano))
+		close(ready)
+	})
+	return ready, nil
 }
 
 // drainBound is how long the stand-in waits for its answers to be out
@@ -55,9 +90,13 @@ func serveProxy() error {
 		}
 		listeners = append(listeners, l)
 	}
+	ready, err := readiness()
+	if err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
-	return runProxy(ctx, listeners)
+	return runProxy(ctx, listeners, ready)
 }
 
 // runProxy serves on listeners until /quitquitquit or ctx ends, then
@@ -65,9 +104,9 @@ func serveProxy() error {
 // pilot-agent answers the quit, then SIGTERMs itself and drains: its
 // caller always reads the 200. Exiting as soon as the handler signals
 // could cut that answer off.
-func runProxy(ctx context.Context, listeners []net.Listener) error {
+func runProxy(ctx context.Context, listeners []net.Listener, ready <-chan struct{}) error {
 	quit := make(chan struct{}, 1)
-	srv := &http.Server{Handler: proxyMux(quit)}
+	srv := &http.Server{Handler: proxyMux(quit, ready)}
 	for _, l := range listeners {
 		go func() { _ = srv.Serve(l) }()
 	}

@@ -28,7 +28,7 @@ func TestQuitRule(t *testing.T) {
 		req := httptest.NewRequest(tc.method, "/quitquitquit", nil)
 		req.RemoteAddr = tc.remote
 		rec := httptest.NewRecorder()
-		proxyMux(quit).ServeHTTP(rec, req)
+		proxyMux(quit, readyNow()).ServeHTTP(rec, req)
 		quitted := len(quit) == 1
 		if rec.Code != tc.code || quitted != tc.quits {
 			t.Errorf("%s from %s: %d, quit %v; want %d, quit %v", tc.method, tc.remote, rec.Code, quitted, tc.code, tc.quits)
@@ -61,7 +61,7 @@ func TestQuitAnsweredBeforeExit(t *testing.T) {
 	}
 	defer conn.Close()
 	done := make(chan error, 1)
-	go func() { done <- runProxy(context.Background(), []net.Listener{l}) }()
+	go func() { done <- runProxy(context.Background(), []net.Listener{l}, readyNow()) }()
 	// Keep-alive, as the connection would stay open if nothing closed it.
 	if _, err := conn.Write([]byte("POST /quitquitquit HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")); err != nil {
 		t.Fatal(err)
@@ -85,7 +85,14 @@ func TestProxyStopsOnSIGTERM(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := runProxy(ctx, []net.Listener{l}); err != nil {
+	if err := runProxy(ctx, []net.Listener{l}, readyNow()); err != nil {
 		t.Errorf("runProxy after SIGTERM: %v; want nil", err)
 	}
+}
+
+// readyNow is a proxy ready from the start.
+func readyNow() <-chan struct{} {
+	ready := make(chan struct{})
+	close(ready)
+	return ready
 }

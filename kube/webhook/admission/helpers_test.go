@@ -108,6 +108,7 @@ func newFixture(t testing.TB, change func(*Config)) *fixture {
 		images: &fakeImages{configs: map[string]inject.ImageConfig{
 			"registry.example/app:1":   {Entrypoint: []string{"/app"}, Cmd: []string{"--serve"}},
 			"registry.example/proxy:2": {Entrypoint: []string{"/proxy"}, StopSignal: "SIGINT"},
+			"registry.example/ship:1":  {Entrypoint: []string{"/ship"}, StopSignal: "SIGQUIT"},
 		}},
 		keychains: &fakeKeychains{},
 		recorder:  &fakeRecorder{},

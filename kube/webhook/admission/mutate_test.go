@@ -172,6 +172,10 @@ func TestInjectsNativeSidecarByDeclaration(t *testing.T) {
 		}
 	}
 	if shipper == nil || len(shipper.Command) < 2 || shipper.Command[1] != "sidecar" || !slices.Equal(shipper.Args, []string{"/ship"}) {
-		t.Errorf("shipper %+v; want it under tandem sidecar, its program in args", shipper)
+		t.Fatalf("shipper %+v; want it under tandem sidecar, its program in args", shipper)
+	}
+	// The kubelet stops it with its image's STOPSIGNAL, as a classic one.
+	if i := slices.Index(shipper.Command, "--termination-signal"); i < 0 || shipper.Command[i+1] != "QUIT" {
+		t.Errorf("shipper's command %q; want --termination-signal QUIT, its image's STOPSIGNAL", shipper.Command)
 	}
 }

@@ -1,0 +1,50 @@
+package inject
+
+import (
+	"github.com/tandem-sh/tandem/internal/yamlnode"
+	"go.yaml.in/yaml/v3"
+)
+
+// A sidecar that native mode moves to initContainers holds the next
+// containers until it is ready, as a classic one does with its start hook
+// and as Istio's injector has its native sidecar do: the kubelet starts
+// the next init container (the mains after the last) only once a
+// restartable init container's startupProbe has succeeded and its
+// postStart hook has returned. So its readinessProbe becomes its
+// startupProbe too, which the kubelet runs as it would the readiness
+// probe (any handler, the pod's own address); without a probe, its
+// preset's readiness, served on the sidecar's loopback where the kubelet's
+// probes do not reach, becomes the postStart hook `tandem wait`. A
+// startupProbe the pod states holds it already and is kept as it is; a
+// sidecar the pod declares native keeps the start the pod gave it.
+
+// holdNextStart decides how native-mode sidecar c holds the next
+// containers' start: a startupProbe copied from its readinessProbe, or the
+// start hook of its preset's readiness; neither when it has a startupProbe
+// or no known readiness.
+func (p *plan) holdNextStart(c *container) {
+	if yamlnode.Lookup(c.node, "startupProbe") != nil {
+		return
+	}
+	if ready := yamlnode.Lookup(c.node, "readinessProbe"); ready != nil && ready.Kind == yaml.MappingNode {
+		c.startupProbe = startupProbeOf(ready)
+		return
+	}
+	c.startHook = p.startHook(c)
+}
+
+// startupProbeOf is a startupProbe that checks what readiness checks,
+// with its timing: a copy, less successThreshold, which a startupProbe
+// must leave at 1.
+func startupProbeOf(readiness *yaml.Node) *yaml.Node {
+	probe := expand(readiness, false)
+	probe.Style &^= yaml.FlowStyle
+	probe.HeadComment, probe.LineComment, probe.FootComment = "", "", ""
+	for i := 0; i+1 < len(probe.Content); i += 2 {
+		if probe.Content[i].Value == "successThreshold" {
+			probe.Content = append(probe.Content[:i:i], probe.Content[i+2:]...)
+			break
+		}
+	}
+	return probe
+}
