@@ -193,15 +193,16 @@ func (g graceSplit) mainGrace() time.Duration {
 }
 
 // sidecarStopGrace is the --grace of sidecar c: the time kept for it
-// divided among the steps of its stop, in tenths of a second (a command
-// line a reader can check); 0 when that is tandem's default or the pod
-// has no grace period.
+// after its stop delay divided among the steps of its stop, in tenths of
+// a second (a command line a reader can check), at least a tenth (a
+// period too short for the delay must not leave tandem's 10 s); 0 when
+// that is tandem's default or the pod has no grace period.
 func (g graceSplit) sidecarStopGrace(c *container) time.Duration {
 	s, ok := g.shares[c.name]
 	if g.period <= 0 || !ok {
 		return 0
 	}
-	if d := ((s.d - g.delays[c.name]) / time.Duration(c.stopSteps())).Truncate(tenth); d != TandemGrace {
+	if d := max(((s.d - g.delays[c.name]) / time.Duration(c.stopSteps())).Truncate(tenth), tenth); d != TandemGrace {
 		return d
 	}
 	return 0

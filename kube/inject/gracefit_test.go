@@ -178,3 +178,19 @@ func durationFlag(t *testing.T, argv []string, flag string, otherwise time.Durat
 	}
 	return d
 }
+
+// A period too short for a sidecar's stop delay leaves its --grace a
+// tenth of a second, not tandem's own 10 s: otel-collector-contrib waits
+// 1 s (its preset's delay) in a 1 s period, whose half is its share.
+func TestStopGraceAtLeastATenth(t *testing.T) {
+	src := strings.Replace(grace3("Never", "1", "app:1", "app:1"), "    - {name: b, image: app:1, command: [/b]}\n", "", 1)
+	src = strings.Replace(src, "tandem.sh/sidecars: a,b", "tandem.sh/sidecars: a", 1)
+	src = strings.Replace(src, "{name: a, image: app:1,", "{name: a, image: otel/opentelemetry-collector-contrib:0.159.0,", 1)
+	r, out := injectYAML(t, src, offline())
+	if r.Status != Injected {
+		t.Fatalf("report %q", r)
+	}
+	if got := [2]string{firstValue(listOf(t, out, "a", "command"), "--stop-delay"), firstValue(listOf(t, out, "a", "command"), "--grace")}; got != [2]string{"1s", "100ms"} {
+		t.Errorf("--stop-delay and --grace %q; want 1s and 100ms", got)
+	}
+}

@@ -48,8 +48,9 @@ func (g *generator) grace() []variable {
 		}, at("least")+" * "+v("halfPeriod")+" / "+v("leastAll")) + ")"},
 		{"kept", sumOver("share")},
 		{"mainGrace", v("period") + " > 0 ? " + v("period") + " * 10 - " + v("kept") + " : 0"},
-		{"stopGrace", all + ".map(i, " + v("period") + " > 0 && (" + at("share") + " - " + at("delay") + ") / " + at("steps") + " != " + tenths(inject.TandemGrace) + " ? (" +
-			at("share") + " - " + at("delay") + ") / " + at("steps") + " : 0)"},
+		// At least a tenth: a period too short for the delay must not leave tandem's 10 s.
+		{"stepGrace", all + ".map(i, [int((" + at("share") + " - " + at("delay") + ") / " + at("steps") + "), 1].max())"},
+		{"stopGrace", all + ".map(i, " + v("period") + " > 0 && " + at("stepGrace") + " != " + tenths(inject.TandemGrace) + " ? " + at("stepGrace") + " : 0)"},
 	}
 }
 

@@ -228,6 +228,7 @@ func TestGraceSplitAsInject(t *testing.T) {
 		pod("10", fluentBit, vector), pod("", "app:1", "app:1"), pod("100", fluentBit, vector),
 		pod("10", "app:1", "app:1"), pod("", consul, otel, vector), pod("3", consul, otel),
 		pod("1", "app:1", consul), pod("0", fluentBit, vector), pod("-1", fluentBit), pod("200", vector, fluentBit),
+		pod("1", otel), pod("2", otel, consul),
 	}
 	corpus, err := filepath.Glob(filepath.Join("testdata", "pods", "*.yaml"))
 	if err != nil {
