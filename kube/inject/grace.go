@@ -20,15 +20,22 @@ import (
 // sidecar; a preset's grace is the default for its sidecar.
 const SidecarGraceKey = "tandem.sh/sidecar-grace"
 
-// defaultSidecarGrace is a sidecar's share when nothing states one.
-const defaultSidecarGrace = 5 * time.Second
-
-// minStopGrace is the shortest --grace inject gives a sidecar: less
-// leaves a proxy no time to close its connections.
-const minStopGrace = time.Second
-
-// tandemGrace is tandem sidecar's --grace when none is written.
-const tandemGrace = 10 * time.Second
+// The numbers of the grace split (FitShares has its rule), which the
+// admission policy writes into its CEL.
+const (
+	// DefaultSidecarGrace is a sidecar's share when nothing states one.
+	DefaultSidecarGrace = 5 * time.Second
+	// MinStopGrace is the shortest --grace inject gives a sidecar, each
+	// step of its stop: less leaves a proxy no time to close its
+	// connections.
+	MinStopGrace = time.Second
+	// QuitStopSteps is how many times its --grace the stop of a sidecar
+	// with a quit URL takes: the call, the wait for it to leave, the stop
+	// signal and the wait before SIGKILL. One without takes one.
+	QuitStopSteps = 3
+	// TandemGrace is tandem sidecar's --grace when none is written.
+	TandemGrace = 10 * time.Second
+)
 
 // maxGraceSecs is the longest grace period a time.Duration holds; a
 // longer one is as good as for ever, and is taken as this.
@@ -45,9 +52,11 @@ type graceShare struct {
 
 // graceSplit is how a pod's termination grace period is shared.
 type graceSplit struct {
-	period  time.Duration // terminationGracePeriodSeconds (30 s when unset, 1 s when negative)
-	note    string        // how period was read, when not as written
-	sidecar time.Duration // kept for the sidecars' stop: the longest share
+	period time.Duration // terminationGracePeriodSeconds (30 s when unset, 1 s when negative)
+	note   string        // how period was read, when not as written
+	// kept is the time kept for the sidecars' stops, which come one after
+	// another once the mains have ended: the sum of their shares.
+	kept time.Duration
 	// podWide is the pod's tandem.sh/sidecar-grace (said "" when unstated),
 	// own each sidecar's tandem.sh/sidecar-grace.CONTAINER; shares are
 	// what fit kept of them, by sidecar.
@@ -63,8 +72,8 @@ type graceSplit struct {
 // refuses it, an annotation that is not a duration, or one that names no
 // sidecar, is an error. fit then makes the split hold the sidecars' stop.
 func splitGrace(spec, annotations *yaml.Node, sidecars []string) (graceSplit, error) {
-	g := graceSplit{period: defaultGraceSecs * time.Second, sidecar: defaultSidecarGrace,
-		podWide: graceShare{d: defaultSidecarGrace, who: "the sidecars"}, own: map[string]graceShare{}}
+	g := graceSplit{period: defaultGraceSecs * time.Second,
+		podWide: graceShare{d: DefaultSidecarGrace, who: "the sidecars"}, own: map[string]graceShare{}}
 	if n := yamlnode.Lookup(spec, "terminationGracePeriodSeconds"); n != nil && n.ShortTag() != "!!null" {
 		var secs int64
 		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" || n.Decode(&secs) != nil {
@@ -94,7 +103,7 @@ func splitGrace(spec, annotations *yaml.Node, sidecars []string) (graceSplit, er
 		case own:
 			g.own[name] = graceShare{d: d, said: key + " " + text, who: "sidecar " + strconv.Quote(name), asked: d}
 		default:
-			g.sidecar, g.podWide = d, graceShare{d: d, said: key + " " + text, who: "the sidecars", asked: d}
+			g.podWide = graceShare{d: d, said: key + " " + text, who: "the sidecars", asked: d}
 		}
 	}
 	return g, errors.Join(errs...)
@@ -115,10 +124,9 @@ func (g *graceSplit) shareOf(c *container) graceShare {
 	return g.podWide
 }
 
-// fit makes the time kept for each sidecar hold its stop, which takes
-// stopSteps times its --grace, at least minStopGrace each, within half the
-// period; the time kept for the sidecars is the longest. It says what it
-// changed of what was stated, and when the period is too short.
+// fit shares the period among sidecars (in the order they start) by
+// FitShares, and says what it changed of what was stated, and when the
+// period is too short.
 func (g *graceSplit) fit(sidecars []*container) []string {
 	if g.period <= 0 {
 		return nil
@@ -127,64 +135,74 @@ func (g *graceSplit) fit(sidecars []*container) []string {
 	if g.note != "" {
 		warnings = append(warnings, g.note)
 	}
-	g.sidecar, g.shares = 0, map[string]graceShare{}
-	for _, c := range sidecars {
-		s, said := g.shareOf(c).fit(c.stopSteps(), g.delays[c.name], g.period)
-		for _, w := range said {
-			if !slices.Contains(warnings, w) {
-				warnings = append(warnings, w)
-			}
+	asked := make([]graceShare, len(sidecars))
+	wanted, least := make([]time.Duration, len(sidecars)), make([]time.Duration, len(sidecars))
+	for i, c := range sidecars {
+		asked[i] = g.shareOf(c)
+		wanted[i], least[i] = asked[i].d, time.Duration(c.stopSteps())*MinStopGrace+g.delays[c.name]
+	}
+	fitted := FitShares(g.period, wanted, least)
+	g.kept, g.shares = 0, map[string]graceShare{}
+	for i, c := range sidecars {
+		s := asked[i]
+		s.d, g.kept = fitted[i], g.kept+fitted[i]
+		g.shares[c.name] = s
+		if s.said != "" && s.asked < least[i] {
+			warnings = appendNew(warnings, fmt.Sprintf("%s is less than the %s a sidecar's stop takes at least: %s kept for %s",
+				s.said, least[i], s.d, s.who))
 		}
-		g.shares[c.name], g.sidecar = s, max(g.sidecar, s.d)
+	}
+	if len(sidecars) == 1 {
+		return append(warnings, g.loneWarnings(asked[0], least[0])...)
+	}
+	return append(warnings, g.cutWarnings(sidecars, asked, least)...)
+}
+
+// appendNew appends w to warnings unless it is there.
+func appendNew(warnings []string, w string) []string {
+	if slices.Contains(warnings, w) {
+		return warnings
+	}
+	return append(warnings, w)
+}
+
+// loneWarnings say how the share of a pod's only sidecar was cut to half
+// the period: when it was stated, and when the period is too short for
+// its stop.
+func (g *graceSplit) loneWarnings(asked graceShare, least time.Duration) []string {
+	var warnings []string
+	half := g.period / 2
+	if asked.said != "" && asked.asked > half {
+		warnings = append(warnings, fmt.Sprintf("%s is more than half the pod's grace period (%s): %s kept for %s",
+			asked.said, g.period, half, asked.who))
+	}
+	if least > half {
+		warnings = append(warnings, fmt.Sprintf("the pod's grace period (%s) leaves its sidecars %s, less than the %s a sidecar's stop takes at least: raise terminationGracePeriodSeconds",
+			g.period, half, least))
 	}
 	return warnings
 }
 
-// fit is s made to hold a stop delay and a stop of steps within half the
-// period, and what it changed of what was stated.
-func (s graceShare) fit(steps int, delay, period time.Duration) (graceShare, []string) {
-	var warnings []string
-	need, half := time.Duration(steps)*minStopGrace+delay, period/2
-	if s.d < need {
-		if s.said != "" {
-			warnings = append(warnings, fmt.Sprintf("%s is less than the %s a sidecar's stop takes at least: %s kept for %s",
-				s.said, need, min(need, half), s.who))
-		}
-		s.d = need
-	}
-	if s.d > half {
-		if s.said != "" && s.asked > half {
-			warnings = append(warnings, fmt.Sprintf("%s is more than half the pod's grace period (%s): %s kept for %s",
-				s.said, period, half, s.who))
-		}
-		if need > half {
-			warnings = append(warnings, fmt.Sprintf("the pod's grace period (%s) leaves its sidecars %s, less than the %s a sidecar's stop takes at least: raise terminationGracePeriodSeconds",
-				period, half, need))
-		}
-		s.d = half
-	}
-	return s, warnings
-}
-
 // mainGrace is each main's --termination-grace: the period less the
-// sidecars' time; 0 (none) when the pod has no grace period.
+// sidecars' shares, all of them, as they stop one after another; 0 (none) when the pod has no grace period.
 func (g graceSplit) mainGrace() time.Duration {
 	if g.period <= 0 {
 		return 0
 	}
-	return g.period - g.sidecar
+	return g.period - g.kept
 }
 
 // sidecarStopGrace is the --grace of sidecar c: the time kept for it
-// divided among the steps of its stop, in tenths of a second (a command
-// line a reader can check); 0 when that is tandem's default or the pod
-// has no grace period.
+// after its stop delay divided among the steps of its stop, in tenths of
+// a second (a command line a reader can check), at least a tenth (a
+// period too short for the delay must not leave tandem's 10 s); 0 when
+// that is tandem's default or the pod has no grace period.
 func (g graceSplit) sidecarStopGrace(c *container) time.Duration {
 	s, ok := g.shares[c.name]
 	if g.period <= 0 || !ok {
 		return 0
 	}
-	if d := ((s.d - g.delays[c.name]) / time.Duration(c.stopSteps())).Truncate(100 * time.Millisecond); d != tandemGrace {
+	if d := max(((s.d - g.delays[c.name]) / time.Duration(c.stopSteps())).Truncate(tenth), tenth); d != TandemGrace {
 		return d
 	}
 	return 0
@@ -193,7 +211,7 @@ func (g graceSplit) sidecarStopGrace(c *container) time.Duration {
 // stopSteps is how many times its --grace sidecar c's stop takes.
 func (c *container) stopSteps() int {
 	if len(c.quitURLs) > 0 {
-		return 3
+		return QuitStopSteps
 	}
 	return 1
 }

@@ -122,19 +122,19 @@ var needsCommandCases = []struct {
 	m, s1, s2   string
 }{
 	{"only the sidecars named are needed", "s1", Classic,
-		"main --name m --done-file /run/tandem/m.done --needs /run/tandem/s1.ready --termination-grace 25s --",
+		"main --name m --done-file /run/tandem/m.done --needs /run/tandem/s1.ready --termination-grace 20s --",
 		"sidecar --name s1 --done-file /run/tandem/m.done --done-file /run/tandem/s2.stopped --ready-file /run/tandem/s1.ready --ready-when tcp:127.0.0.1:5432 --outlive-main 30s --restart always --max-restarts 3 --main-start-timeout 600s --grace 5s --",
 		"sidecar --name s2 --done-file /run/tandem/m.done --outlive-main 30s --restart always --stopped-file /run/tandem/s2.stopped --main-start-timeout 600s --grace 5s --"},
 	{"two needed, in the pod's order; no probe, ready once started", `" s2 , s1,s2 "`, Classic,
-		"main --name m --done-file /run/tandem/m.done --needs /run/tandem/s1.ready --needs /run/tandem/s2.ready --termination-grace 25s --",
+		"main --name m --done-file /run/tandem/m.done --needs /run/tandem/s1.ready --needs /run/tandem/s2.ready --termination-grace 20s --",
 		"sidecar --name s1 --done-file /run/tandem/m.done --done-file /run/tandem/s2.stopped --ready-file /run/tandem/s1.ready --ready-when tcp:127.0.0.1:5432 --outlive-main 30s --restart always --max-restarts 3 --main-start-timeout 600s --grace 5s --",
 		"sidecar --name s2 --done-file /run/tandem/m.done --ready-file /run/tandem/s2.ready --outlive-main 30s --restart always --max-restarts 3 --stopped-file /run/tandem/s2.stopped --main-start-timeout 600s --grace 5s --"},
 	{"an empty annotation needs nothing", `""`, Classic,
-		"main --name m --done-file /run/tandem/m.done --termination-grace 25s --",
+		"main --name m --done-file /run/tandem/m.done --termination-grace 20s --",
 		"sidecar --name s1 --done-file /run/tandem/m.done --done-file /run/tandem/s2.stopped --outlive-main 30s --restart always --main-start-timeout 600s --grace 5s --",
 		"sidecar --name s2 --done-file /run/tandem/m.done --outlive-main 30s --restart always --stopped-file /run/tandem/s2.stopped --main-start-timeout 600s --grace 5s --"},
 	{"native: each sidecar stops on the main's done file, the last first; the needed one has a budget", "s2", Native,
-		"main --name m --done-file /run/tandem/m.done --needs /run/tandem/s2.ready --termination-grace 25s --",
+		"main --name m --done-file /run/tandem/m.done --needs /run/tandem/s2.ready --termination-grace 20s --",
 		"sidecar --name s1 --done-file /run/tandem/m.done --done-file /run/tandem/s2.stopped --grace 5s --",
 		"sidecar --name s2 --done-file /run/tandem/m.done --ready-file /run/tandem/s2.ready --restart always --max-restarts 3 --stopped-file /run/tandem/s2.stopped --grace 5s --"},
 }

@@ -73,8 +73,9 @@ func TestPresetGrace(t *testing.T) {
 	}
 }
 
-// Each sidecar has its share; the mains leave the longest, and each
-// sidecar's --grace is its own.
+// Each sidecar has its share; the sidecars stop one after another, so the
+// mains leave all of them (10 s for fluent-bit, 5 s for the proxy), and
+// each sidecar's --grace is its own.
 func TestGraceSharesOfTwoSidecars(t *testing.T) {
 	src := strings.Replace(shipperPod("fluent/fluent-bit:5.1.1", "", SidecarsKey, "proxy", StopSignalKey+"proxy", "TERM"), "  containers:\n",
 		"  containers:\n    - name: proxy\n      image: proxy:2\n      command: [/cloud-sql-proxy]\n", 1)
@@ -84,8 +85,8 @@ func TestGraceSharesOfTwoSidecars(t *testing.T) {
 	}
 	main, logs := graceOf(t, out, "logs")
 	_, proxy := graceOf(t, out, "proxy")
-	if main != "20s" || logs != "" || proxy != "5s" {
-		t.Errorf("--termination-grace %q, logs --grace %q, proxy --grace %q; want 20s, none (10s), 5s", main, logs, proxy)
+	if main != "15s" || logs != "" || proxy != "5s" {
+		t.Errorf("--termination-grace %q, logs --grace %q, proxy --grace %q; want 15s, none (10s), 5s", main, logs, proxy)
 	}
 }
 

@@ -9,16 +9,16 @@ import (
 // The stop-delay annotation becomes the sidecar's --stop-delay in both
 // modes, and comes out of that sidecar's share of the grace period: 1.5 s
 // of the default 5 s leaves its --grace 3.5 s; a 5 s delay makes its share
-// 6 s (the delay and the shortest stop, 1 s), so the main keeps 24 s of
-// 30. A sidecar without it has neither.
+// 6 s (the delay and the shortest stop, 1 s), so the main keeps 19 s of
+// 30, after s2's 5 s. A sidecar without it has neither.
 func TestStopDelay(t *testing.T) {
 	for _, tt := range []struct {
 		delay      string
 		s1, s2     []string
 		mainsGrace string
 	}{
-		{"1500ms", []string{"--stop-delay", "1.5s", "--grace", "3.5s"}, []string{"--grace", "5s"}, "25s"},
-		{"5s", []string{"--stop-delay", "5s", "--grace", "1s"}, []string{"--grace", "5s"}, "24s"},
+		{"1500ms", []string{"--stop-delay", "1.5s", "--grace", "3.5s"}, []string{"--grace", "5s"}, "20s"},
+		{"5s", []string{"--stop-delay", "5s", "--grace", "1s"}, []string{"--grace", "5s"}, "19s"},
 	} {
 		for _, mode := range []Mode{Classic, Native} {
 			r, out := injectYAML(t, budgetPod("    tandem.sh/stop-delay.s1: "+tt.delay+"\n"), testOptionsWith(func(o *Options) { o.Mode = mode }))

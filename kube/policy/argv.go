@@ -15,28 +15,42 @@ func (g *generator) presetList() []presets.Preset {
 	return g.opts.Presets.Presets
 }
 
-// grace shares the pod's termination grace period as inject's graceSplit
-// does, in tenths of a second, with what the policy handles (no
-// sidecar-grace or stop-delay annotations): each sidecar keeps its
-// preset's grace (else 5 s), at least its stop's steps (3 with a quit
-// call, else 1) of a second plus its stop delay, at most half the period;
-// the mains get the rest.
+// grace shares the pod's termination grace period by inject.FitShares,
+// with inject's numbers, in tenths of a second, with what the policy
+// handles (no sidecar-grace or stop-delay annotations): each sidecar asks
+// its preset's grace, else the default; it keeps at least its least (its
+// stop's steps of MinStopGrace and its preset's stop delay), at most half
+// the period; as the sidecars stop one after another, their shares
+// together are at most half the period (each keeps its least, and what it
+// has above is cut by one fraction), and the mains get the rest.
 func (g *generator) grace() []variable {
 	pm := func(f func(presets.Preset) (string, bool)) string { return presetMap(g.opts.Presets, f) }
 	all := "lists.range(size(" + v("names") + "))"
+	sumOver := func(list string) string { return v("sidecars") + ".map(i, " + v(list) + "[i]).sum()" }
+	at := func(name string) string { return v(name) + "[i]" }
 	return []variable{
 		// The kubelet gives a pod with a negative period 1 s.
 		{"period", "!has(object.spec.terminationGracePeriodSeconds) ? 30 : object.spec.terminationGracePeriodSeconds < 0 ? 1 : object.spec.terminationGracePeriodSeconds"},
 		{"restart", "has(object.spec.restartPolicy) ? object.spec.restartPolicy : 'Always'"},
 		{"quit", v("preset") + ".map(p, p in " + pm(quitOf) + " ? " + pm(quitOf) + "[p] : '')"},
 		{"delay", v("preset") + ".map(p, p in " + pm(delayOf) + " ? " + pm(delayOf) + "[p] : 0)"},
-		{"steps", v("quit") + ".map(q, q != '' ? 3 : 1)"},
-		{"share", all + ".map(i, [[" + v("preset") + "[i] in " + pm(graceOf) + " ? " + pm(graceOf) + "[" + v("preset") + "[i]] : 50, " +
-			v("steps") + "[i] * 10 + " + v("delay") + "[i]].max(), " + v("period") + " * 5].min())"},
-		{"kept", "size(" + v("sidecars") + ") > 0 ? " + v("sidecars") + ".map(i, " + v("share") + "[i]).max() : 0"},
+		{"steps", v("quit") + ".map(q, q != '' ? " + strconv.Itoa(inject.QuitStopSteps) + " : 1)"},
+		{"halfPeriod", v("period") + " * 5"},
+		{"least", all + ".map(i, " + at("steps") + " * " + tenths(inject.MinStopGrace) + " + " + at("delay") + ")"},
+		{"asked", all + ".map(i, [[" + at("preset") + " in " + pm(graceOf) + " ? " + pm(graceOf) + "[" + at("preset") + "] : " +
+			tenths(inject.DefaultSidecarGrace) + ", int(" + at("least") + ")].max(), int(" + v("halfPeriod") + ")].min())"},
+		{"askedAll", sumOver("asked")},
+		{"leastAll", sumOver("least")},
+		{"share", all + ".map(i, " + choose([][2]string{
+			{v("askedAll") + " <= " + v("halfPeriod"), at("asked")},
+			{v("leastAll") + " <= " + v("halfPeriod"), at("least") + " + (" + at("asked") + " - " + at("least") + ") * (" +
+				v("halfPeriod") + " - " + v("leastAll") + ") / (" + v("askedAll") + " - " + v("leastAll") + ")"},
+		}, at("least")+" * "+v("halfPeriod")+" / "+v("leastAll")) + ")"},
+		{"kept", sumOver("share")},
 		{"mainGrace", v("period") + " > 0 ? " + v("period") + " * 10 - " + v("kept") + " : 0"},
-		{"stopGrace", all + ".map(i, " + v("period") + " > 0 && (" + v("share") + "[i] - " + v("delay") + "[i]) / " + v("steps") + "[i] != 100 ? (" +
-			v("share") + "[i] - " + v("delay") + "[i]) / " + v("steps") + "[i] : 0)"},
+		// At least a tenth: a period too short for the delay must not leave tandem's 10 s.
+		{"stepGrace", all + ".map(i, [int((" + at("share") + " - " + at("delay") + ") / " + at("steps") + "), 1].max())"},
+		{"stopGrace", all + ".map(i, " + v("period") + " > 0 && " + at("stepGrace") + " != " + tenths(inject.TandemGrace) + " ? " + at("stepGrace") + " : 0)"},
 	}
 }
 

@@ -1,13 +1,24 @@
 package policy
 
 import (
+	"context"
 	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/common/types/traits"
 	"github.com/google/cel-go/ext"
+	yamlv3 "go.yaml.in/yaml/v3"
+	"k8s.io/apiserver/pkg/cel/environment"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/kube/inject"
@@ -154,4 +165,211 @@ func TestNotInPodNamesInitContainers(t *testing.T) {
 	if got := eval(t, notInPod("'k'", "'x'"), map[string]any{"object": bare}); got != "k names container x, which this pod does not have" {
 		t.Errorf("a pod without init containers: %q", got)
 	}
+}
+
+// policyPrograms are the policy's variables, compiled in order in the
+// API server's CEL environment (its libraries: lists.range, max, min,
+// sum), each reading the ones before it as variables.NAME.
+type policyPrograms struct {
+	names    []string
+	programs []cel.Program
+}
+
+func compilePolicy(t *testing.T, g *generator) policyPrograms {
+	t.Helper()
+	base, err := environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion()).Env(environment.StoredExpressions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := base.Extend(cel.Variable("object", cel.DynType), cel.Variable("variables", cel.DynType))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p policyPrograms
+	for _, list := range [][]variable{g.selection(), {g.problems()}, g.grace(), g.argv()} {
+		for _, x := range list {
+			ast, iss := env.Compile(x.expr)
+			if iss.Err() != nil {
+				t.Fatalf("variable %s: %v", x.name, iss.Err())
+			}
+			prg, err := env.Program(ast)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.names, p.programs = append(p.names, x.name), append(p.programs, prg)
+		}
+	}
+	return p
+}
+
+// eval evaluates the variables on pod (a manifest) and returns them.
+func (p policyPrograms) eval(t *testing.T, pod string) map[string]any {
+	t.Helper()
+	// Read as the API server reads it: whole numbers are ints.
+	var object map[string]any
+	if err := yamlv3.Unmarshal([]byte(pod), &object); err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]any{}
+	for i, prg := range p.programs {
+		// As in the API server, a variable that fails fails only what reads it.
+		out, _, err := prg.Eval(map[string]any{"object": object, "variables": vars})
+		if err != nil {
+			out = types.WrapErr(err)
+		}
+		vars[p.names[i]] = out
+	}
+	return vars
+}
+
+// The policy shares the grace period as inject does (inject.FitShares):
+// the sidecars stop one after another, so the main's --termination-grace
+// leaves all their shares, cut to half the period when they add up to
+// more. Evaluated in-process on pods the policy injects (these, and the
+// corpus the cluster tests play), in either mode, each container's
+// command line is inject's, and the main's grace and the sidecars'
+// shares one after another fit the period.
+func TestGraceSplitAsInject(t *testing.T) {
+	pod := func(period string, images ...string) string {
+		names := strings.Split("abcd"[:len(images)], "")
+		src := "# policy: classic=injects native=injects\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations:\n    tandem.sh/sidecars: " +
+			strings.Join(names, ",") + "\nspec:\n  restartPolicy: Never\n"
+		if period != "" {
+			src += "  terminationGracePeriodSeconds: " + period + "\n"
+		}
+		src += "  containers:\n  - {name: m, image: app:1, command: [/m]}\n"
+		for i, image := range images {
+			src += fmt.Sprintf("  - {name: %s, image: %q, command: [/%s]}\n", names[i], image, names[i])
+		}
+		return src
+	}
+	const fluentBit, vector = "fluent/fluent-bit:5.1.1", "timberio/vector:0.57.0-debian"
+	const consul, otel = "hashicorp/consul-dataplane:2.0.1", "otel/opentelemetry-collector-contrib:0.159.0"
+	pods := []string{
+		pod("10", fluentBit, vector), pod("", "app:1", "app:1"), pod("100", fluentBit, vector),
+		pod("10", "app:1", "app:1"), pod("", consul, otel, vector), pod("3", consul, otel),
+		pod("1", "app:1", consul), pod("0", fluentBit, vector), pod("-1", fluentBit), pod("200", vector, fluentBit),
+		pod("1", otel), pod("2", otel, consul),
+	}
+	corpus, err := filepath.Glob(filepath.Join("testdata", "pods", "*.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range corpus {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pods = append(pods, string(data))
+	}
+	for _, mode := range []inject.Mode{inject.Classic, inject.Native} {
+		opts := Options{Name: "tandem", Mode: mode, Install: inject.InitCopy, Image: "ghcr.io/tandem-sh/tandem:v1.0.0",
+			Version: "v1.0.0", Presets: presets.Builtin(), OnError: inject.Reject}
+		policy := compilePolicy(t, &generator{opts: opts})
+		played := 0
+		for _, src := range pods {
+			if first, _, _ := strings.Cut(src, "\n"); !strings.Contains(first, string(mode)+"=injects") {
+				continue
+			}
+			played++
+			vars := policy.eval(t, src)
+			if problems := fmt.Sprint(vars["problems"]); problems != "[]" {
+				t.Fatalf("%s%s: the policy does not inject it: %s", src, mode, problems)
+			}
+			if main, stops := policyTimeline(t, vars); main+stops > vars["period"].(types.Int)*10 {
+				t.Errorf("%s%s: the main's grace (%d tenths) and the sidecars' shares one after another (%d) overrun the period", src, mode, main, stops)
+			}
+			if got, want := policyCommands(t, vars), injectedCommands(t, src, opts); !maps.Equal(got, want) {
+				t.Errorf("%s%s: the policy writes\n%s\ninject writes\n%s", src, mode, lines(got), lines(want))
+			}
+		}
+		t.Logf("%s: %d pods, the policy's command lines inject's", mode, played)
+	}
+}
+
+// lines are the commands by container, one a line.
+func lines(commands map[string]string) string {
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(commands)) {
+		out = append(out, name+": "+commands[name])
+	}
+	return strings.Join(out, "\n")
+}
+
+// policyTimeline is the main's grace and the sidecars' shares added up,
+// in tenths of a second, as the policy's variables have them.
+func policyTimeline(t *testing.T, vars map[string]any) (main, stops types.Int) {
+	t.Helper()
+	for _, name := range []string{"least", "asked", "askedAll", "leastAll", "share", "kept", "mainGrace", "stopGrace", "mainArgv", "sidecarArgv"} {
+		if err, ok := vars[name].(*types.Err); ok {
+			t.Fatalf("variable %s: %v", name, err)
+		}
+	}
+	shares, sidecars := vars["share"].(traits.Lister), vars["sidecars"].(traits.Lister)
+	for k := types.Int(0); k < sidecars.Size().(types.Int); k++ {
+		stops += shares.Get(sidecars.Get(k)).(types.Int)
+	}
+	return vars["mainGrace"].(types.Int), stops
+}
+
+// injectedCommands are the command lines inject writes, by container.
+func injectedCommands(t *testing.T, pod string, opts Options) map[string]string {
+	t.Helper()
+	var doc yamlv3.Node
+	if err := yamlv3.Unmarshal([]byte(pod), &doc); err != nil {
+		t.Fatal(err)
+	}
+	r := inject.Resource(context.Background(), doc.Content[0], inject.Options{Mode: opts.Mode, Install: opts.Install,
+		Image: opts.Image, Version: opts.Version, Presets: opts.Presets})
+	if r.Status != inject.Injected {
+		t.Fatalf("inject: %s", r)
+	}
+	type container struct {
+		Name    string
+		Command []string
+	}
+	var out struct {
+		Spec struct {
+			InitContainers []container `yaml:"initContainers"`
+			Containers     []container
+		}
+	}
+	if err := doc.Content[0].Decode(&out); err != nil {
+		t.Fatal(err)
+	}
+	commands := map[string]string{}
+	for _, c := range append(out.Spec.InitContainers, out.Spec.Containers...) {
+		if slices.Contains(append(r.Mains, r.Sidecars...), c.Name) {
+			commands[c.Name] = strings.Join(c.Command, " ")
+		}
+	}
+	return commands
+}
+
+// policyCommands are the command lines the policy's variables write, by
+// container.
+func policyCommands(t *testing.T, vars map[string]any) map[string]string {
+	t.Helper()
+	native := func(v ref.Val, to reflect.Type) any {
+		out, err := v.ConvertToNative(to)
+		if err != nil {
+			t.Fatalf("%v: %v", v, err)
+		}
+		return out
+	}
+	names := native(vars["names"].(ref.Val), reflect.TypeFor[[]string]()).([]string)
+	commands := map[string]string{}
+	for _, list := range [][2]string{{"mains", "mainArgv"}, {"sidecars", "sidecarArgv"}} {
+		at, argv := vars[list[0]].(traits.Lister), vars[list[1]].(traits.Lister)
+		for k := types.Int(0); k < at.Size().(types.Int); k++ {
+			i := at.Get(k).(types.Int)
+			// mainArgv is by container, sidecarArgv by sidecar.
+			line := argv.Get(k)
+			if list[0] == "mains" {
+				line = argv.Get(i)
+			}
+			commands[names[i]] = strings.Join(native(line, reflect.TypeFor[[]string]()).([]string), " ")
+		}
+	}
+	return commands
 }
