@@ -58,10 +58,17 @@ func (g *generator) collisions() string {
 	ctrs := "object.spec.containers + (has(object.spec.initContainers) ? object.spec.initContainers : [])"
 	parts := []string{
 		"(has(object.spec.volumes) ? object.spec.volumes : []).filter(x, x.name in " + strList(volumes) + ").map(x, 'the pod already has a volume named ' + x.name + ', which tandem adds')",
-		"(" + ctrs + ").filter(c, has(c.volumeMounts) && c.volumeMounts.exists(m, m.mountPath in " + strList(paths) + ")).map(c, 'container ' + c.name + ' already mounts something where tandem mounts its volume')",
+		"(" + ctrs + ").filter(c, has(c.volumeMounts) && c.volumeMounts.exists(m, " + mountDir("m.mountPath") + " in " + strList(paths) + ")).map(c, 'container ' + c.name + ' already mounts something where tandem mounts its volume')",
 	}
 	if g.opts.Install != inject.ImageVolume {
 		parts = append(parts, "(("+ctrs+").exists(c, c.name == '"+inject.InstallContainer+"') ? ['the pod already has a container named "+inject.InstallContainer+"'] : [])")
 	}
 	return strings.Join(parts, " + ")
+}
+
+// mountDir is the CEL of the directory mountPath names, as inject reads
+// it (path.Clean from the root): /run/tandem/, //run/tandem and
+// run/./tandem are /run/tandem.
+func mountDir(mountPath string) string {
+	return "'/' + " + mountPath + ".split('/').filter(s, s != '' && s != '.').join('/')"
 }
