@@ -1,18 +1,26 @@
-package main
+// Package suggest finds the word a typo was meant to be.
+package suggest
 
-// closest is the word of words at the fewest edits from typed.
-func closest(typed string, words []string) string {
+// Closest is the word of words at the fewest edits from typed.
+func Closest(typed string, words []string) string {
 	best, bestDist := "", -1
 	for _, w := range words {
-		if d := editDistance(typed, w); bestDist < 0 || d < bestDist {
+		if d := Distance(typed, w); bestDist < 0 || d < bestDist {
 			best, bestDist = w, d
 		}
 	}
 	return best
 }
 
-// editDistance is Levenshtein's: insertions, deletions and substitutions.
-func editDistance(a, b string) int {
+// Near is the closest word of words, when it is near enough to typed to
+// be what was meant: a third of it, or two edits, at most.
+func Near(typed string, words []string) (string, bool) {
+	w := Closest(typed, words)
+	return w, w != "" && Distance(typed, w) <= max(2, len(typed)/3)
+}
+
+// Distance is Levenshtein's: insertions, deletions and substitutions.
+func Distance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	for j := range prev {
 		prev[j] = j
