@@ -17,7 +17,8 @@ func (g *generator) problems() variable {
 	name := "'container ' + " + v("names") + "[i]"
 	parts := []string{
 		v("named") + ".filter(n, !(n in " + v("names") + ")).map(n, '" + inject.SidecarsKey + " names container ' + n + ', which this pod does not have')",
-		v("ann") + ".filter(k, k.startsWith('tandem.sh/') && !(k in " + strList(readKeys) + ") && !k.startsWith(" + str(inject.StopSignalKey) + ")).map(k, 'annotation ' + k + ' is read by the webhook and tandemctl inject, not by the policy')",
+		v("annotationErrors"),
+		v("ann") + ".filter(k, " + knownAnnotation("k") + " && !(k in " + strList(readKeys) + ") && !k.startsWith(" + str(inject.StopSignalKey) + ")).map(k, 'annotation ' + k + ' is read by the webhook and tandemctl inject, not by the policy')",
 		v("ann") + ".filter(k, k.startsWith(" + str(inject.StopSignalKey) + ") && !(k.substring(" + strconv.Itoa(len(inject.StopSignalKey)) + ") in " + v("names") + ")).map(k, k + ' names a container this pod does not have')",
 		all + ".filter(i, " + v("signal") + "[i] == " + str(badSignal) + ").map(i, " + str(inject.StopSignalKey) + " + " + v("names") + "[i] + ': expected a signal name or number that tandem can catch, e.g. QUIT')",
 		"(" + str(inject.PresetsKey) + " in " + v("ann") + " && !(" + v("ann") + "[" + str(inject.PresetsKey) + "] in ['enabled', 'disabled']) ? ['" + inject.PresetsKey + ": expected disabled or enabled'] : [])",
