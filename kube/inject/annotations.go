@@ -27,11 +27,11 @@ var (
 	ContainerAnnotations = []string{MaxRestartsKey, RestartWindowKey, StopDelayKey, StopSignalKey, SidecarGraceKey + "."}
 )
 
-// The values of tandem.sh/inject: OptOut leaves the pod alone; OptIn
-// (the same as none) lets it be injected.
+// The values of tandem.sh/inject: OptOutValues leave the pod alone;
+// OptInValues (the same as none) let it be injected.
 var (
-	OptOut = []string{"disabled", "false"}
-	OptIn  = []string{"enabled", "true"}
+	OptOutValues = []string{"disabled", "false"}
+	OptInValues  = []string{"enabled", "true"}
 )
 
 // KnownAnnotation: key is one of tandem's annotations.
@@ -51,8 +51,8 @@ func checkAnnotations(annotations *yaml.Node) error {
 			errs = append(errs, unknownAnnotation(key))
 		}
 	}
-	if v := yamlnode.ScalarAt(annotations, InjectKey); v != "" && !slices.Contains(OptIn, v) && !slices.Contains(OptOut, v) {
-		errs = append(errs, fmt.Errorf("%s: %q: expected %s to leave the pod alone, or %s", InjectKey, v, strings.Join(OptOut, " or "), strings.Join(OptIn, " or ")))
+	if v := yamlnode.ScalarAt(annotations, InjectKey); v != "" && !slices.Contains(OptInValues, v) && !slices.Contains(OptOutValues, v) {
+		errs = append(errs, fmt.Errorf("%s: %q: expected %s to leave the pod alone, or %s", InjectKey, v, strings.Join(OptOutValues, " or "), strings.Join(OptInValues, " or ")))
 	}
 	return errors.Join(errs...)
 }

@@ -107,7 +107,7 @@ func (p *plan) read(ctx context.Context, opts Options) error {
 func preparePlan(template *yaml.Node, opts Options) (*plan, error) {
 	meta, spec := yamlnode.Lookup(template, "metadata"), yamlnode.Lookup(template, "spec")
 	annotations := yamlnode.Lookup(meta, "annotations")
-	if v := yamlnode.ScalarAt(annotations, InjectKey); slices.Contains(OptOut, v) {
+	if v := yamlnode.ScalarAt(annotations, InjectKey); slices.Contains(OptOutValues, v) {
 		return nil, errSkip{OptedOut, InjectKey + ": " + v}
 	}
 	if v := yamlnode.ScalarAt(annotations, InjectedKey); v != "" {

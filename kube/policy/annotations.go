@@ -15,11 +15,11 @@ func annotationErrors() variable {
 	for i := len(inject.AnnotationKeys); i < len(all); i++ {
 		all[i] += "CONTAINER"
 	}
-	values := append(append([]string{}, inject.OptOut...), inject.OptIn...)
+	values := append(append([]string{}, inject.OptOutValues...), inject.OptInValues...)
 	return variable{"annotationErrors", v("ann") + ".filter(k, k.startsWith('tandem.sh/') && !" + knownAnnotation("k") + ")" +
 		".map(k, 'unknown annotation ' + k + ': tandem\\'s are " + strings.Join(all, ", ") + " (docs/inject.md#annotations)') + " +
 		"(" + str(inject.InjectKey) + " in " + v("ann") + " && !(" + v("ann") + "[" + str(inject.InjectKey) + "] in " + strList(values) + ") ? " +
-		"[" + str(inject.InjectKey+": expected "+strings.Join(inject.OptOut, " or ")+" to leave the pod alone, or "+strings.Join(inject.OptIn, " or ")) + "] : [])"}
+		"[" + str(inject.InjectKey+": expected "+strings.Join(inject.OptOutValues, " or ")+" to leave the pod alone, or "+strings.Join(inject.OptInValues, " or ")) + "] : [])"}
 }
 
 // knownAnnotation is the CEL of inject.KnownAnnotation(key).
