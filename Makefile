@@ -65,11 +65,10 @@ RELEASE_URL ?= https://github.com/tandem-sh/tandem/releases/download/$(VERSION)
 release: export SOURCE_DATE_EPOCH := $(shell git log -1 --format=%ct 2>/dev/null)
 # A private key is kept outside the checkout: inside, it is one `git add`
 # from a commit (.gitignore keeps *.key out of `git add -A` too).
-check-key = @test -z "$(COSIGN_KEY)" || test -r "$(COSIGN_KEY)" || \
+check-key = @test -z "$(COSIGN_KEY)" || { test -r "$(COSIGN_KEY)" || \
   { echo "COSIGN_KEY=$(COSIGN_KEY): no such file; expected a cosign private key (cosign generate-key-pair)"; exit 2; }; \
-  top=$$(git rev-parse --show-toplevel 2>/dev/null); key=$$(realpath -m -- "$(COSIGN_KEY)"); \
-  test -z "$(COSIGN_KEY)" -o -z "$$top" || case "$$key" in "$$top"/*) \
-  echo "COSIGN_KEY=$(COSIGN_KEY): the private key is inside the checkout ($$top), one git add from a commit; expected it outside, e.g. $$HOME/.tandem-release/cosign.key (docs/releases.md\#make-a-release)"; exit 2;; esac
+  top=$$(git rev-parse --show-toplevel 2>/dev/null); case "$$(realpath -m -- "$(COSIGN_KEY)")" in "$$top"/*) test -z "$$top" || \
+  { echo "COSIGN_KEY=$(COSIGN_KEY): the private key is inside the checkout ($$top), one git add from a commit; expected it outside, e.g. $$HOME/.tandem-release/cosign.key (docs/releases.md\#make-a-release)"; exit 2; };; esac; }
 # vX.Y.Z with an optional pre-release (semver.org, without build metadata,
 # which an image tag cannot hold).
 semver-id := (0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)
