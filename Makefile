@@ -16,7 +16,7 @@ MAX_SIZE   := 6291456
 
 export CGO_ENABLED := 0
 
-.PHONY: all build release sign publish image image-context demo test fuzz e2e e2e-k8s e2e-k8s-core e2e-k8s-matrix k8s-ci-versions bench bench-k8s clean
+.PHONY: all build release release-files sign publish image image-context demo test fuzz e2e e2e-k8s e2e-k8s-core e2e-k8s-matrix k8s-ci-versions bench bench-k8s clean
 
 all: build
 
@@ -63,16 +63,30 @@ RELEASE_BUILDER ?= https://github.com/tandem-sh/tandem/blob/main/Makefile
 RELEASE_ARCHS := amd64 arm64
 RELEASE_URL ?= https://github.com/tandem-sh/tandem/releases/download/$(VERSION)
 release: export SOURCE_DATE_EPOCH := $(shell git log -1 --format=%ct 2>/dev/null)
-check-key = @test -z "$(COSIGN_KEY)" || test -r "$(COSIGN_KEY)" || \
-  { echo "COSIGN_KEY=$(COSIGN_KEY): no such file; expected a cosign private key (cosign generate-key-pair)"; exit 2; }
-check-version = @case "$(VERSION)" in v[0-9]*.[0-9]*.[0-9]*) ;; \
-  *) echo "VERSION=$(VERSION): expected vX.Y.Z, e.g. make $@ VERSION=v1.2.3"; exit 2;; esac
+# A private key is kept outside the checkout: inside, it is one `git add`
+# from a commit (.gitignore keeps *.key out of `git add -A` too).
+check-key = @test -z "$(COSIGN_KEY)" || { test -r "$(COSIGN_KEY)" || \
+  { echo "COSIGN_KEY=$(COSIGN_KEY): no such file; expected a cosign private key (cosign generate-key-pair)"; exit 2; }; \
+  top=$$(git rev-parse --show-toplevel 2>/dev/null); case "$$(realpath -m -- "$(COSIGN_KEY)")" in "$$top"/*) test -z "$$top" || \
+  { echo "COSIGN_KEY=$(COSIGN_KEY): the private key is inside the checkout ($$top), one git add from a commit; expected it outside, e.g. $$HOME/.tandem-release/cosign.key (docs/releases.md\#make-a-release)"; exit 2; };; esac; }
+# vX.Y.Z with an optional pre-release (semver.org, without build metadata,
+# which an image tag cannot hold).
+semver-id := (0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)
+check-version = @grep -Eqx 'v(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-$(semver-id)(\.$(semver-id))*)?' <<<"$(VERSION)" || \
+  { echo "VERSION=$(VERSION): expected vX.Y.Z or vX.Y.Z-PRERELEASE (semver), e.g. make $@ VERSION=v1.2.3"; exit 2; }
 release:
 	$(check-version)
 	@test -z "$$(git status --porcelain 2>/dev/null)" && test -n "$$SOURCE_DATE_EPOCH" || \
 	  { echo "make release needs a clean git checkout: a release is its commit, nothing else"; git status --short; exit 2; }
 	$(check-key)
-	rm -rf dist && mkdir dist
+	@rm -rf dist; $(MAKE) --no-print-directory release-files || \
+	  { rm -rf dist; echo "make release failed: dist/ removed, so that no half-made release is left"; exit 1; }
+	@ls -l dist
+
+# What make release writes into dist/, checked first by make release, which
+# removes dist/ when a step fails.
+release-files:
+	mkdir dist
 	@for arch in $(RELEASE_ARCHS); do for cmd in tandem tandemctl; do \
 	  echo "GOOS=linux GOARCH=$$arch $(GO) build -o dist/$$cmd-linux-$$arch ./cmd/$$cmd"; \
 	  GOOS=linux GOARCH=$$arch $(GO) build $(BUILDFLAGS) -o dist/$$cmd-linux-$$arch ./cmd/$$cmd || exit 1; \
@@ -90,8 +104,7 @@ release:
 	  -image dist/tandem-image.tar -image dist/tandemctl-image.tar dist/*-linux-*[0-9]
 	cd dist && sha256sum -- * > SHA256SUMS
 	@if [ -n "$(COSIGN_KEY)" ]; then $(MAKE) --no-print-directory sign DIST=dist; \
-	else echo "COSIGN_KEY is not set: dist/ is not signed (make release COSIGN_KEY=cosign.key signs it)"; fi
-	@ls -l dist
+	else echo "COSIGN_KEY is not set: dist/ is not signed (make release COSIGN_KEY=KEY signs it)"; fi
 
 # Signs DIST/SHA256SUMS and every file it lists with COSIGN_KEY, each into
 # FILE.sigstore.json, and writes DIST/cosign.pub (make release does this
@@ -122,7 +135,7 @@ publish:
 	$(check-key)
 	$(GO) run ./internal/release/cmd/release publish -dist $(DIST) -version $(VERSION) -registry $(REGISTRY) \
 	  $(if $(COSIGN_KEY),-key $(COSIGN_KEY) -go $(GO))
-	@test -n "$(COSIGN_KEY)" || echo "COSIGN_KEY is not set: the images and the chart are not signed (make publish COSIGN_KEY=cosign.key signs them)"
+	@test -n "$(COSIGN_KEY)" || echo "COSIGN_KEY is not set: the images and the chart are not signed (make publish COSIGN_KEY=KEY signs them)"
 
 # Images, both FROM scratch with no RUN (so another architecture needs no
 # emulation): tandem (Dockerfile.scratch) and tandemctl (Dockerfile.tandemctl,

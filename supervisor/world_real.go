@@ -76,7 +76,7 @@ func (httpQuitter) Quit(ctx context.Context, urls []probe.Target, timeout time.D
 			case code < 200 || code > 299:
 				event(log.Warn(), cmdline.EventQuitFailed).Str("url", target.String()).Int("status", code).Msg("quit URL answered with an error status")
 			default:
-				event(log.Info(), cmdline.EventQuitCalled).Str("url", target.String()).Int("status", code).Msg("quit URL called")
+				event(log.Info(), cmdline.EventQuitCalled).Str("url", target.String()).Int("status", code).Bool("answered", true).Msg("quit URL called")
 			}
 		})
 	}

@@ -72,7 +72,8 @@ func TestHTTPQuitterLogsTheOutcome(t *testing.T) {
 			if err := json.Unmarshal(out.Bytes(), &line); err != nil {
 				t.Fatalf("log %q: %v", out.String(), err)
 			}
-			answered := line.Answered == nil || *line.Answered
+			// quit-called always says whether it was answered.
+			answered := line.Answered != nil && *line.Answered || line.Answered == nil && line.Event != cmdline.EventQuitCalled
 			if line.Event != tt.event || line.Status != tt.status || answered != tt.answered {
 				t.Errorf("logged %s", out.String())
 			}

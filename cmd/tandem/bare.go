@@ -9,6 +9,7 @@ import (
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/exitcode"
+	"github.com/tandem-sh/tandem/internal/suggest"
 )
 
 // bareRun is the app's action. The bare form `tandem [run flags] -- CMD...`
@@ -57,7 +58,7 @@ func asRun(appFlags []cli.Flag, argv []string) []string {
 func unknownCommand(word string) error {
 	names := commandNames()
 	return usagef("unknown command %q: did you mean %q? Commands: %s; to run a program, put -- before it: tandem -- CMD",
-		word, closest(word, names), strings.Join(names, ", "))
+		word, suggest.Closest(word, names), strings.Join(names, ", "))
 }
 
 // missingCommand prints the usage on stderr and ends with 2: an entrypoint

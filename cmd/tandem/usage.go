@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tandem-sh/tandem/internal/exitcode"
+	"github.com/tandem-sh/tandem/internal/suggest"
 )
 
 // usageError is every command's OnUsageError: exit 2, and the parser's
@@ -56,7 +57,7 @@ func unknownFlag(cliCtx *cli.Context, name string) error {
 	if slices.Contains(commandNames(), name) { // --version
 		return fmt.Errorf("unknown flag --%s: did you mean the command `tandem %s`?", name, name)
 	}
-	if near := closest(name, flagNames(cliCtx)); editDistance(name, near) <= max(2, len(name)/3) {
+	if near, ok := suggest.Near(name, flagNames(cliCtx)); ok {
 		return fmt.Errorf("unknown flag --%s: did you mean --%s?", name, near)
 	}
 	help := "tandem"

@@ -30,6 +30,11 @@ const (
 // credentials or its upstream not there yet).
 const defaultEssentialRestarts = 3
 
+// minRestartWindow is the shortest restart window: tandem waits that long
+// before its first restart, so a shorter window never counts two exits
+// and limits nothing.
+const minRestartWindow = time.Second
+
 // restartBudget is a sidecar's --max-restarts (0: none) and
 // --restart-window (0: tandem's default).
 type restartBudget struct {
@@ -62,12 +67,13 @@ func restartBudgets(annotations *yaml.Node, sidecars, needs []string) (map[strin
 		b := budgets[name]
 		if isWindow {
 			d, err := time.ParseDuration(value)
-			if err != nil || d <= 0 {
-				errs = append(errs, fmt.Errorf("%s: %q: expected a duration such as 10m or 90s", key, value))
+			if err != nil || d < minRestartWindow || strings.HasPrefix(value, "+") {
+				errs = append(errs, fmt.Errorf("%s: %q: expected a duration such as 10m or 90s, of at least %s (tandem's first restart waits %s: a shorter window never holds two exits)",
+					key, value, minRestartWindow, minRestartWindow))
 			}
 			b.window, windows[name] = d, value
-		} else if n, err := strconv.Atoi(strings.TrimSpace(value)); err != nil || n < 0 {
-			errs = append(errs, fmt.Errorf("%s: %q: expected a whole number of restarts, e.g. \"3\" (\"0\": no budget)", key, value))
+		} else if n, err := strconv.Atoi(value); err != nil || strings.Trim(value, "0123456789") != "" {
+			errs = append(errs, fmt.Errorf("%s: %q: expected a whole number of restarts, e.g. \"3\" (\"0\": no budget), in digits alone", key, value))
 		} else {
 			b.max = n
 		}

@@ -45,7 +45,11 @@ func checkCollisions(spec *yaml.Node, install Install) error {
 				return fmt.Errorf("the pod already has a container named %q, which tandem adds: rename that container", InstallContainer)
 			}
 			for _, m := range contentOf(yamlnode.Lookup(c, "volumeMounts")) {
-				if at := yamlnode.ScalarAt(m, "mountPath"); slices.Contains(paths, at) {
+				at := yamlnode.ScalarAt(m, "mountPath")
+				if dir := mountDir(at); slices.Contains(paths, dir) {
+					if dir != at {
+						at += " (that is " + dir + ")"
+					}
 					return fmt.Errorf("container %q already mounts something at %s, where tandem mounts its volume: move that mount", yamlnode.ScalarAt(c, "name"), at)
 				}
 			}
@@ -76,6 +80,13 @@ func checkShapes(meta, spec *yaml.Node, ctrs []*yaml.Node) error {
 			want(yamlnode.Lookup(c, "lifecycle"), yaml.MappingNode, name+" lifecycle"))
 	}
 	return errors.Join(errs...)
+}
+
+// mountDir is the directory a mountPath names: /run/tandem/ and
+// //run/tandem are /run/tandem, and a relative path is taken from the
+// root, as the kubelet does.
+func mountDir(mountPath string) string {
+	return path.Clean("/" + mountPath)
 }
 
 func contentOf(n *yaml.Node) []*yaml.Node {

@@ -110,11 +110,14 @@ func (p *plan) read(ctx context.Context, opts Options) error {
 func preparePlan(template *yaml.Node, opts Options) (*plan, error) {
 	meta, spec := yamlnode.Lookup(template, "metadata"), yamlnode.Lookup(template, "spec")
 	annotations := yamlnode.Lookup(meta, "annotations")
-	if v := yamlnode.ScalarAt(annotations, InjectKey); v == "disabled" {
-		return nil, errSkip{OptedOut, InjectKey + ": disabled"}
+	if v := yamlnode.ScalarAt(annotations, InjectKey); slices.Contains(OptOutValues, v) {
+		return nil, errSkip{OptedOut, InjectKey + ": " + v}
 	}
 	if v := yamlnode.ScalarAt(annotations, InjectedKey); v != "" {
 		return nil, errSkip{AlreadyInjected, "already injected: " + InjectedKey + ": " + v}
+	}
+	if err := checkAnnotations(annotations); err != nil {
+		return nil, err
 	}
 	ctrs := yamlnode.Lookup(spec, "containers")
 	if ctrs == nil || ctrs.Kind != yaml.SequenceNode || len(ctrs.Content) == 0 {

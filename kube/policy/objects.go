@@ -87,7 +87,7 @@ func matchConditions() []admissionv1.MatchCondition {
 	}
 	return []admissionv1.MatchCondition{
 		{Name: "not-injected", Expression: absent(inject.InjectedKey)},
-		{Name: "not-opted-out", Expression: absent(inject.InjectKey) + " || object.metadata.annotations[" + str(inject.InjectKey) + "] != 'disabled'"},
+		{Name: "not-opted-out", Expression: absent(inject.InjectKey) + " || !(object.metadata.annotations[" + str(inject.InjectKey) + "] in " + strList(inject.OptOutValues) + ")"},
 		{Name: "not-marked", Expression: absent(PolicyKey)},
 	}
 }

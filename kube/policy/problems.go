@@ -17,7 +17,8 @@ func (g *generator) problems() variable {
 	name := "'container ' + " + v("names") + "[i]"
 	parts := []string{
 		v("named") + ".filter(n, !(n in " + v("names") + ")).map(n, " + notInPod(str(inject.SidecarsKey), "n") + ")",
-		v("ann") + ".filter(k, k.startsWith('tandem.sh/') && !(k in " + strList(readKeys) + ") && !k.startsWith(" + str(inject.StopSignalKey) + ")).map(k, 'annotation ' + k + ' is read by the webhook and tandemctl inject, not by the policy')",
+		v("annotationErrors"),
+		v("ann") + ".filter(k, " + knownAnnotation("k") + " && !(k in " + strList(readKeys) + ") && !k.startsWith(" + str(inject.StopSignalKey) + ")).map(k, 'annotation ' + k + ' is read by the webhook and tandemctl inject, not by the policy')",
 		v("ann") + ".filter(k, k.startsWith(" + str(inject.StopSignalKey) + ") && !(k.substring(" + strconv.Itoa(len(inject.StopSignalKey)) + ") in " + v("names") + ")).map(k, " + notInPod("k", "k.substring("+strconv.Itoa(len(inject.StopSignalKey))+")") + ")",
 		all + ".filter(i, " + v("signal") + "[i] == " + str(badSignal) + ").map(i, " + str(inject.StopSignalKey) + " + " + v("names") + "[i] + ': expected a signal name or number that tandem can catch, e.g. QUIT')",
 		"(" + str(inject.PresetsKey) + " in " + v("ann") + " && !(" + v("ann") + "[" + str(inject.PresetsKey) + "] in ['enabled', 'disabled']) ? ['" + inject.PresetsKey + ": expected disabled or enabled'] : [])",
@@ -58,7 +59,7 @@ func (g *generator) collisions() string {
 	ctrs := "object.spec.containers + (has(object.spec.initContainers) ? object.spec.initContainers : [])"
 	parts := []string{
 		"(has(object.spec.volumes) ? object.spec.volumes : []).filter(x, x.name in " + strList(volumes) + ").map(x, 'the pod already has a volume named ' + x.name + ', which tandem adds')",
-		"(" + ctrs + ").filter(c, has(c.volumeMounts) && c.volumeMounts.exists(m, m.mountPath in " + strList(paths) + ")).map(c, 'container ' + c.name + ' already mounts something where tandem mounts its volume')",
+		"(" + ctrs + ").filter(c, has(c.volumeMounts) && c.volumeMounts.exists(m, " + mountDir("m.mountPath") + " in " + strList(paths) + ")).map(c, 'container ' + c.name + ' already mounts something where tandem mounts its volume')",
 	}
 	if g.opts.Install != inject.ImageVolume {
 		parts = append(parts, "(("+ctrs+").exists(c, c.name == '"+inject.InstallContainer+"') ? ['the pod already has a container named "+inject.InstallContainer+"'] : [])")
@@ -75,4 +76,11 @@ func notInPod(key, name string) string {
 		" && !(has(c.restartPolicy) && c.restartPolicy == 'Always'))"
 	return "(" + isInit + " ? " + key + " + ' names ' + " + name + " + ', an init container that runs to completion before the containers start: " +
 		"tandem wraps containers, not it; remove it from the annotation' : " + key + " + ' names container ' + " + name + " + ', which this pod does not have')"
+}
+
+// mountDir is the CEL of the directory mountPath names, as inject reads
+// it (path.Clean from the root): /run/tandem/, //run/tandem and
+// run/./tandem are /run/tandem.
+func mountDir(mountPath string) string {
+	return "'/' + " + mountPath + ".split('/').filter(s, s != '' && s != '.').join('/')"
 }

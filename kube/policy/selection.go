@@ -13,7 +13,7 @@ type variable struct{ name, expr string }
 var readKeys = []string{inject.SidecarsKey, inject.InjectKey, inject.PresetsKey}
 
 // PolicyKey is the annotation that says why the policy left a pod alone.
-const PolicyKey = "tandem.sh/policy"
+const PolicyKey = inject.PolicyKey
 
 // SkippedPrefix begins PolicyKey's value on a pod the policy left alone.
 const SkippedPrefix = "skipped: "
@@ -25,6 +25,7 @@ func (g *generator) selection() []variable {
 	all := "lists.range(size(" + v("names") + "))"
 	return []variable{
 		{"ann", "has(object.metadata.annotations) ? object.metadata.annotations : {}"},
+		annotationErrors(),
 		{"names", "object.spec.containers.map(c, c.name)"},
 		{"named", str(inject.SidecarsKey) + " in " + v("ann") + " ? " + v("ann") + "[" + str(inject.SidecarsKey) +
 			"].split(',').map(s, s.trim()).filter(s, s != '') : []"},
@@ -38,7 +39,7 @@ func (g *generator) selection() []variable {
 		{"mains", all + ".filter(i, !" + v("isSidecar") + "[i])"},
 		// A pod with native sidecars of its own wants them wrapped, which
 		// the policy does not do: wanted, so that it says so.
-		{"wanted", "size(" + v("sidecars") + ") > 0 || size(" + v("named") + ") > 0 || " + nativeSidecars},
+		{"wanted", "size(" + v("sidecars") + ") > 0 || size(" + v("named") + ") > 0 || " + nativeSidecars + " || size(" + v("annotationErrors") + ") > 0"},
 		{"tags", "object.spec.containers.map(c, c.image.split('@')[0]).map(s, s.lastIndexOf(':') > s.lastIndexOf('/') ? s.substring(s.lastIndexOf(':') + 1) : '')"},
 		{"release", v("tags") + ".map(t, t.matches('^v?[0-9]{1,9}([.][0-9]{1,9}){0,2}(-.*)?$') ? (t.startsWith('v') ? t.substring(1) : t).split('-')[0].split('.').map(x, int(x)) : [])"},
 		{"rest", v("tags") + ".map(t, t.indexOf('-') >= 0 ? t.substring(t.indexOf('-')) : '')"},
