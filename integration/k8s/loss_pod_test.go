@@ -126,6 +126,11 @@ func assertInjected(t *testing.T, p pod, mode string) {
 	if want := mode == "native"; native != want || (collector.RestartPolicy == "Always") != want {
 		t.Errorf("%s mode: the collector an init container %v, restartPolicy %q; want a native sidecar %v", mode, native, collector.RestartPolicy, want)
 	}
+	restart := slices.Index(collector.Command, "--"+cmdline.FlagRestart)
+	want := map[string]string{"classic": cmdline.RestartAlways, "native": cmdline.RestartDuringDeletion}[mode]
+	if restart < 0 || restart+1 >= len(collector.Command) || collector.Command[restart+1] != want {
+		t.Errorf("%s mode: the collector runs %q; want --%s %s", mode, collector.Command, cmdline.FlagRestart, want)
+	}
 }
 
 // lossRun is a loss test's pod, running, with its main's output followed.
