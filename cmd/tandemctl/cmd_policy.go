@@ -55,12 +55,18 @@ func policyAction(cliCtx *cli.Context) error {
 	if output != "yaml" && output != "json" {
 		return usageError{fmt.Errorf("--output %q: expected yaml or json", output)}
 	}
+	kubeconfig := cliCtx.String("kubeconfig")
+	if kubeconfig != "" {
+		if err := settlePolicyAuto(cliCtx.Context, &opts, kubeconfig); err != nil {
+			return usageError{err}
+		}
+	}
 	objs, err := policy.Generate(opts)
 	if err != nil {
 		return usageError{err}
 	}
-	if kubeconfig := cliCtx.String("kubeconfig"); kubeconfig != "" {
-		if err := policyServed(kubeconfig); err != nil {
+	if kubeconfig != "" {
+		if err := servedPolicy(kubeconfig); err != nil {
 			return err
 		}
 	}
@@ -76,11 +82,13 @@ func readPolicyFlags(cliCtx *cli.Context) (policy.Options, error) {
 	if err != nil {
 		return policy.Options{}, err
 	}
-	if in.Mode == inject.Auto {
-		return policy.Options{}, fmt.Errorf("%s auto: expected classic or native (a policy is one for every node; tandemctl check says which each node allows)", flagOrigin("mode", "auto"))
+	// auto is read from the cluster (settlePolicyAuto): only with a kubeconfig.
+	online := cliCtx.String("kubeconfig") != ""
+	if in.Mode == inject.Auto && !online {
+		return policy.Options{}, fmt.Errorf("%s auto: expected classic or native, or auto with --kubeconfig (a policy is one for every node; tandemctl check says which each node allows)", flagOrigin("mode", "auto"))
 	}
-	if in.Install == inject.InstallAuto {
-		return policy.Options{}, fmt.Errorf("%s auto: expected init-copy or image-volume (a policy is one for every node's runtime)", flagOrigin("install", "auto"))
+	if in.Install == inject.InstallAuto && !online {
+		return policy.Options{}, fmt.Errorf("%s auto: expected init-copy or image-volume, or auto with --kubeconfig (a policy is one for every node's runtime)", flagOrigin("install", "auto"))
 	}
 	selector, err := metav1.ParseToLabelSelector(cliCtx.String("namespace-selector"))
 	if err != nil || len(selector.MatchLabels)+len(selector.MatchExpressions) == 0 {
