@@ -233,4 +233,10 @@ const (
 	RestartNever RestartPolicy = iota
 	RestartOnFailure
 	RestartAlways
+	// RestartDuringDeletion: whatever its code, but only while the pod is
+	// being deleted (a main marked its termination) and a main still
+	// drains; else tandem ends with CMD's code and the runtime restarts
+	// the container (a native sidecar: the kubelet, which restarts no
+	// container of a pod being deleted).
+	RestartDuringDeletion
 )

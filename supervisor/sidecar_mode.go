@@ -86,8 +86,11 @@ func (e *engine) runAndRestart(ctx context.Context) outcome {
 			return e.restartLimit(end.status, budget)
 		}
 		delay := delays.next(e.w.Now().Sub(c.Started))
-		event(e.log.Warn(), cmdline.EventRestarting).Int("exit_code", end.status.ExitCode()).Dur("delay_ms", delay).
-			Msg("CMD exited before the main was done; restarting")
+		msg := "CMD exited before the main was done; restarting"
+		if e.cfg.Sidecar.Restart == RestartDuringDeletion {
+			msg = "CMD exited while the pod is being deleted and a main drains; restarting"
+		}
+		event(e.log.Warn(), cmdline.EventRestarting).Int("exit_code", end.status.ExitCode()).Dur("delay_ms", delay).Msg(msg)
 		if stop, ok := e.idle("restart-backoff", eventChans{timer: e.w.After(delay)}); !ok {
 			return e.endedInBackoff(stop)
 		}
@@ -135,6 +138,21 @@ func (e *engine) shouldRestart(st process.Status) bool {
 		return true
 	case RestartOnFailure:
 		return st.ExitCode() != 0
+	case RestartDuringDeletion:
+		return e.podDeleting()
+	}
+	return false
+}
+
+// podDeleting: a main of this pod marked its termination, so the pod is
+// being deleted (the signal that stops a container reached the mains,
+// which the kubelet sends on a deletion before any native sidecar's).
+// Without done files no main can tell it: never.
+func (e *engine) podDeleting() bool {
+	for _, done := range e.cfg.Sidecar.DoneFiles {
+		if e.mainMarked(done) {
+			return true
+		}
 	}
 	return false
 }

@@ -286,6 +286,27 @@ func TestSidecarRestart(t *testing.T) {
 			t.Errorf("signal %q", out.signal)
 		}
 	})
+	duringDeletion := func(t *testing.T, marked bool) *rig {
+		cfg := sidecarConfig(func(s *SidecarConfig) { s.Restart, s.DoneFiles = RestartDuringDeletion, []string{"/shared/done"} })
+		r := newRig(t, cfg)
+		r.f.unmarked.Store(!marked)
+		return r.run()
+	}
+	t.Run("during-deletion: a main marked its termination, restarted whatever the code, then done", func(t *testing.T) {
+		r := duringDeletion(t, true)
+		r.child().exited <- exitedWith(0)
+		r.fire(time.Second)
+		c := r.child()
+		r.done()
+		r.wantSent(c.Pid, unix.SIGTERM)
+		c.exited <- exitedWith(1)
+		r.wantOutcome(0, "stopped")
+	})
+	t.Run("during-deletion: no mark, the program's code ends tandem", func(t *testing.T) {
+		r := duringDeletion(t, false)
+		r.child().exited <- killedBy(unix.SIGKILL)
+		r.wantOutcome(137, "signaled")
+	})
 	t.Run("no restart after the pod's SIGTERM", func(t *testing.T) {
 		r := newRig(t, restart(RestartAlways)).run()
 		c := r.child()

@@ -11,8 +11,8 @@ func (s *settings) sidecarFlags() []*valueFlag {
 	sc := &s.cfg.Sidecar
 	stopWhen := cmdline.Choice([]string{cmdline.StopWhenAny, cmdline.StopWhenSuccess, cmdline.StopWhenDeletion},
 		supervisor.StopWhenAny, supervisor.StopWhenSuccess, supervisor.StopWhenDeletion)
-	restart := cmdline.Choice([]string{"never", "on-failure", cmdline.RestartAlways},
-		supervisor.RestartNever, supervisor.RestartOnFailure, supervisor.RestartAlways)
+	restart := cmdline.Choice([]string{"never", "on-failure", cmdline.RestartAlways, cmdline.RestartDuringDeletion},
+		supervisor.RestartNever, supervisor.RestartOnFailure, supervisor.RestartAlways, supervisor.RestartDuringDeletion)
 	return []*valueFlag{
 		newFlag(cmdline.FlagDoneFile, many(cmdline.PathKind("/run/tandem/done", cmdline.PathRules{Watched: true}), &sc.DoneFiles),
 			"stop CMD once every listed file exists (repeatable)"),
@@ -28,7 +28,7 @@ func (s *settings) sidecarFlags() []*valueFlag {
 		newFlag(cmdline.FlagReadyFile, one(cmdline.PathKind("/run/tandem/proxy.ready", cmdline.PathRules{}), &sc.ReadyFile),
 			"file written once CMD started and every --ready-when holds; removed when CMD stops"),
 		newFlag(cmdline.FlagRestart, one(restart, &sc.Restart),
-			"never, on-failure or always: restart CMD when it exits before the main is done"),
+			"never, on-failure, always or during-deletion: restart CMD when it exits before the main is done (during-deletion: whatever its code, only while the pod is being deleted, a main's termination mark there)"),
 		newFlag(cmdline.FlagMaxRestarts, one(cmdline.CountKind, &sc.MaxRestarts),
 			"give up after this many restarts within --restart-window (each restart counts, whatever CMD's exit code): exit with CMD's last code, reason restart-limit (0 = no limit)"),
 		newFlag(cmdline.FlagRestartWindow, one(cmdline.IntervalKind, &sc.RestartWindow),

@@ -70,12 +70,18 @@ func policyAction(cliCtx *cli.Context) error {
 	if output != "yaml" && output != "json" {
 		return usageError{fmt.Errorf("--output %q: expected yaml or json", output)}
 	}
+	kubeconfig := cliCtx.String("kubeconfig")
+	if kubeconfig != "" {
+		if err := settlePolicyAuto(cliCtx, &opts, kubeconfig); err != nil {
+			return usageError{err}
+		}
+	}
 	objs, err := policy.Generate(opts)
 	if err != nil {
 		return usageError{err}
 	}
-	if kubeconfig := cliCtx.String("kubeconfig"); kubeconfig != "" {
-		if err := policyServed(kubeconfig); err != nil {
+	if kubeconfig != "" {
+		if err := servedPolicy(kubeconfig); err != nil {
 			return err
 		}
 	}
@@ -91,11 +97,13 @@ func readPolicyFlags(cliCtx *cli.Context) (policy.Options, error) {
 	if err != nil {
 		return policy.Options{}, err
 	}
-	if in.Mode == inject.Auto {
-		return policy.Options{}, fmt.Errorf("%s auto: expected classic or native (a policy is one for every node; tandemctl check says which each node allows)", originOf(cliCtx, "mode"))
+	// auto is read from the cluster (settlePolicyAuto): only with a kubeconfig.
+	online := cliCtx.String("kubeconfig") != ""
+	if in.Mode == inject.Auto && !online {
+		return policy.Options{}, fmt.Errorf("%s auto: expected classic or native, or auto with --kubeconfig (a policy is one for every node; tandemctl check says which each node allows)", originOf(cliCtx, "mode"))
 	}
-	if in.Install == inject.InstallAuto {
-		return policy.Options{}, fmt.Errorf("%s auto: expected init-copy or image-volume (a policy is one for every node's runtime)", originOf(cliCtx, "install"))
+	if in.Install == inject.InstallAuto && !online {
+		return policy.Options{}, fmt.Errorf("%s auto: expected init-copy or image-volume, or auto with --kubeconfig (a policy is one for every node's runtime)", originOf(cliCtx, "install"))
 	}
 	selector, err := metav1.ParseToLabelSelector(cliCtx.String("namespace-selector"))
 	if err == nil && len(selector.MatchLabels)+len(selector.MatchExpressions) == 0 {

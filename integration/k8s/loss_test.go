@@ -51,13 +51,21 @@ func eachLossVariant(t *testing.T, play func(t *testing.T, variant string)) {
 	}
 }
 
-// mustEnd waits for the Job's end and fails t unless it is want.
-func (r lossRun) mustEnd(t *testing.T, want string) {
+// mustEnd waits for the Job's end and fails t unless it is want. The
+// control's Job must end (its figures are read after it), however it ends:
+// that is reported.
+func (r lossRun) mustEnd(t *testing.T, variant, want string) {
 	t.Helper()
 	end, _, err := r.n.waitJob(r.name, lossBound)
-	if err != nil || end != want {
+	switch {
+	case err != nil:
 		r.n.dump()
-		t.Fatalf("job %s ended %q (%v); want %s", r.name, end, err, want)
+		t.Fatalf("job %s did not end (%v); want %s", r.name, err, want)
+	case isControl(variant):
+		t.Logf("%s (control): job %s ended %s", variant, r.name, end)
+	case end != want:
+		r.n.dump()
+		t.Fatalf("job %s ended %q; want %s", r.name, end, want)
 	}
 }
 
@@ -68,12 +76,12 @@ func TestLossMainCompletes(t *testing.T) {
 	eachLossVariant(t, func(t *testing.T, v string) {
 		r := startLoss(t, lossPlay{variant: v, config: batchedConfig, grace: 30,
 			send: []string{"--count", "1000", "--every", "5ms"}}, 100)
-		r.mustEnd(t, "Complete")
+		r.mustEnd(t, v, "Complete")
 		c := countLoss(t, r.dir)
-		if c.acked != 1000 {
+		if c.acked != 1000 && !isControl(v) {
 			t.Errorf("%d records acknowledged; want 1000", c.acked)
 		}
-		c.assertNone(t, "the main completes, "+v)
+		c.assertNone(t, v, "the main completes, "+v)
 	})
 }
 
@@ -95,7 +103,7 @@ func TestLossJobDeletedWhileDraining(t *testing.T) {
 		})
 		r.awaitMain(t, "otlpsend: SIGTERM, draining")
 		c := countLoss(t, r.dir)
-		if c.acked <= atDeletion {
+		if c.acked <= atDeletion && !isControl(v) {
 			t.Errorf("%d records acknowledged, %d at the deletion: none while the main drained", c.acked, atDeletion)
 		}
 		main, _ := d.last.container("main")
@@ -104,7 +112,7 @@ func TestLossJobDeletedWhileDraining(t *testing.T) {
 		collectorCode, _ := collector.exitCode()
 		t.Logf("%s: deletion → every container ended in %s; main exit %d, collector exit %d; %d records acknowledged while the main drained",
 			v, d.took.Round(100*time.Millisecond), mainCode, collectorCode, c.acked-atDeletion)
-		c.assertNone(t, "the Job deleted while the main drains, "+v)
+		c.assertNone(t, v, "the Job deleted while the main drains, "+v)
 	})
 }
 
@@ -117,10 +125,10 @@ func TestLossMainKilled(t *testing.T) {
 		r := startLoss(t, lossPlay{variant: v, config: batchedConfig, grace: 30,
 			send: []string{"--every", "5ms"}}, 300)
 		atKill := r.kill(t, v, "main", "")
-		r.mustEnd(t, "Failed")
+		r.mustEnd(t, v, "Failed")
 		c := countLoss(t, r.dir)
 		t.Logf("%s: the main SIGKILLed with %d records acknowledged", v, atKill)
-		c.assertNone(t, "the main killed, "+v)
+		c.assertNone(t, v, "the main killed, "+v)
 	})
 }
 
@@ -149,9 +157,13 @@ func eachCollectorConfig(t *testing.T, play func(t *testing.T, variant, config, 
 // least once is what a retrying sender gets). Nothing else is twice; with
 // the unbuffered configuration nothing is lost; with the batched one only
 // records acknowledged up to the crash (what the collector held in memory).
-func (c lossCount) assertCrashLoss(t *testing.T, config string, atKill int, what string) {
+// A control's figures are only reported.
+func (c lossCount) assertCrashLoss(t *testing.T, variant, config string, atKill int, what string) {
 	t.Helper()
 	c.report(t, what)
+	if isControl(variant) {
+		return
+	}
 	inFlight := atKill + 1
 	for _, n := range c.duplicated {
 		if n != inFlight {
@@ -178,15 +190,15 @@ func TestLossCollectorCrash(t *testing.T) {
 		r := startLoss(t, lossPlay{variant: v, config: config, grace: 30,
 			send: []string{"--count", "1500", "--every", "5ms"}}, 300)
 		atKill := r.kill(t, v, "otelcol", "otelcol-contrib")
-		r.mustEnd(t, "Complete")
-		countLoss(t, r.dir).assertCrashLoss(t, config, atKill,
+		r.mustEnd(t, v, "Complete")
+		countLoss(t, r.dir).assertCrashLoss(t, v, config, atKill,
 			fmt.Sprintf("the collector killed at %d acknowledged, %s", atKill, what))
 	})
 }
 
 // The Job is deleted and, while the main drains, the collector is
-// SIGKILLed: classic tandem starts it again (the main still needs it);
-// the kubelet does not, in a pod being deleted.
+// SIGKILLed: tandem starts it again in either mode (the main still needs
+// it); the kubelet does not, in a pod being deleted (the bare control).
 func TestLossCollectorCrashWhileDraining(t *testing.T) {
 	lossParallel(t)
 	eachCollectorConfig(t, func(t *testing.T, v, config, what string) {
@@ -205,12 +217,13 @@ func TestLossCollectorCrashWhileDraining(t *testing.T) {
 		t.Logf("%s: collector killed while the main drained; %d records acknowledged after it; deletion → every container ended in %s",
 			v, c.acked-atKill, d.took.Round(100*time.Millisecond))
 		// Classic tandem holds the collector's stop for the main and
-		// restarts it meanwhile; the kubelet restarts no container of a
-		// pod being deleted (nor native-mode tandem, which leaves restarts
-		// to it), so there the main drains into a dead collector.
-		if v == "classic" && c.acked <= atKill {
-			t.Errorf("classic: no record acknowledged after the collector's crash: tandem did not start it again while the main drained")
+		// restarts it meanwhile; native-mode tandem restarts it while the
+		// main's termination mark says the pod is being deleted. The
+		// kubelet restarts no container of a pod being deleted: the bare
+		// control's main drains into a dead collector (reported).
+		if !isControl(v) && c.acked <= atKill {
+			t.Errorf("%s: no record acknowledged after the collector's crash: tandem did not start it again while the main drained", v)
 		}
-		c.assertCrashLoss(t, config, atKill, fmt.Sprintf("the collector killed while the main drains, at %d acknowledged, %s", atKill, what))
+		c.assertCrashLoss(t, v, config, atKill, fmt.Sprintf("the collector killed while the main drains, at %d acknowledged, %s", atKill, what))
 	})
 }

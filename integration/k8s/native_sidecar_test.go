@@ -17,7 +17,8 @@ const nativeBound = 3 * time.Minute
 // holds the pod for the whole grace period, and the kubelet SIGKILLs it
 // (exit 137). With `tandem run` as its PID 1, SIGTERM is forwarded to
 // sleep, which dies of it at once (exit 143). The same main, `sleep 2`;
-// both Jobs side by side.
+// both Jobs side by side. The bare PID 1 is the control: how it ends and
+// when are the kubelet's, reported, not asserted.
 func TestNativeSidecarIgnoringSIGTERM(t *testing.T) {
 	requireNativeSidecars(t)
 	t.Parallel()
@@ -26,9 +27,10 @@ func TestNativeSidecarIgnoringSIGTERM(t *testing.T) {
 		job      string
 		sidecar  []string
 		exitCode int
+		control  bool
 	}{
-		{"bare-pid1", []string{"sleep", "3600"}, 137},
-		{"tandem-run", []string{"tandem", "run", "--", "sleep", "3600"}, 143},
+		{"bare-pid1", []string{"sleep", "3600"}, 137, true},
+		{"tandem-run", []string{"tandem", "run", "--", "sleep", "3600"}, 143, false},
 	}
 	took := make([]time.Duration, len(variants))
 	var wg sync.WaitGroup
@@ -42,7 +44,7 @@ func TestNativeSidecarIgnoringSIGTERM(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			end, at, err := n.waitJob(v.job, nativeBound)
-			if err != nil || end != "Complete" {
+			if err != nil || (end != "Complete" && !v.control) {
 				t.Errorf("job %s: ended %q, %v; want Complete", v.job, end, err)
 				return
 			}
@@ -55,9 +57,10 @@ func TestNativeSidecarIgnoringSIGTERM(t *testing.T) {
 	}
 	for i, v := range variants {
 		proxy, _ := n.onlyPod(v.job).container("proxy")
-		if code, ended := proxy.exitCode(); !ended || code != v.exitCode {
+		code, ended := proxy.exitCode()
+		if !v.control && (!ended || code != v.exitCode) {
 			t.Errorf("job %s: sidecar ended %v with %d; want exit code %d", v.job, ended, code, v.exitCode)
 		}
-		t.Logf("native sidecar, %-10s as PID 1: apply → Complete in %s", v.job, took[i].Round(100*time.Millisecond))
+		t.Logf("native sidecar, %-10s as PID 1: apply → end in %s, sidecar exit code %d", v.job, took[i].Round(100*time.Millisecond), code)
 	}
 }

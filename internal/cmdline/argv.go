@@ -69,7 +69,7 @@ type Sidecar struct {
 	OutliveMain       time.Duration
 	TerminationSignal string
 	DoneSignal        string
-	Restart           string        // RestartAlways, or "" for tandem's default
+	Restart           string        // RestartAlways, RestartDuringDeletion, or "" for tandem's default
 	MaxRestarts       int           // --max-restarts: the restart budget, 0 for none
 	RestartWindow     time.Duration // --restart-window: the time it counts within, 0 for tandem's default
 	StoppedFile       string

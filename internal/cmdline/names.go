@@ -77,9 +77,15 @@ const (
 	StopWhenDeletion = "deletion"
 )
 
-// The value of sidecar --restart that injection writes: a sidecar is
-// started again whatever its code, as a native sidecar is.
-const RestartAlways = "always"
+// The values of sidecar --restart that injection writes. Always: a classic
+// sidecar is started again whatever its code, as a native sidecar is.
+// DuringDeletion: a native sidecar is started again by tandem only while
+// its pod is being deleted and a main drains, when the kubelet restarts
+// nothing; else its restarts stay the kubelet's.
+const (
+	RestartAlways         = "always"
+	RestartDuringDeletion = "during-deletion"
+)
 
 // EnvVar is the variable a flag also reads: TANDEM_<FLAG>, upper case, '-'
 // becomes '_'. Flag names are ASCII; one pass and one allocation, as every

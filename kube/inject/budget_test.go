@@ -19,7 +19,9 @@ func budgetPod(annotations string) string {
 // The budget annotations become the sidecar's --max-restarts and
 // --restart-window in both modes; a sidecar the mains need has 3 restarts
 // unless its annotation says otherwise ("0": none); a sidecar with no
-// budget has none of these flags but classic mode's --restart always.
+// budget has none of these flags but classic mode's --restart always, and
+// native mode's --restart during-deletion (tandem's restarts while the pod
+// is being deleted, when the kubelet makes none).
 func TestRestartBudget(t *testing.T) {
 	for _, tt := range []struct {
 		name, annotations string
@@ -29,13 +31,13 @@ func TestRestartBudget(t *testing.T) {
 		{"classic, stated", "    tandem.sh/max-restarts.s1: \"5\"\n    tandem.sh/restart-window.s1: 2m\n", Classic,
 			[]string{"--restart", "always", "--max-restarts", "5", "--restart-window", "120s"}, []string{"--restart", "always"}},
 		{"native, stated", "    tandem.sh/max-restarts.s2: \"1\"\n", Native,
-			nil, []string{"--restart", "always", "--max-restarts", "1"}},
+			duringDeletion, []string{"--restart", "always", "--max-restarts", "1"}},
 		{"native, needed: the default", "    tandem.sh/needs: s1\n", Native,
-			[]string{"--restart", "always", "--max-restarts", "3"}, nil},
+			[]string{"--restart", "always", "--max-restarts", "3"}, duringDeletion},
 		{"classic, needed, window stated", "    tandem.sh/needs: s1\n    tandem.sh/restart-window.s1: 30s\n", Classic,
 			[]string{"--restart", "always", "--max-restarts", "3", "--restart-window", "30s"}, []string{"--restart", "always"}},
 		{"native, needed, budget turned off", "    tandem.sh/needs: s1\n    tandem.sh/max-restarts.s1: \"0\"\n", Native,
-			nil, nil},
+			duringDeletion, duringDeletion},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r, out := injectYAML(t, budgetPod(tt.annotations), testOptionsWith(func(o *Options) { o.Mode = tt.mode }))
@@ -50,6 +52,9 @@ func TestRestartBudget(t *testing.T) {
 		})
 	}
 }
+
+// duringDeletion is a native sidecar's restart flag without a budget.
+var duringDeletion = []string{"--restart", "during-deletion"}
 
 // budgetFlags are the restart flags of a command line, with their values.
 func budgetFlags(argv []string) []string {

@@ -151,6 +151,13 @@ func (p *plan) sidecarArgv(c *container, doneFiles []string) cmdline.Sidecar {
 	// for the pod's deletion, not for a reload to forward.
 	sidecar.TerminationSignal = c.terminationSignal
 	if !c.classicSidecar {
+		if sidecar.Restart == "" && len(sidecar.DoneFiles) > 0 {
+			// The kubelet restarts no container of a pod being deleted:
+			// while the mains drain, tandem does (their termination marks
+			// beside the done files tell it); elsewhere the kubelet's
+			// restarts stand.
+			sidecar.Restart = cmdline.RestartDuringDeletion
+		}
 		return sidecar
 	}
 	// A native sidecar is started again whatever its code, outlives the

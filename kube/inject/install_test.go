@@ -100,7 +100,7 @@ func installSide(mode Mode, bin string, install Install) string {
 	flags := "        - --outlive-main\n        - 30s\n        - --restart\n        - always\n        - --main-start-timeout\n        - 600s\n"
 	policy := ""
 	if mode == Native {
-		flags, policy = "", "      restartPolicy: Always\n"
+		flags, policy = "        - --restart\n        - during-deletion\n", "      restartPolicy: Always\n"
 	}
 	return "    - name: side\n      image: proxy:2\n" + policy + "      command:\n        - " + bin +
 		"\n        - sidecar\n        - --name\n        - side\n        - --done-file\n        - /run/tandem/app.done\n" + flags +

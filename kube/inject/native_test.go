@@ -28,6 +28,8 @@ const nativeJobInjected = exportJobHead + exportInjectedAnnotations +
             - db-proxy
             - --done-file
             - /run/tandem/export.done
+            - --restart
+            - during-deletion
             - --grace
             - 5s
             - --
@@ -61,12 +63,12 @@ func TestAlreadyNativeSidecar(t *testing.T) {
 		named, needs, endless bool
 		command               string
 	}{
-		{Classic, true, false, true, "sidecar --name side --done-file /run/tandem/main.done --stop-when deletion --grace 5s --"},
-		{Native, true, false, true, "sidecar --name side --done-file /run/tandem/main.done --stop-when deletion --grace 5s --"},
-		{Native, false, false, true, "sidecar --name side --done-file /run/tandem/main.done --stop-when deletion --grace 5s --"},
+		{Classic, true, false, true, "sidecar --name side --done-file /run/tandem/main.done --stop-when deletion --restart during-deletion --grace 5s --"},
+		{Native, true, false, true, "sidecar --name side --done-file /run/tandem/main.done --stop-when deletion --restart during-deletion --grace 5s --"},
+		{Native, false, false, true, "sidecar --name side --done-file /run/tandem/main.done --stop-when deletion --restart during-deletion --grace 5s --"},
 		{Classic, true, true, true, "sidecar --name side --done-file /run/tandem/main.done --ready-file /run/tandem/side.ready --stop-when deletion --restart always --max-restarts 3 --grace 5s --"},
-		{Classic, false, false, false, "sidecar --name side --done-file /run/tandem/main.done --grace 5s --"},
-		{Native, false, false, false, "sidecar --name side --done-file /run/tandem/main.done --grace 5s --"},
+		{Classic, false, false, false, "sidecar --name side --done-file /run/tandem/main.done --restart during-deletion --grace 5s --"},
+		{Native, false, false, false, "sidecar --name side --done-file /run/tandem/main.done --restart during-deletion --grace 5s --"},
 		{Native, true, true, false, "sidecar --name side --done-file /run/tandem/main.done --ready-file /run/tandem/side.ready --restart always --max-restarts 3 --grace 5s --"},
 	} {
 		name := fmt.Sprintf("%s named=%v needs=%v endless=%v", tt.mode, tt.named, tt.needs, tt.endless)
@@ -128,7 +130,8 @@ func TestNativeOnFailureStopWhenSuccess(t *testing.T) {
 		"    - name: side\n      image: app:1\n      command: [/side]\n"
 	opts := testOptionsWith(func(o *Options) { o.Mode = Native })
 	_, out := injectYAML(t, pod(spec), opts)
-	want := []string{binary, "sidecar", "--name", "side", "--done-file", "/run/tandem/main.done", "--stop-when", "success", "--grace", "5s", "--"}
+	want := []string{binary, "sidecar", "--name", "side", "--done-file", "/run/tandem/main.done", "--stop-when", "success",
+		"--restart", "during-deletion", "--grace", "5s", "--"}
 	if got := listOf(t, out, "side", "command"); !slices.Equal(got, want) {
 		t.Errorf("side's command %q; want %q", got, want)
 	}

@@ -3,6 +3,7 @@ package policy
 import (
 	"strconv"
 
+	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/kube/inject"
 	"github.com/tandem-sh/tandem/kube/presets"
 )
@@ -101,6 +102,10 @@ func (g *generator) sidecarArgv(bin string, stopped func(string) string) string 
 		at(v("preset")) + " in " + signals + " ? ['--termination-signal', string(" + signals + "[" + at(v("preset")) + "])] : [])"
 	if g.opts.Mode == inject.Classic {
 		s += " + ['--restart', 'always']"
+	} else {
+		// As inject: tandem restarts a native sidecar only during the pod's
+		// deletion, when the kubelet does not.
+		s += " + (size(" + v("doneFiles") + ") > 0 ? ['--restart', " + str(cmdline.RestartDuringDeletion) + "] : [])"
 	}
 	s += " + (" + v("stopsOnDone") + " && k > 0 ? ['--stopped-file', " + stopped(name) + "] : [])"
 	if g.opts.Mode == inject.Classic {

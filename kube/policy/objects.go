@@ -48,7 +48,7 @@ func Generate(opts Options) (Objects, error) {
 	fail, never := admissionv1.Fail, admissionv1.NeverReinvocationPolicy
 	mutating := &admissionv1.MutatingAdmissionPolicy{
 		TypeMeta:   metav1.TypeMeta{APIVersion: admissionv1.SchemeGroupVersion.String(), Kind: "MutatingAdmissionPolicy"},
-		ObjectMeta: metav1.ObjectMeta{Name: opts.Name},
+		ObjectMeta: metav1.ObjectMeta{Name: opts.Name, Annotations: opts.Annotations},
 		Spec: admissionv1.MutatingAdmissionPolicySpec{
 			MatchConstraints:   podCreates(),
 			MatchConditions:    matchConditions(),

@@ -27,7 +27,17 @@ type Options struct {
 	// NamespaceSelector selects the namespaces whose pods are injected.
 	NamespaceSelector *metav1.LabelSelector
 	OnError           inject.OnError
+	// Annotations go on the mutating policy: what tandemctl chose for
+	// --mode auto and --install auto, and why (ModeKey, InstallKey).
+	Annotations map[string]string
 }
+
+// The annotations of a choice made for auto ("auto: native"); its reason is
+// under the same key with "-reason".
+const (
+	ModeKey    = "tandem.sh/mode"
+	InstallKey = "tandem.sh/install"
+)
 
 // check refuses what a policy cannot be written for.
 func (o Options) check() error {
