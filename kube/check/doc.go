@@ -18,8 +18,9 @@
 //     MutatingWebhookConfiguration: its endpoint answers /readyz, the
 //     certificate it serves verifies against the caBundle and lasts 30
 //     days more, the Deployment behind its Service has replicas available,
-//     and some namespace is labelled for injection (webhooks.go and the
-//     files it calls).
+//     the ServiceAccount of its pods holds no more than the webhook needs
+//     (webhookrbac.go), and some namespace is labelled for injection
+//     (webhooks.go and the files it calls).
 //
 // The findings are printed as text or JSON (render.go); the caller turns
 // errors among them into exit code 1.
