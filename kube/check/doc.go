@@ -3,7 +3,7 @@
 // `linkerd check` and `istioctl analyze`.
 //
 // Run reads the cluster through a small interface (cluster) whose real
-// implementation, APICluster, holds client-go's typed clients of the four
+// implementation, APICluster, holds client-go's typed clients of the five
 // API groups it reads and only ever lists or gets. Two families of checks
 // turn what it read into Findings:
 //
