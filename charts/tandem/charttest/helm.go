@@ -6,9 +6,9 @@ package charttest
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -16,11 +16,23 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// RepoRoot is the module's root, where `go tool helm` finds go.mod,
-// whichever package's test calls.
+// RepoRoot is the module's root, where `go tool helm` finds go.mod: the
+// first directory up from the test's own (a package's folder, wherever it
+// is) that holds go.mod. The source file's path would not do: -trimpath
+// makes it the import path.
 var RepoRoot = func() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..")
+	dir, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return dir
+		}
+	}
 }()
 
 // Chart is the chart in the checkout, relative to RepoRoot.
