@@ -50,6 +50,8 @@ func webhookAdmitFlags() []cli.Flag {
 			Usage: "a pod that cannot be injected: reject (with the reason and the fix) or allow (unchanged, with a warning)"},
 		lookupTimeoutFlag(3*time.Second, "bound of one image lookup; keep it under the configuration's timeoutSeconds"),
 		&cli.IntFlag{Name: "cache-size", Value: 1024, EnvVars: envVars("cache-size"), Usage: "image configs kept, by digest"},
+		&cli.BoolFlag{Name: "read-pull-secrets", EnvVars: envVars("read-pull-secrets"),
+			Usage: "look images up with each pod's imagePullSecrets and its service account's (needs get on Secrets and ServiceAccounts cluster-wide); without it no Secret is read and lookups are anonymous"},
 	}
 }
 

@@ -59,7 +59,7 @@ func newWebhookSetup(cliCtx *cli.Context) (*webhookSetup, error) {
 		return nil, usageError{err}
 	}
 	cfg.Namespaces = kube.APINamespaces{Namespaces: s.clients.Core}
-	cfg.Keychains = kube.PodKeychains{Core: s.clients.Core}
+	cfg.Keychains = podKeychains(cliCtx.Bool("read-pull-secrets"), s.clients)
 	certs := webhook.NewCertReloader(cliCtx.String("cert-dir"))
 	if listen := cliCtx.String("metrics-listen"); listen != "" {
 		m := metrics.New(certs)
@@ -82,6 +82,17 @@ func newWebhookSetup(cliCtx *cli.Context) (*webhookSetup, error) {
 			CertDir: cliCtx.String("cert-dir"), Logger: s.logger}
 	}
 	return s, nil
+}
+
+// podKeychains is where lookups get a pod's credentials: its pull secrets
+// and its service account's only with --read-pull-secrets, the one thing
+// the webhook would read Secrets for; else none (nil: anonymous), and the
+// webhook needs no right on Secrets.
+func podKeychains(readPullSecrets bool, clients kube.Clients) admission.KeychainSource {
+	if !readPullSecrets {
+		return nil
+	}
+	return kube.PodKeychains{Core: clients.Core}
 }
 
 // settleMode decides the mode the webhook injects in (settleMode), and

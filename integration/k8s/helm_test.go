@@ -78,6 +78,7 @@ func TestHelmInstallUpgradeUninstall(t *testing.T) {
 	install := append([]string{"install", "tandem", ref, "--version", chartVersion, "--plain-http"}, helmValues(t, "test")...)
 	t.Logf("helm install:\n%s", helmCmd(t, home, install...))
 	serving(t)
+	t.Run("PodsRunRestricted", assertRestrictedNamespace)
 	t.Run("InjectedJobCompletes", func(t *testing.T) {
 		n, took := plainJobInjected(t)
 		if injected := n.injectedPods(); len(injected) != 1 || countTrue(injected) != 1 {
@@ -121,6 +122,35 @@ func TestHelmInstallUpgradeUninstall(t *testing.T) {
 		assertNothingLeft(t)
 	})
 	restore()
+}
+
+// assertRestrictedNamespace: the chart's namespace enforces the restricted
+// Pod Security Standard and its webhook pods were admitted there (serving
+// waited for them); a pod without the chart's securityContext is refused
+// there, so the enforcement is real on this release. No Secret rule is
+// granted by default.
+func assertRestrictedNamespace(t *testing.T) {
+	level := webhookCtl(t, "get", "namespace", webhookNamespace, "-o", "jsonpath={.metadata.labels.pod-security\\.kubernetes\\.io/enforce}")
+	if level != "restricted" {
+		t.Fatalf("namespace %s enforces %q, want restricted", webhookNamespace, level)
+	}
+	ready := webhookCtl(t, "get", "deployment", "tandem-webhook", "-o", "jsonpath={.status.readyReplicas}")
+	if ready != "2" {
+		t.Errorf("ready webhook replicas under restricted: %q, want 2", ready)
+	}
+	bare := []byte(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"bare","namespace":"` + webhookNamespace +
+		`"},"spec":{"containers":[{"name":"c","image":"` + tandemctlImage + `"}]}}`)
+	ctx, cancel := contextFor(time.Minute)
+	defer cancel()
+	_, err := kubectl(ctx, bare, "apply", "--dry-run=server", "-f", "-")
+	if err == nil || !strings.Contains(err.Error(), "violates PodSecurity") {
+		t.Errorf("a pod without securityContext in %s: %v; want refused as violating PodSecurity restricted", webhookNamespace, err)
+	}
+	rules := webhookCtl(t, "get", "clusterrole", "tandem-webhook", "-o", "jsonpath={.rules[*].resources}")
+	if strings.Contains(rules, "secrets") {
+		t.Errorf("the webhook's ClusterRole grants Secrets by default: %s", rules)
+	}
+	t.Logf("namespace %s enforces restricted; webhook replicas ready: %s; ClusterRole resources: %s", webhookNamespace, ready, rules)
 }
 
 // pushChart packages charts/tandem as make release does and pushes it with

@@ -53,9 +53,12 @@ patches:
                   - {name: KUBERNETES_SERVICE_PORT, value: "6443"}
                   - {name: TANDEMCTL_IMAGE, value: "` + tandemImage + `"}
                   - {name: TANDEMCTL_INSECURE_REGISTRY, value: "` + registryHost + `"}
-                  # The webhook's tests assert classic injection; --mode
-                  # auto is proved on its own (TestModeAutoByRelease).
+                  # The webhook's tests assert classic injection with the
+                  # tandem-install copy; --mode auto and --install auto are
+                  # proved on their own (TestModeAutoByRelease,
+                  # TestHelmInstallUpgradeUninstall).
                   - {name: TANDEMCTL_MODE, value: classic}
+                  - {name: TANDEMCTL_INSTALL, value: init-copy}
 `
 
 // installWebhook starts the node's registry for the test, and installs the

@@ -54,6 +54,7 @@ patches:
               - name: webhook
                 env:
                   - {name: TANDEMCTL_MODE, value: native}
+                  - {name: TANDEMCTL_INSTALL, value: init-copy}
                   - {name: TANDEMCTL_WEBHOOK_CONFIG, value: tandem-native}
                   - {name: TANDEMCTL_NAMESPACE_SELECTOR, value: tandem.sh/inject=` + nativeInjectLabel + `}
   - target: {kind: MutatingWebhookConfiguration}

@@ -7,15 +7,17 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	admissionregistrationv1client "k8s.io/client-go/kubernetes/typed/admissionregistration/v1"
 	appsv1client "k8s.io/client-go/kubernetes/typed/apps/v1"
 	batchv1client "k8s.io/client-go/kubernetes/typed/batch/v1"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
+	rbacv1client "k8s.io/client-go/kubernetes/typed/rbac/v1"
 	"k8s.io/client-go/rest"
 )
 
-// APIClients are client-go's typed clients of the four API groups check
+// APIClients are client-go's typed clients of the five API groups check
 // reads; a kubernetes.Interface hands them out, and NewAPIClients makes
 // them from a config alone.
 type APIClients struct {
@@ -23,6 +25,7 @@ type APIClients struct {
 	Batch     batchv1client.BatchV1Interface
 	Apps      appsv1client.AppsV1Interface
 	Admission admissionregistrationv1client.AdmissionregistrationV1Interface
+	RBAC      rbacv1client.RbacV1Interface
 }
 
 // NewAPIClients makes the typed clients for cfg.
@@ -39,6 +42,9 @@ func NewAPIClients(cfg *rest.Config) (APIClients, error) {
 		return APIClients{}, err
 	}
 	if c.Admission, err = admissionregistrationv1client.NewForConfig(cfg); err != nil {
+		return APIClients{}, err
+	}
+	if c.RBAC, err = rbacv1client.NewForConfig(cfg); err != nil {
 		return APIClients{}, err
 	}
 	return c, nil
@@ -85,6 +91,18 @@ func (a APICluster) MutatingWebhookConfigurations(ctx context.Context) ([]admiss
 
 func (a APICluster) Deployment(ctx context.Context, namespace, name string) (*appsv1.Deployment, error) {
 	return a.clients.Apps.Deployments(namespace).Get(ctx, name, metav1.GetOptions{})
+}
+
+func (a APICluster) ClusterRoleBindings(ctx context.Context) ([]rbacv1.ClusterRoleBinding, error) {
+	return listAll(ctx, "", a.clients.RBAC.ClusterRoleBindings().List,
+		func(l *rbacv1.ClusterRoleBindingList) ([]rbacv1.ClusterRoleBinding, string) {
+			return l.Items, l.Continue
+		})
+}
+
+func (a APICluster) ClusterRoles(ctx context.Context) ([]rbacv1.ClusterRole, error) {
+	return listAll(ctx, "", a.clients.RBAC.ClusterRoles().List,
+		func(l *rbacv1.ClusterRoleList) ([]rbacv1.ClusterRole, string) { return l.Items, l.Continue })
 }
 
 // listAll follows a list's pages to the end; items reads a page.

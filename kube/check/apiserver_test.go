@@ -14,6 +14,7 @@ import (
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -98,6 +99,16 @@ func (s *apiServer) read(r *http.Request, namespace, resource, name string) (any
 			APIVersion: "admissionregistration.k8s.io/v1"}, ListMeta: metav1.ListMeta{Continue: next}, Items: items}, err
 	case "deployments":
 		return s.cluster.Deployment(ctx, namespace, name)
+	case "clusterrolebindings":
+		bindings, err := s.cluster.ClusterRoleBindings(ctx)
+		items, next := page(bindings, offset, limit)
+		return &rbacv1.ClusterRoleBindingList{TypeMeta: metav1.TypeMeta{Kind: "ClusterRoleBindingList", APIVersion: "rbac.authorization.k8s.io/v1"},
+			ListMeta: metav1.ListMeta{Continue: next}, Items: items}, err
+	case "clusterroles":
+		roles, err := s.cluster.ClusterRoles(ctx)
+		items, next := page(roles, offset, limit)
+		return &rbacv1.ClusterRoleList{TypeMeta: metav1.TypeMeta{Kind: "ClusterRoleList", APIVersion: "rbac.authorization.k8s.io/v1"},
+			ListMeta: metav1.ListMeta{Continue: next}, Items: items}, err
 	case "nodes":
 		nodes, err := s.cluster.Nodes(ctx)
 		items, next := page(nodes, offset, limit)

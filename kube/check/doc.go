@@ -3,7 +3,7 @@
 // `linkerd check` and `istioctl analyze`.
 //
 // Run reads the cluster through a small interface (cluster) whose real
-// implementation, APICluster, holds client-go's typed clients of the four
+// implementation, APICluster, holds client-go's typed clients of the five
 // API groups it reads and only ever lists or gets. Two families of checks
 // turn what it read into Findings:
 //
@@ -18,8 +18,9 @@
 //     MutatingWebhookConfiguration: its endpoint answers /readyz, the
 //     certificate it serves verifies against the caBundle and lasts 30
 //     days more, the Deployment behind its Service has replicas available,
-//     and some namespace is labelled for injection (webhooks.go and the
-//     files it calls).
+//     the ServiceAccount of its pods holds no more than the webhook needs
+//     (webhookrbac.go), and some namespace is labelled for injection
+//     (webhooks.go and the files it calls).
 //
 // The findings are printed as text or JSON (render.go); the caller turns
 // errors among them into exit code 1.

@@ -52,6 +52,11 @@ func (c checker) serviceTargets(ctx context.Context, w tandemWebhook) ([]target,
 		return nil, nil, fmt.Errorf("get deployment %s/%s: %w", svc.Namespace, svc.Name, err)
 	}
 	findings := replicas(w, dep)
+	beyond, err := c.webhookRBAC(ctx, dep)
+	if err != nil {
+		return nil, nil, err
+	}
+	findings = append(findings, beyond...)
 	selector, err := metav1.LabelSelectorAsSelector(dep.Spec.Selector)
 	if err != nil {
 		return nil, nil, fmt.Errorf("deployment %s/%s selector: %w", svc.Namespace, svc.Name, err)

@@ -9,6 +9,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -23,6 +24,8 @@ type fakeCluster struct {
 	configs     []admissionregistrationv1.MutatingWebhookConfiguration
 	deployments []appsv1.Deployment
 	nodes       []corev1.Node
+	bindings    []rbacv1.ClusterRoleBinding
+	roles       []rbacv1.ClusterRole
 	// jobLists records the namespaces whose Jobs were listed.
 	jobLists []string
 }
@@ -85,4 +88,12 @@ func (f fakeProber) Probe(_ context.Context, addr, _ string) probe {
 		return r
 	}
 	return probe{err: errors.New("dial tcp " + addr + ": connect: connection refused")}
+}
+
+func (f *fakeCluster) ClusterRoleBindings(context.Context) ([]rbacv1.ClusterRoleBinding, error) {
+	return slices.Clone(f.bindings), nil
+}
+
+func (f *fakeCluster) ClusterRoles(context.Context) ([]rbacv1.ClusterRole, error) {
+	return slices.Clone(f.roles), nil
 }

@@ -19,6 +19,7 @@ const (
 	checkCertificate = "webhook-certificate"
 	checkReplicas    = "webhook-replicas"
 	checkNamespaces  = "webhook-namespaces"
+	checkRBAC        = "webhook-rbac"
 	// checkPodFailurePolicy: a Job's rule that a sidecar's teardown trips.
 	checkPodFailurePolicy = "pod-failure-policy"
 	// checkUninjected: a pod tandem's webhook selects and would inject,

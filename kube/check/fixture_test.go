@@ -55,11 +55,12 @@ func newFixture(t testing.TB) *fixture {
 		deployments: []appsv1.Deployment{{
 			ObjectMeta: metav1.ObjectMeta{Namespace: hookNS, Name: hookSvc},
 			Spec: appsv1.DeploymentSpec{Replicas: ptr.To[int32](2), Selector: &metav1.LabelSelector{MatchLabels: hookLabels},
-				Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "webhook",
+				Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{ServiceAccountName: hookSvc, Containers: []corev1.Container{{Name: "webhook",
 					Ports: []corev1.ContainerPort{{Name: "https", ContainerPort: 8443}}}}}}},
 			Status: appsv1.DeploymentStatus{AvailableReplicas: 2},
 		}},
 	}}
+	f.cluster.roles, f.cluster.bindings = examplesWebhookRBAC(t)
 	serving := ca.serving(t, testNow.Add(year), hookSvc, hookSvc+"."+hookNS, serverName)
 	for i, ip := range []string{"10.244.77.10", "10.244.77.11"} {
 		pod := corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: hookNS, Name: hookSvc + "-" + string(rune('a'+i)), Labels: hookLabels},

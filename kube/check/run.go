@@ -10,6 +10,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 )
 
@@ -35,6 +36,8 @@ type cluster interface {
 	// there is none.
 	Deployment(ctx context.Context, namespace, name string) (*appsv1.Deployment, error)
 	Nodes(ctx context.Context) ([]corev1.Node, error)
+	ClusterRoleBindings(ctx context.Context) ([]rbacv1.ClusterRoleBinding, error)
+	ClusterRoles(ctx context.Context) ([]rbacv1.ClusterRole, error)
 }
 
 // Run checks the cluster that clients reach, as of now.

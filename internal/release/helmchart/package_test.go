@@ -1,18 +1,25 @@
 package helmchart
 
 import (
+	"archive/tar"
 	"bytes"
+	"compress/gzip"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/tandem-sh/tandem/charts/tandem/charttest"
 )
 
 // copyChart copies charts/tandem into a scratch directory with every file
 // at mtime, as a fresh clone would have them at its own time.
 func copyChart(t *testing.T, mtime time.Time) string {
 	t.Helper()
-	src := filepath.Join(repoRoot, "charts", "tandem")
+	src := filepath.Join(charttest.RepoRoot, charttest.Chart)
 	dst := filepath.Join(t.TempDir(), "tandem")
 	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
@@ -71,12 +78,12 @@ func TestPackageIsReproducible(t *testing.T) {
 // otherwise.
 func TestPackagedChartInstallsItsRelease(t *testing.T) {
 	t.Parallel()
-	path, err := Package(filepath.Join(repoRoot, "charts", "tandem"), t.TempDir(), "v1.2.3", time.Unix(0, 0))
+	path, err := Package(filepath.Join(charttest.RepoRoot, charttest.Chart), t.TempDir(), "v1.2.3", time.Unix(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	objs := helmTemplate(t, path)
-	if got := field(objs[deploymentKey], append(containerPath, "image")...); got != "ghcr.io/tandem-sh/tandemctl:v1.2.3" {
+	objs := charttest.Template(t, path)
+	if got := charttest.Field(objs[charttest.DeploymentKey], append(charttest.ContainerPath, "image")...); got != "ghcr.io/tandem-sh/tandemctl:v1.2.3" {
 		t.Errorf("packaged chart's image %v, want ghcr.io/tandem-sh/tandemctl:v1.2.3", got)
 	}
 }
@@ -85,11 +92,51 @@ func TestPackageRefusesBadVersion(t *testing.T) {
 	t.Parallel()
 	dist := t.TempDir()
 	for _, v := range []string{"1.2.3", "v1.2", "dev", "v1.2.3.4"} {
-		if _, err := Package(filepath.Join(repoRoot, "charts", "tandem"), dist, v, time.Unix(0, 0)); err == nil {
+		if _, err := Package(filepath.Join(charttest.RepoRoot, charttest.Chart), dist, v, time.Unix(0, 0)); err == nil {
 			t.Errorf("version %q: packaged, want a refusal", v)
 		}
 	}
 	if entries, _ := os.ReadDir(dist); len(entries) != 0 {
 		t.Errorf("a refused version wrote %d files", len(entries))
+	}
+}
+
+// TestPackageHoldsOnlyTheChart: the chart's tests (charttest/, beside it)
+// stay out of the archive; its templates, values and schema are in.
+func TestPackageHoldsOnlyTheChart(t *testing.T) {
+	t.Parallel()
+	path, err := Package(filepath.Join(charttest.RepoRoot, charttest.Chart), t.TempDir(), "v1.2.3", time.Unix(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for tr := tar.NewReader(zr); ; {
+		hdr, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, hdr.Name)
+	}
+	for _, want := range []string{"tandem/Chart.yaml", "tandem/values.yaml", "tandem/values.schema.json", "tandem/templates/deployment.yaml"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("the archive lacks %s: %v", want, names)
+		}
+	}
+	for _, name := range names {
+		if strings.Contains(name, "charttest/") || strings.HasSuffix(name, ".go") {
+			t.Errorf("the archive holds %s, a test of the chart", name)
+		}
 	}
 }
