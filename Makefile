@@ -42,15 +42,17 @@ $(CTL): $(shell find cmd/tandemctl kube internal -name '*.go') go.mod go.sum
 # the commit with the same Go (.ci/reproducible.sh): -trimpath, times from
 # the commit (SOURCE_DATE_EPOCH), SBOMs without time or serial number. The
 # tandemctl image carries $(CA_CERTS), the host's. tandemctl is also a krew
-# plugin: an archive per architecture (kubectl-tandem, and LICENSE when the
-# repository has one) and tandem.krew.yaml naming them under RELEASE_URL,
-# written only once krew's own validator accepts it (a tool in go.mod). The
+# plugin: an archive per architecture (kubectl-tandem and LICENSE) and
+# tandem.krew.yaml naming them under RELEASE_URL, written only once krew's
+# own validator accepts it (a tool in go.mod). The
 # Helm chart charts/tandem as tandem-X.Y.Z.tgz (chart version X.Y.Z,
 # appVersion vX.Y.Z: the tandemctl tag it installs), packaged by Helm's Go
 # packages with its files at the commit's time.
 # Each binary also has an SPDX 2.3 SBOM (internal/release, from the same
-# embedded module graph), and provenance.intoto.json is the SLSA provenance
-# of every binary and image: the commit, the Go, the flags, the modules.
+# embedded module graph); both SBOMs name the binary's license, Apache-2.0
+# (LICENSE), as the images' org.opencontainers.image.licenses do; and
+# provenance.intoto.json is the SLSA provenance of every binary and image:
+# the commit, the Go, the flags, the modules.
 # With COSIGN_KEY (a cosign private key; its password in COSIGN_PASSWORD),
 # every file SHA256SUMS lists (the chart's archive among them) and SHA256SUMS
 # itself are signed, each into FILE.sigstore.json, and the public key is
@@ -79,11 +81,12 @@ release:
 	  GOFLAGS=-trimpath $(GO) run $(CYCLONEDX) bin -json -std -noserial -notimestamp -version $(VERSION) \
 	    -output dist/$$cmd-linux-$$arch.cdx.json dist/$$cmd-linux-$$arch || exit 1; \
 	done; done
+	$(GO) run ./internal/release/cmd/release cyclonedx-license dist/*.cdx.json
 	$(GO) run ./internal/release/cmd/release spdx -version $(VERSION) -epoch $$SOURCE_DATE_EPOCH dist/*-linux-*[0-9]
 	$(GO) run ./internal/release/cmd/release images -dist dist -version $(VERSION) \
 	  -revision $$(git rev-parse HEAD) -epoch $$SOURCE_DATE_EPOCH -ca-certs $(CA_CERTS)
 	$(GO) run ./internal/release/cmd/release krew -dist dist -version $(VERSION) \
-	  -url $(RELEASE_URL) -epoch $$SOURCE_DATE_EPOCH -go $(GO) $(if $(wildcard LICENSE),-license LICENSE)
+	  -url $(RELEASE_URL) -epoch $$SOURCE_DATE_EPOCH -go $(GO) -license LICENSE
 	$(GO) run ./internal/release/cmd/release chart -dist dist -version $(VERSION) -epoch $$SOURCE_DATE_EPOCH
 	$(GO) run ./internal/release/cmd/release provenance -version $(VERSION) -revision $$(git rev-parse HEAD) \
 	  -builder $(RELEASE_BUILDER) -o dist/provenance.intoto.json \
