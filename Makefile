@@ -16,7 +16,7 @@ MAX_SIZE   := 6291456
 
 export CGO_ENABLED := 0
 
-.PHONY: all build release release-files sign publish image image-context demo test fuzz e2e e2e-k8s e2e-k8s-core e2e-k8s-matrix k8s-ci-versions bench bench-k8s clean
+.PHONY: all build release release-files sign publish image image-context demo test lint vuln fuzz e2e e2e-k8s e2e-k8s-core e2e-k8s-matrix k8s-ci-versions bench bench-k8s clean
 
 all: build
 
@@ -42,15 +42,17 @@ $(CTL): $(shell find cmd/tandemctl kube internal -name '*.go') go.mod go.sum
 # the commit with the same Go (.ci/reproducible.sh): -trimpath, times from
 # the commit (SOURCE_DATE_EPOCH), SBOMs without time or serial number. The
 # tandemctl image carries $(CA_CERTS), the host's. tandemctl is also a krew
-# plugin: an archive per architecture (kubectl-tandem, and LICENSE when the
-# repository has one) and tandem.krew.yaml naming them under RELEASE_URL,
-# written only once krew's own validator accepts it (a tool in go.mod). The
+# plugin: an archive per architecture (kubectl-tandem and LICENSE) and
+# tandem.krew.yaml naming them under RELEASE_URL, written only once krew's
+# own validator accepts it (a tool in go.mod). The
 # Helm chart charts/tandem as tandem-X.Y.Z.tgz (chart version X.Y.Z,
 # appVersion vX.Y.Z: the tandemctl tag it installs), packaged by Helm's Go
 # packages with its files at the commit's time.
 # Each binary also has an SPDX 2.3 SBOM (internal/release, from the same
-# embedded module graph), and provenance.intoto.json is the SLSA provenance
-# of every binary and image: the commit, the Go, the flags, the modules.
+# embedded module graph); both SBOMs name the binary's license, Apache-2.0
+# (LICENSE), as the images' org.opencontainers.image.licenses do; and
+# provenance.intoto.json is the SLSA provenance of every binary and image:
+# the commit, the Go, the flags, the modules.
 # With COSIGN_KEY (a cosign private key; its password in COSIGN_PASSWORD),
 # every file SHA256SUMS lists (the chart's archive among them) and SHA256SUMS
 # itself are signed, each into FILE.sigstore.json, and the public key is
@@ -93,11 +95,12 @@ release-files:
 	  GOFLAGS=-trimpath $(GO) run $(CYCLONEDX) bin -json -std -noserial -notimestamp -version $(VERSION) \
 	    -output dist/$$cmd-linux-$$arch.cdx.json dist/$$cmd-linux-$$arch || exit 1; \
 	done; done
+	$(GO) run ./internal/release/cmd/release cyclonedx-license dist/*.cdx.json
 	$(GO) run ./internal/release/cmd/release spdx -version $(VERSION) -epoch $$SOURCE_DATE_EPOCH dist/*-linux-*[0-9]
 	$(GO) run ./internal/release/cmd/release images -dist dist -version $(VERSION) \
 	  -revision $$(git rev-parse HEAD) -epoch $$SOURCE_DATE_EPOCH -ca-certs $(CA_CERTS)
 	$(GO) run ./internal/release/cmd/release krew -dist dist -version $(VERSION) \
-	  -url $(RELEASE_URL) -epoch $$SOURCE_DATE_EPOCH -go $(GO) $(if $(wildcard LICENSE),-license LICENSE)
+	  -url $(RELEASE_URL) -epoch $$SOURCE_DATE_EPOCH -go $(GO) -license LICENSE
 	$(GO) run ./internal/release/cmd/release chart -dist dist -version $(VERSION) -epoch $$SOURCE_DATE_EPOCH
 	$(GO) run ./internal/release/cmd/release provenance -version $(VERSION) -revision $$(git rev-parse HEAD) \
 	  -builder $(RELEASE_BUILDER) -o dist/provenance.intoto.json \
@@ -198,6 +201,48 @@ else
 	@echo "no C compiler: running the tests without the race detector (apt-get install gcc for -race)"
 	TANDEM_BIN=$(CURDIR)/$(BIN) $(GO) test $(TESTFLAGS) -count=1 -timeout 10m $(RACE_PKGS)
 endif
+
+# The Go tools of make lint and make vuln: tools/go.mod, a module of their
+# own. In go.mod (where helm, cosign and krew are, as the release needs
+# them), golangci-lint's requirements would move 23 of the product's
+# modules (golang.org/x/tools, google.golang.org/api, genproto, ...) to the
+# versions it wants: what tandemctl is built from would follow its linter.
+TOOL       := $(GO) tool -modfile=$(CURDIR)/tools/go.mod
+# Every module of the repository (find . -name go.mod), as a directory.
+GO_MODULES := $(patsubst %/go.mod,%,$(shell find . -name go.mod -not -path './bin/*' -not -path './dist/*' | sort))
+LINT_TAGS  := urfave_cli_no_docs,e2e,k8s,k8sbench,release
+
+# golangci-lint v2 over every package of every module with code, every
+# build tag the Makefile uses (.golangci.yml says which linters and why).
+lint:
+	@for mod in $(filter-out ./tools,$(GO_MODULES)); do echo "golangci-lint run $$mod/..."; \
+	  (cd $$mod && $(TOOL) golangci-lint run --config $(CURDIR)/.golangci.yml ./...) || exit 1; \
+	done
+
+# govulncheck over every module, with no network: the database is built
+# from the OSV files of the golang.org/x/vulndb module tools/go.mod pins
+# (its cmd/indexdb), once per version, into VULNDB outside the checkout.
+# The packages of each module and the Go tools its go.mod names (helm,
+# cosign, krew: the release's). Fails on a vulnerability in code that is
+# called; what is only imported or required is listed by
+# `make vuln VULNFLAGS='-show verbose'`.
+# docs/security.md lists what cannot be fixed, and why.
+VULNDB_VERSION = $(shell $(GO) list -modfile=tools/go.mod -m -f '{{.Version}}' golang.org/x/vulndb)
+VULNDB    ?= $(HOME)/.cache/tandem-vulndb/$(VULNDB_VERSION)
+VULNFLAGS ?=
+vuln:
+	@if [ ! -f $(VULNDB)/index/db.json ]; then \
+	  $(GO) mod download -modfile=tools/go.mod golang.org/x/vulndb || exit 1; \
+	  src=$$($(GO) list -modfile=tools/go.mod -m -f '{{.Dir}}' golang.org/x/vulndb) || exit 1; \
+	  echo "indexdb -vulns $$src/data/osv -out $(VULNDB)"; rm -rf $(VULNDB).partial; \
+	  $(TOOL) indexdb -vulns $$src/data/osv -out $(VULNDB).partial && mv $(VULNDB).partial $(VULNDB) || exit 1; \
+	fi
+	@failed=; for mod in $(GO_MODULES); do \
+	  pkgs=./...; [ $$mod != ./tools ] || pkgs=; grep -q '^tool' $$mod/go.mod && pkgs="$$pkgs tool"; \
+	  echo "govulncheck $$mod: $$pkgs"; \
+	  (cd $$mod && $(TOOL) govulncheck -db file://$(VULNDB) -tags urfave_cli_no_docs $(VULNFLAGS) $$pkgs) || failed="$$failed $$mod"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "make vuln: vulnerabilities called in$$failed (docs/security.md)"; exit 1; fi
 
 # The packages make test runs without the race detector, under it: with
 # make test, every package (CI). Most of its time is compiling client-go

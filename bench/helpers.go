@@ -360,7 +360,7 @@ func forkAndExit() (int, error) {
 		return 0, errno
 	}
 	if pid == 0 {
-		unix.RawSyscall(unix.SYS_EXIT_GROUP, 0, 0, 0)
+		_, _, _ = unix.RawSyscall(unix.SYS_EXIT_GROUP, 0, 0, 0) // does not return
 	}
 	return int(pid), nil
 }

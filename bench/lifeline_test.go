@@ -145,7 +145,7 @@ func TestLifelineMainWritesThenReleases(t *testing.T) {
 func TestLifelineMainEOFWritesNothing(t *testing.T) {
 	done := filepath.Join(t.TempDir(), "done")
 	triggerW, out, ended := startLifelineMain(t, done)
-	go io.Copy(io.Discard, out)
+	go func() { _, _ = io.Copy(io.Discard, out) }()
 	triggerW.Close()
 	if err := <-ended; err != nil {
 		t.Errorf("lifelineMain after EOF: %v, want nil", err)

@@ -357,17 +357,6 @@ func (p *pod) tandemLines(mode, name, msg string) []kit.Line {
 	return out
 }
 
-// rawWith returns the raw (non-JSON included) stderr lines containing s.
-func (p *pod) rawWith(s string) []string {
-	var out []string
-	for _, l := range p.rawLines() {
-		if strings.Contains(l, s) {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
 // signaledPeers returns the peer_pids that the tandem in mode/name logged as
 // signaled.
 func (p *pod) signaledPeers(mode, name string) []int {

@@ -40,7 +40,7 @@ func newQuitServer(t *testing.T) *scQuitServer {
 		}
 		w.WriteHeader(http.StatusOK)
 	})}
-	go srv.Serve(l)
+	go func() { _ = srv.Serve(l) }() // http.ErrServerClosed, at cleanup
 	t.Cleanup(func() { srv.Close() })
 	return s
 }

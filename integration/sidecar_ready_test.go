@@ -38,7 +38,7 @@ func TestSidecarReadyFile(t *testing.T) {
 		}
 		w.WriteHeader(http.StatusOK)
 	})}
-	go srv.Serve(l)
+	go func() { _ = srv.Serve(l) }() // http.ErrServerClosed, at cleanup
 	t.Cleanup(func() { srv.Close() })
 	httpCond := "http://" + scHTTPAddr(l) + "/ready"
 	// The system's test(1), not a helper: a -race test binary sleeps a

@@ -62,8 +62,8 @@ func checkServed(t *testing.T, image, dist string, got, want v1.ImageIndex) {
 	if gotDigest != wantDigest {
 		t.Errorf("%s: served index %s, the archive's is %s", image, gotDigest, wantDigest)
 	}
-	if g, w := annotations(t, got), annotations(t, want); len(w) != 4 || !equalMaps(g, w) {
-		t.Errorf("%s: served annotations %v, want the archive's four %v", image, g, w)
+	if g, w := annotations(t, got), annotations(t, want); len(w) != 5 || !equalMaps(g, w) {
+		t.Errorf("%s: served annotations %v, want the archive's five %v", image, g, w)
 	}
 	gotManifest, _ := got.IndexManifest()
 	wantManifest, _ := want.IndexManifest()

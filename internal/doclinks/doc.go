@@ -1,7 +1,7 @@
 // Package doclinks checks the relative links of the project's Markdown: every
 // linked file or directory exists, and every #anchor names a heading of its
-// target as GitHub spells it. `make test` runs it over README.md and docs/*.md
-// (links_test.go), so a renamed section or a moved page fails the build
+// target as GitHub spells it. `make test` runs it over README.md, SECURITY.md,
+// CONTRIBUTING.md, CHANGELOG.md and docs/*.md (links_test.go), so a renamed section or a moved page fails the build
 // instead of a reader.
 //
 // It parses with goldmark (CommonMark with GitHub's extensions), not with

@@ -7,7 +7,8 @@ import (
 )
 
 // TestRepositoryLinks is the check `make test` runs: every relative link and
-// anchor of README.md and docs/*.md leads somewhere.
+// anchor of README.md, the project's pages beside it and docs/*.md leads
+// somewhere.
 func TestRepositoryLinks(t *testing.T) {
 	root := filepath.Join("..", "..")
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
@@ -17,7 +18,7 @@ func TestRepositoryLinks(t *testing.T) {
 	if err != nil || len(docs) == 0 {
 		t.Fatalf("no docs/*.md under %s (%v)", root, err)
 	}
-	files := []string{"README.md"}
+	files := []string{"README.md", "SECURITY.md", "CONTRIBUTING.md", "CHANGELOG.md"}
 	for _, doc := range docs {
 		files = append(files, "docs/"+filepath.Base(doc))
 	}

@@ -107,6 +107,9 @@ func checkIndex(t *testing.T, idx v1.ImageIndex, meta Meta) {
 			cfg.Config.User != "65532:65532" || cfg.Config.Entrypoint[0] != "/tandemctl" || !cfg.Created.Equal(meta.Created) {
 			t.Errorf("%s: config %+v", desc.Platform, cfg)
 		}
+		if cfg.Config.Labels["org.opencontainers.image.licenses"] != "Apache-2.0" {
+			t.Errorf("%s: labels %v, want org.opencontainers.image.licenses Apache-2.0 (LICENSE)", desc.Platform, cfg.Config.Labels)
+		}
 	}
 	if len(archs) != 2 || archs[0] != "linux/amd64" || archs[1] != "linux/arm64" {
 		t.Errorf("platforms %v, want [linux/amd64 linux/arm64]", archs)
@@ -115,6 +118,9 @@ func checkIndex(t *testing.T, idx v1.ImageIndex, meta Meta) {
 
 func checkAnnotations(t *testing.T, what string, got map[string]string, meta Meta) {
 	t.Helper()
+	if got["org.opencontainers.image.licenses"] != "Apache-2.0" {
+		t.Errorf("%s: annotations %v, want org.opencontainers.image.licenses Apache-2.0 (LICENSE)", what, got)
+	}
 	for key, want := range meta.Annotations() {
 		if got[key] != want {
 			t.Errorf("%s: annotation %s = %q, want %q", what, key, got[key], want)

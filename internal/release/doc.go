@@ -15,3 +15,8 @@ package release
 // Repository is the project's source repository, as the images'
 // annotations, the SBOMs and the provenance name it.
 const Repository = "https://github.com/tandem-sh/tandem"
+
+// License is the SPDX identifier of the project's license (LICENSE): the
+// images' org.opencontainers.image.licenses, the SBOMs' license of the
+// binary.
+const License = "Apache-2.0"

@@ -16,6 +16,7 @@ const (
 	AnnotationVersion  = "org.opencontainers.image.version"
 	AnnotationRevision = "org.opencontainers.image.revision"
 	AnnotationCreated  = "org.opencontainers.image.created"
+	AnnotationLicenses = "org.opencontainers.image.licenses"
 	// AnnotationRefName names the index in an archive's index.json.
 	AnnotationRefName = "org.opencontainers.image.ref.name"
 	// annotationContainerdName is the name `ctr images import` gives it.
@@ -30,13 +31,15 @@ type Meta struct {
 	Created  time.Time // the commit's time (SOURCE_DATE_EPOCH)
 }
 
-// Annotations are the org.opencontainers.image.* annotations of m.
+// Annotations are the org.opencontainers.image.* annotations of m, the
+// project's License among them.
 func (m Meta) Annotations() map[string]string {
 	return map[string]string{
 		AnnotationSource:   m.Source,
 		AnnotationVersion:  m.Version,
 		AnnotationRevision: m.Revision,
 		AnnotationCreated:  m.Created.UTC().Format(time.RFC3339),
+		AnnotationLicenses: License,
 	}
 }
 
@@ -58,8 +61,10 @@ func Build(spec Spec, arch string, meta Meta) (v1.Image, error) {
 	img, err = mutate.ConfigFile(img, &v1.ConfigFile{
 		Architecture: arch,
 		OS:           "linux",
-		Config:       v1.Config{Entrypoint: spec.Entrypoint, User: spec.User},
-		RootFS:       v1.RootFS{Type: "layers"}, // runtimes refuse any other
+		// The license as a label too: docker inspect shows labels, not annotations.
+		Config: v1.Config{Entrypoint: spec.Entrypoint, User: spec.User,
+			Labels: map[string]string{AnnotationLicenses: License}},
+		RootFS: v1.RootFS{Type: "layers"}, // runtimes refuse any other
 	})
 	if err != nil {
 		return nil, fmt.Errorf("image config: %w", err)

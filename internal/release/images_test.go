@@ -26,6 +26,10 @@ func TestImagesAreTheDockerfiles(t *testing.T) {
 			t.Errorf("%s: files %v, entrypoint %v, user %q; the Dockerfile says %v, %v, %q",
 				file, paths, spec.Entrypoint, spec.User, want.Files, want.Entrypoint, want.User)
 		}
+		// Build labels a release image with its license; the Dockerfile too.
+		if want.Labels[AnnotationLicenses] != `"`+License+`"` {
+			t.Errorf("%s: labels %v, want %s=%q", file, want.Labels, AnnotationLicenses, License)
+		}
 	}
 }
 
@@ -35,6 +39,7 @@ type dockerfile struct {
 	Files      []string
 	Entrypoint []string
 	User       string
+	Labels     map[string]string // as written, quotes and all
 }
 
 func readDockerfile(t *testing.T, path string) dockerfile {
@@ -43,7 +48,7 @@ func readDockerfile(t *testing.T, path string) dockerfile {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var d dockerfile
+	d := dockerfile{Labels: map[string]string{}}
 	for _, line := range strings.Split(string(data), "\n") {
 		instruction, args, _ := strings.Cut(strings.TrimSpace(line), " ")
 		switch instruction {
@@ -56,6 +61,9 @@ func readDockerfile(t *testing.T, path string) dockerfile {
 			d.Files = append(d.Files, fields[len(fields)-1])
 		case "USER":
 			d.User = args
+		case "LABEL":
+			key, value, _ := strings.Cut(args, "=")
+			d.Labels[key] = value
 		case "ENTRYPOINT":
 			if err := json.Unmarshal([]byte(args), &d.Entrypoint); err != nil {
 				t.Fatalf("%s: ENTRYPOINT %s: %v", path, args, err)

@@ -70,6 +70,9 @@ func SPDX(in SPDXInput) ([]byte, error) {
 	for _, p := range doc.Packages {
 		p.PackageLicenseConcluded, p.PackageLicenseDeclared, p.PackageCopyrightText = noAssertion, noAssertion, noAssertion
 	}
+	// The binary is the project's: its LICENSE. The modules' licenses
+	// stay NOASSERTION: nothing here reads their sources.
+	root.PackageLicenseConcluded, root.PackageLicenseDeclared = License, License
 	if err := spdxlib.ValidateDocument(doc); err != nil {
 		return nil, fmt.Errorf("%s: SPDX document: %w", in.Name, err)
 	}

@@ -63,6 +63,9 @@ func TestSPDXIsValidAndStable(t *testing.T) {
 	if root.PackageChecksums[0].Value != Sha256Hex(bin) || root.PackageVersion != "v1.2.3" {
 		t.Errorf("described package %s %s, want the binary's SHA-256 and the version", root.PackageChecksums[0].Value, root.PackageVersion)
 	}
+	if root.PackageLicenseDeclared != "Apache-2.0" || root.PackageLicenseConcluded != "Apache-2.0" {
+		t.Errorf("the binary's license: declared %q, concluded %q; want Apache-2.0 (LICENSE)", root.PackageLicenseDeclared, root.PackageLicenseConcluded)
+	}
 	if len(doc.Packages) != len(info.Deps)+2 {
 		t.Errorf("%d packages, want the binary, the standard library and %d modules", len(doc.Packages), len(info.Deps))
 	}

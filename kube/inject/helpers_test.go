@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -79,17 +78,6 @@ func encode(t *testing.T, n *yaml.Node) string {
 		t.Fatal(err)
 	}
 	return buf.String()
-}
-
-// dedent lets expected YAML be indented with the test code: it drops the
-// first line break and the tabs that start every line.
-func dedent(s string) string {
-	s = strings.TrimPrefix(s, "\n")
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimLeft(l, "\t")
-	}
-	return strings.Join(lines, "\n")
 }
 
 // unchanged asserts that a resource that was not injected encodes exactly

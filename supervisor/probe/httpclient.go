@@ -81,7 +81,7 @@ func Request(ctx context.Context, method string, t Target, timeout time.Duration
 		return 0, err
 	}
 	defer conn.Close()
-	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) })
+	stop := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Unix(1, 0)) }) // best effort: the read below fails either way
 	defer stop()
 	if err := conn.SetDeadline(deadline); err != nil {
 		return 0, err

@@ -49,7 +49,7 @@ func setForeground(pgid int) error {
 		if err = unix.PthreadSigmask(unix.SIG_BLOCK, &block, &old); err != nil {
 			return
 		}
-		defer unix.PthreadSigmask(unix.SIG_SETMASK, &old, nil)
+		defer func() { _ = unix.PthreadSigmask(unix.SIG_SETMASK, &old, nil) }() // the mask it read back: cannot be refused
 		err = unix.IoctlSetPointerInt(0, unix.TIOCSPGRP, pgid)
 	})
 	return err

@@ -50,6 +50,27 @@ func writeSPDX(path, version string, created time.Time) error {
 	return writeFile(path+".spdx.json", doc)
 }
 
+// cyclonedxLicense writes the project's license into each CycloneDX SBOM
+// given (release.CycloneDXLicense), in place.
+func cyclonedxLicense(args []string) error {
+	if len(args) == 0 {
+		return errors.New("cyclonedx-license: expected SBOM...")
+	}
+	for _, path := range args {
+		bom, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if bom, err = release.CycloneDXLicense(bom); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if err := writeFile(path, bom); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // provenance writes OUT, the SLSA provenance statement of the binaries
 // and image archives given: a binary's subject is its file name, an image
 // archive's (NAME-image.tar) the index it holds, as REGISTRY/NAME.

@@ -9,6 +9,7 @@
 //	release chart -dist DIR -version V -epoch SECONDS [-chart DIR]
 //	release publish -dist DIR -version V -registry HOST/PATH [-key KEY] [-go GO]
 //	release spdx -version V -epoch SECONDS BINARY...
+//	release cyclonedx-license SBOM...
 //	release provenance -version V -revision SHA -builder URI -o OUT [-image ARCHIVE]... BINARY...
 //	release predicate STATEMENT
 //	release sign -key KEY -pub FILE FILE...
@@ -28,7 +29,7 @@ func main() {
 	}
 }
 
-const commands = "images, krew, chart, publish, spdx, provenance, predicate or sign"
+const commands = "images, krew, chart, publish, spdx, cyclonedx-license, provenance, predicate or sign"
 
 func run(ctx context.Context, args []string) error {
 	if len(args) == 0 {
@@ -45,6 +46,8 @@ func run(ctx context.Context, args []string) error {
 		return publish(ctx, args[1:])
 	case "spdx":
 		return spdx(args[1:])
+	case "cyclonedx-license":
+		return cyclonedxLicense(args[1:])
 	case "provenance":
 		return provenance(args[1:])
 	case "predicate":
