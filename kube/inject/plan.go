@@ -104,19 +104,26 @@ func (p *plan) read(ctx context.Context, opts Options) error {
 	return errors.Join(p.problems...)
 }
 
+// readOptIn says whether the template's annotations leave it to be
+// injected: not opted out, not injected already, and every tandem.sh/
+// annotation one tandem knows.
+func readOptIn(annotations *yaml.Node) error {
+	if v := yamlnode.ScalarAt(annotations, InjectKey); slices.Contains(OptOutValues, v) {
+		return errSkip{OptedOut, InjectKey + ": " + v}
+	}
+	if v := yamlnode.ScalarAt(annotations, InjectedKey); v != "" {
+		return errSkip{AlreadyInjected, "already injected: " + InjectedKey + ": " + v}
+	}
+	return checkAnnotations(annotations)
+}
+
 // preparePlan checks the pod template, sorts its containers and decides
 // which images to read, without reading any. It stops at what leaves
 // nothing to read; other problems go into the plan's.
 func preparePlan(template *yaml.Node, opts Options) (*plan, error) {
 	meta, spec := yamlnode.Lookup(template, "metadata"), yamlnode.Lookup(template, "spec")
 	annotations := yamlnode.Lookup(meta, "annotations")
-	if v := yamlnode.ScalarAt(annotations, InjectKey); slices.Contains(OptOutValues, v) {
-		return nil, errSkip{OptedOut, InjectKey + ": " + v}
-	}
-	if v := yamlnode.ScalarAt(annotations, InjectedKey); v != "" {
-		return nil, errSkip{AlreadyInjected, "already injected: " + InjectedKey + ": " + v}
-	}
-	if err := checkAnnotations(annotations); err != nil {
+	if err := readOptIn(annotations); err != nil {
 		return nil, err
 	}
 	ctrs := yamlnode.Lookup(spec, "containers")
