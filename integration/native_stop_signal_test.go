@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -141,7 +142,9 @@ func scHelperStopOnQuitOrTerm(args []string) int {
 	appendLine(args[0], fmt.Sprintf("ready %d", os.Getpid()))
 	sig := (<-ch).(syscall.Signal)
 	appendLine(args[0], fmt.Sprint(int(sig)))
-	var code int
-	fmt.Sscan(args[1], &code)
+	code, err := strconv.Atoi(args[1])
+	if err != nil {
+		return 125
+	}
 	return code
 }

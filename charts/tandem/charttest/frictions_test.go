@@ -21,7 +21,7 @@ func refused(t *testing.T, args ...string) string {
 func TestUnknownValuesAreRefused(t *testing.T) {
 	t.Parallel()
 	for set, key := range map[string]string{"replica=3": "replica", "image.tags=v1": "tags", "podDisruptionBudget.minAvaliable=1": "minAvaliable",
-		"certificates.certManager.issuerRef.nmae=corp": "nmae", "resources.request.cpu=1": "request", "imagePullSecrets[0].nmae=x": "nmae"} {
+		"certificates.certManager.issuerRef.nmae=corp": "nmae", "resources.request.cpu=1": "request", "imagePullSecrets[0].nmae=x": "nmae"} { //nolint:misspell // typos on purpose: the schema must refuse them
 		if stderr := refused(t, "--set", set); !strings.Contains(stderr, key) {
 			t.Errorf("--set %s: the refusal does not name %q:\n%s", set, key, stderr)
 		}
