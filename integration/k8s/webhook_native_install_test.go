@@ -62,8 +62,8 @@ patches:
       - {op: replace, path: /webhooks/0/namespaceSelector, value: {matchLabels: {tandem.sh/inject: ` + nativeInjectLabel + `}}}
   - target: {kind: ClusterRole, name: tandem-webhook}
     patch: |
-      - {op: test, path: /rules/3/resourceNames, value: [tandem]}
-      - {op: replace, path: /rules/3/resourceNames, value: [tandem-native]}
+      - {op: test, path: /rules/2/resourceNames, value: [tandem]}
+      - {op: replace, path: /rules/2/resourceNames, value: [tandem-native]}
 `
 
 // nativeWebhookInstalled installs the native-mode webhook, once a run,
