@@ -10,10 +10,11 @@ import (
 
 // holdNextStart is the CEL of the patches by which native-mode sidecar i
 // (at: its path, a CEL string) holds the next containers until it is
-// ready, as inject writes them: its readinessProbe copied as its
-// startupProbe (successThreshold 1, as a startupProbe must have), else
-// its preset's readiness as the postStart hook `tandem wait`, unless it
-// has a startupProbe, or a postStart hook of its own.
+// ready, as inject writes them: its preset's readiness as the postStart
+// hook `tandem wait`, unless it has a startupProbe, or a postStart hook
+// of its own. (A readinessProbe inject copies as the startupProbe is
+// refused by problems: the API server cannot write a copy of a typed
+// field as a JSON patch's value.)
 func (g *generator) holdNextStart(at string) string {
 	ctr := "object.spec.containers[i]"
 	ready := presetMap(g.opts.Presets, readyOf)
@@ -34,8 +35,6 @@ func (g *generator) holdNextStart(at string) string {
 	// than ?:.
 	return "(" + choose([][2]string{
 		{"has(" + ctr + ".startupProbe)", none},
-		{"has(" + ctr + ".readinessProbe)", "[" + op("add", at+" + '/startupProbe'", ctr+".readinessProbe") + ", " +
-			op("add", at+" + '/startupProbe/successThreshold'", "1") + "]"},
 		// A ternary's middle is no ternary in CEL's grammar: in parentheses.
 		{preset + " in " + ready + " && " + noPostStart, "(has(" + ctr + ".lifecycle) ? [" + op("add", at+" + '/lifecycle/postStart'", hook) + "] : [" +
 			op("add", at+" + '/lifecycle'", t+"{postStart: "+hook+"}") + "])"},
