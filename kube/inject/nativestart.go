@@ -10,25 +10,29 @@ import (
 // and as Istio's injector has its native sidecar do: the kubelet starts
 // the next init container (the mains after the last) only once a
 // restartable init container's startupProbe has succeeded and its
-// postStart hook has returned. So its readinessProbe becomes its
-// startupProbe too, which the kubelet runs as it would the readiness
-// probe (any handler, the pod's own address); without a probe, its
-// preset's readiness, served on the sidecar's loopback where the kubelet's
-// probes do not reach, becomes the postStart hook `tandem wait`. A
-// startupProbe the pod states holds it already and is kept as it is; a
-// sidecar the pod declares native keeps the start the pod gave it.
+// postStart hook has returned. So its readinessProbe, else its preset's
+// readiness, becomes the postStart hook `tandem wait`, as in classic mode:
+// the hook checks from inside the pod, so a proxy that listens on its
+// loopback only (cloud-sql-proxy's default) is seen ready, where the
+// kubelet's probes, sent to the pod's address, would never see it. A
+// readinessProbe that is no tandem condition (gRPC) becomes the
+// startupProbe instead. A startupProbe the pod states holds it already and
+// is kept as it is; a sidecar the pod declares native keeps the start the
+// pod gave it.
 
 // holdNextStart decides how native-mode sidecar c holds the next
-// containers' start: a startupProbe copied from its readinessProbe, or the
-// start hook of its preset's readiness; neither when it has a startupProbe
-// or no known readiness.
+// containers' start: the start hook of its readiness, or a startupProbe
+// copied from a readinessProbe tandem cannot check; neither when it has a
+// startupProbe or no known readiness.
 func (p *plan) holdNextStart(c *container) {
 	if yamlnode.Lookup(c.node, "startupProbe") != nil {
 		return
 	}
 	if ready := yamlnode.Lookup(c.node, "readinessProbe"); ready != nil && ready.Kind == yaml.MappingNode {
-		c.startupProbe = startupProbeOf(ready)
-		return
+		if _, err := probeCondition(c.node, ready); err != nil {
+			c.startupProbe = startupProbeOf(ready)
+			return
+		}
 	}
 	c.startHook = p.startHook(c)
 }

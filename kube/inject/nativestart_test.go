@@ -12,10 +12,10 @@ import (
 
 // In native mode a sidecar with a known readiness holds the next
 // containers until it is ready, as its start hook does in classic mode:
-// its readinessProbe becomes its startupProbe too (the kubelet starts the
-// next init container once that succeeded), and a preset's readiness,
-// which the sidecar serves on its loopback, the postStart hook `tandem
-// wait` (the kubelet starts the next once that returned). A startupProbe
+// its readinessProbe, else its preset's readiness, becomes the postStart
+// hook `tandem wait`, which checks from inside the pod (the kubelet starts
+// the next init container once it returned); a gRPC readinessProbe, which
+// tandem cannot check, becomes its startupProbe. A startupProbe
 // the pod states is kept as it is; a sidecar the pod declares native
 // keeps the start the pod gave it.
 func TestNativeHoldsNextStart(t *testing.T) {
@@ -29,9 +29,12 @@ func TestNativeHoldsNextStart(t *testing.T) {
 		hook       []string // the postStart command written, nil for none
 		warning    string
 	}{
-		{"readinessProbe: the same check, successThreshold left at 1",
+		{"readinessProbe: checked from inside the pod, as in classic mode",
 			moved("app:1", "      readinessProbe:\n        tcpSocket: {port: 5432}\n        periodSeconds: 2\n        successThreshold: 2\n        failureThreshold: 30\n"),
-			"{tcpSocket: {port: 5432}, periodSeconds: 2, failureThreshold: 30}", nil, ""},
+			"", []string{binary, "wait", "--for", "tcp:127.0.0.1:5432", "--timeout", "60s"}, ""},
+		{"a grpc readinessProbe becomes the startupProbe, successThreshold left at 1",
+			moved("app:1", "      readinessProbe:\n        grpc: {port: 9000}\n        successThreshold: 2\n"),
+			"{grpc: {port: 9000}}", nil, ""},
 		{"a grpc readinessProbe, which a start hook cannot check",
 			moved("app:1", "      readinessProbe:\n        grpc: {port: 9000}\n"),
 			"{grpc: {port: 9000}}", nil, ""},
@@ -71,9 +74,9 @@ func TestNativeHoldsNextStart(t *testing.T) {
 		})
 	}
 	// Written where a reader looks for it: right after the readiness probe.
-	_, out := injectYAML(t, pod(moved("app:1", "      readinessProbe:\n        tcpSocket:\n          port: 5432\n      resources: {}\n")),
+	_, out := injectYAML(t, pod(moved("app:1", "      readinessProbe:\n        grpc:\n          port: 9000\n      resources: {}\n")),
 		testOptionsWith(func(o *Options) { o.Mode = Native }))
-	want := "      readinessProbe:\n        tcpSocket:\n          port: 5432\n      startupProbe:\n        tcpSocket:\n          port: 5432\n      resources: {}\n"
+	want := "      readinessProbe:\n        grpc:\n          port: 9000\n      startupProbe:\n        grpc:\n          port: 9000\n      resources: {}\n"
 	if !strings.Contains(out, want) {
 		t.Errorf("want the startupProbe after the readinessProbe:\n%s", out)
 	}

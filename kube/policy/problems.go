@@ -32,7 +32,7 @@ func (g *generator) problems() variable {
 	}
 	if native {
 		parts = append(parts, v("sidecars")+".filter(i, has("+ctr+".lifecycle) && has("+ctr+".lifecycle.preStop)).map(i, 'sidecar ' + "+v("names")+"[i] + ' has a preStop hook, which the policy does not handle in native mode')")
-		parts = append(parts, v("sidecars")+".filter(i, has("+ctr+".readinessProbe) && !has("+ctr+".startupProbe)).map(i, 'sidecar ' + "+v("names")+"[i] + ' has a readinessProbe and no startupProbe: in native mode it becomes its startupProbe, which the policy does not write; give it a startupProbe')")
+		parts = append(parts, v("sidecars")+".filter(i, has("+ctr+".readinessProbe) && !has("+ctr+".startupProbe)).map(i, 'sidecar ' + "+v("names")+"[i] + ' has a readinessProbe and no startupProbe: in native mode it becomes a start hook, which the policy does not write; give it a startupProbe')")
 	} else {
 		parts = append(parts, v("sidecars")+".filter(i, has("+ctr+".readinessProbe) || has("+ctr+".startupProbe)).map(i, 'sidecar ' + "+v("names")+"[i] + ' has a probe, which becomes a start hook in classic mode, which the policy does not write')")
 	}

@@ -12,9 +12,8 @@ import (
 // (at: its path, a CEL string) holds the next containers until it is
 // ready, as inject writes them: its preset's readiness as the postStart
 // hook `tandem wait`, unless it has a startupProbe, or a postStart hook
-// of its own. (A readinessProbe inject copies as the startupProbe is
-// refused by problems: the API server cannot write a copy of a typed
-// field as a JSON patch's value.)
+// of its own. (A readinessProbe, which inject makes a start hook too, is
+// refused by problems.)
 func (g *generator) holdNextStart(at string) string {
 	ctr := "object.spec.containers[i]"
 	ready := presetMap(g.opts.Presets, readyOf)
