@@ -78,7 +78,7 @@ func playLogShipper(t *testing.T, name string, outlive bool) shipperRun {
 		t.Fatal(err)
 	}
 	run := shipperRun{pp: pp, stopTook: time.Since(start)}
-	if !pp.waitExited(time.Second, "web", "fluent-bit") {
+	if !pp.waitExited(exitedAfterStop, "web", "fluent-bit") {
 		t.Fatal("containers still running after podman pod stop")
 	}
 	run.logs = pp.logs()

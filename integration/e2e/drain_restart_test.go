@@ -83,7 +83,7 @@ func TestDrainRestartsCrashedProxy(t *testing.T) {
 		t.Fatal(err)
 	}
 	took := <-stopped
-	if !pp.waitExited(time.Second, "api", "cloud-sql-proxy") {
+	if !pp.waitExited(exitedAfterStop, "api", "cloud-sql-proxy") {
 		t.Fatal("containers still running after podman pod stop")
 	}
 	pp.exitCodes(map[string]int{"tandem-install": 0, "api": 0, "cloud-sql-proxy": 0})

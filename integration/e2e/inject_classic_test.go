@@ -186,7 +186,7 @@ func (pp *playedPod) stopNeverStarted() {
 	pp.waitEvent("cloud-sql-proxy", "cmd-started", jobBound)
 	stopAt := time.Now()
 	took := <-pp.stopPod(time.Minute)
-	if !pp.waitExited(time.Second, "cloud-sql-proxy") {
+	if !pp.waitExited(exitedAfterStop, "cloud-sql-proxy") {
 		t.Fatal("the proxy still runs after podman pod stop")
 	}
 	logs := pp.logs()
