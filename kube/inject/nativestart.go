@@ -1,6 +1,8 @@
 package inject
 
 import (
+	"slices"
+
 	"github.com/tandem-sh/tandem/internal/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
@@ -18,14 +20,17 @@ import (
 // readinessProbe that is no tandem condition (gRPC) becomes the
 // startupProbe instead. A startupProbe the pod states holds it already and
 // is kept as it is; a sidecar the pod declares native keeps the start the
-// pod gave it.
+// pod gave it. A sidecar the mains need is held by their --needs instead.
 
 // holdNextStart decides how native-mode sidecar c holds the next
 // containers' start: the start hook of its readiness, or a startupProbe
 // copied from a readinessProbe tandem cannot check; neither when it has a
 // startupProbe or no known readiness.
 func (p *plan) holdNextStart(c *container) {
-	if yamlnode.Lookup(c.node, "startupProbe") != nil {
+	// A needed sidecar holds the mains through their --needs already, and
+	// one that crash-loops must let them start, see it lost and fail the
+	// Job: a hold at the kubelet would keep the pod in Init for ever.
+	if yamlnode.Lookup(c.node, "startupProbe") != nil || slices.Contains(p.needs, c.name) {
 		return
 	}
 	if ready := yamlnode.Lookup(c.node, "readinessProbe"); ready != nil && ready.Kind == yaml.MappingNode {

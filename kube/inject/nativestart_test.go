@@ -73,6 +73,14 @@ func TestNativeHoldsNextStart(t *testing.T) {
 			}
 		})
 	}
+	// A needed sidecar holds the mains through their --needs, which see it
+	// lost when it crash-loops: no hold at the kubelet, which would keep
+	// the pod in Init for ever.
+	needed := withAnnotation(moved("app:1", "      readinessProbe:\n        tcpSocket: {port: 5432}\n"), NeedsKey, "side")
+	if _, out := injectYAML(t, needed, testOptionsWith(func(o *Options) { o.Mode = Native })); flowOf(t, out, "side", "startupProbe") != "" ||
+		listOf(t, out, "side", "lifecycle", "postStart", "exec", "command") != nil {
+		t.Errorf("a needed sidecar is held at the kubelet too:\n%s", out)
+	}
 	// Written where a reader looks for it: right after the readiness probe.
 	_, out := injectYAML(t, pod(moved("app:1", "      readinessProbe:\n        grpc:\n          port: 9000\n      resources: {}\n")),
 		testOptionsWith(func(o *Options) { o.Mode = Native }))
