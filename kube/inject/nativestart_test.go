@@ -94,30 +94,16 @@ func TestNativeHoldsNextStart(t *testing.T) {
 // written as one line of flow YAML; "" when there is none.
 func flowOf(t *testing.T, out, name string, keys ...string) string {
 	t.Helper()
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(out), &doc); err != nil {
+	n := yamlnode.Path(containerOf(t, out, name), keys...)
+	if n == nil {
+		return ""
+	}
+	setFlow(n)
+	b, err := yaml.Marshal(n)
+	if err != nil {
 		t.Fatal(err)
 	}
-	spec := yamlnode.Lookup(doc.Content[0], "spec")
-	for _, list := range []string{"initContainers", "containers"} {
-		for _, c := range contentOf(yamlnode.Lookup(spec, list)) {
-			if yamlnode.ScalarAt(c, "name") != name {
-				continue
-			}
-			n := yamlnode.Path(c, keys...)
-			if n == nil {
-				return ""
-			}
-			setFlow(n)
-			b, err := yaml.Marshal(n)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return strings.TrimSpace(string(b))
-		}
-	}
-	t.Fatalf("no container %q in:\n%s", name, out)
-	return ""
+	return strings.TrimSpace(string(b))
 }
 
 func setFlow(n *yaml.Node) {

@@ -19,6 +19,14 @@ func pod(spec string) string {
 // output, from initContainers or containers.
 func listOf(t *testing.T, out, name string, keys ...string) []string {
 	t.Helper()
+	items, _ := yamlnode.StringsOf(yamlnode.Path(containerOf(t, out, name), keys...))
+	return items
+}
+
+// containerOf is container name of the injected output, from
+// initContainers or containers.
+func containerOf(t *testing.T, out, name string) *yaml.Node {
+	t.Helper()
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
@@ -27,8 +35,7 @@ func listOf(t *testing.T, out, name string, keys ...string) []string {
 	for _, list := range []string{"initContainers", "containers"} {
 		for _, c := range contentOf(yamlnode.Lookup(spec, list)) {
 			if yamlnode.ScalarAt(c, "name") == name {
-				items, _ := yamlnode.StringsOf(yamlnode.Path(c, keys...))
-				return items
+				return c
 			}
 		}
 	}
