@@ -3,8 +3,6 @@ package supervisor
 import (
 	"context"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/tandem-sh/tandem/supervisor/donewatch"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
@@ -42,7 +40,7 @@ func (e *engine) newDoneWatcher() (doneSource, error) {
 		return nil, err
 	}
 	if e.cfg.Sidecar.StopWhen == StopWhenDeletion {
-		return deletionGate{inner: watcherSource{w}, deleting: e.hold.deleting}, nil
+		return e.deletion.gate(watcherSource{w}), nil
 	}
 	return watcherSource{w}, nil
 }
@@ -105,19 +103,4 @@ func (e *engine) doneWatchConfig() donewatch.Config {
 		cfg.Mains = e.w.mains
 	}
 	return cfg
-}
-
-// deletedAfterMains: under --stop-when deletion, sig is the pod's deletion
-// reaching this sidecar after its mains ended on it: the termination signal
-// with no hold to take (no --outlive-main, or no main left to outlive, as
-// the kubelet stops a native sidecar only after the mains), a main's
-// termination mark there and the done condition holding. The stop is then
-// the requested one, ended with 0, not the program's code on a signal.
-func (e *engine) deletedAfterMains(sig unix.Signal) (doneEvent, bool) {
-	gate, gated := e.source.(deletionGate)
-	if !gated || e.kindOf(sig) != kindTermination || e.hold.state != holdNone || e.hold.open() || !e.hold.anyMarked() {
-		return doneEvent{}, false
-	}
-	ev, done := gate.inner.check()
-	return ev, done && ev.Err == nil
 }

@@ -5,13 +5,10 @@ import (
 	"fmt"
 	"sync"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor/lifeline"
 	"github.com/tandem-sh/tandem/supervisor/peers"
 	"github.com/tandem-sh/tandem/supervisor/probe"
-	"github.com/tandem-sh/tandem/supervisor/signals"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
 
@@ -19,9 +16,8 @@ import (
 type mainState struct {
 	// --needs: the needed sidecars, and their losses while the main is not
 	// done (nil after, as in the other modes: a loss then is none).
-	needs  *needs
-	lost   chan sidecarLoss
-	marked bool // its termination is marked beside the done file
+	needs *needs
+	lost  chan sidecarLoss
 }
 
 func newMainState(m MainConfig) mainState {
@@ -62,21 +58,6 @@ func (e *engine) runMain(ctx context.Context) outcome {
 		return e.announce(ctx, startFailed(err))
 	}
 	return e.announce(ctx, e.endingOutcome(e.supervise(ctx, c)))
-}
-
-// limitTermination gives a main's CMD --termination-grace to exit after the
-// pod's stop signal (stopsContainer: the signals the main marks its
-// termination on), then SIGKILL: its done file is then written in time
-// for the sidecars, which --outlive-main holds until then, to keep the
-// rest of the pod's grace period for their own stop (docs/commands.md).
-func (e *engine) limitTermination(r *cmdRun, sig unix.Signal) {
-	grace := e.cfg.Main.TerminationGrace
-	if e.cfg.Mode != ModeMain || grace <= 0 || r.stop.active() || !e.stopsContainer(sig) {
-		return
-	}
-	e.killAfter(r, grace)
-	event(e.log.Info(), cmdline.EventTerminationGrace).Str("signal", signals.Name(sig)).Dur("termination_grace_ms", grace).
-		Msg("the pod is stopping: CMD has termination-grace to exit before SIGKILL")
 }
 
 type waitResult struct {

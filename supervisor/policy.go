@@ -96,7 +96,7 @@ func (e *engine) kindOf(sig unix.Signal) kind {
 
 // idlePhase is the phase while no CMD runs.
 func (e *engine) idlePhase() phase {
-	if e.hold.open() {
+	if e.deletion.open() {
 		return phaseIdleHoldable
 	}
 	return phaseIdle
@@ -107,7 +107,7 @@ func (e *engine) runPhase(r *cmdRun) phase {
 	switch {
 	case r.stop.active() && r.requested:
 		return phaseStopping
-	case !r.stop.active() && e.hold.open():
+	case !r.stop.active() && e.deletion.open():
 		return phaseHoldable
 	}
 	return phaseRunning

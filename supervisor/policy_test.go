@@ -159,7 +159,7 @@ func TestRunPhase(t *testing.T) {
 	}
 	for _, row := range rows {
 		e := newEngine(row.cfg, world{}, nil)
-		e.hold.state = row.hold
+		e.deletion.state = row.hold
 		if got := e.runPhase(&row.run); got != row.want {
 			t.Errorf("%s: phase %d, want %d", row.name, got, row.want)
 		}

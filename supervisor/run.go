@@ -23,7 +23,7 @@ type engine struct {
 	w        world
 	signals  <-chan os.Signal
 	lifeline *lifeline.Holder              // main's done file's, or a sidecar's stopped file's
-	hold     *hold                         // sidecar: the termination signal's hold (--outlive-main)
+	deletion *deletion                     // the pod's deletion: the sidecar's hold, the main's mark
 	run      func(context.Context) outcome // the mode's: runCmd, runSidecar, runMain
 	ranking                                // which of the events pending at once the loops take first
 	// What one mode keeps (sidecar_mode.go, main_mode.go): the zero value
@@ -62,12 +62,11 @@ func Run(ctx context.Context, cfg Config) error {
 // newEngine builds the engine for cfg's mode: the one place the mode is
 // chosen, with its state and its run.
 func newEngine(cfg Config, w world, sigs <-chan os.Signal) *engine {
-	e := &engine{cfg: cfg, log: cfg.Log, w: w, signals: sigs, hold: newHold(0, nil, w, nil)}
+	e := &engine{cfg: cfg, log: cfg.Log, w: w, signals: sigs, deletion: newDeletion(cfg, w)}
 	e.run = e.runCmd
 	switch cfg.Mode {
 	case ModeSidecar:
 		e.sidecarState = newSidecarState(cfg.Sidecar)
-		e.hold = newHold(cfg.Sidecar.OutliveMain, cfg.Sidecar.DoneFiles, w, e.mainMarked)
 		e.run = e.runSidecar
 	case ModeMain:
 		e.mainState = newMainState(cfg.Main)

@@ -19,16 +19,13 @@ type sidecarState struct {
 	// lifelines); nil, never ready, in the other modes.
 	done      chan doneEvent
 	newSource func() (doneSource, error) // builds the done sources
-	source    doneSource                 // what newSource built, once CMD may start
 	// The signals that mean something to a sidecar (policy.go's kinds):
 	// --done-signal, --termination-signal.
 	doneSignal, terminationSignal unix.Signal
-	foreignMarks                  map[string]bool // the termination marks of another pod already warned of
 }
 
 func newSidecarState(sc SidecarConfig) sidecarState {
-	return sidecarState{done: make(chan doneEvent, 1), doneSignal: sc.DoneSignal, terminationSignal: sc.TerminationSignal,
-		foreignMarks: map[string]bool{}}
+	return sidecarState{done: make(chan doneEvent, 1), doneSignal: sc.DoneSignal, terminationSignal: sc.TerminationSignal}
 }
 
 // runSidecar: CMD runs until the main is done, is restarted per --restart,
@@ -59,7 +56,6 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 	}
 	// Not closed on the way out: the exit releases it, and closing it first
 	// would only delay the exit.
-	e.source = source
 	go source.run(ctx, e.done)
 	return e.runAndRestart(ctx)
 }
@@ -79,7 +75,7 @@ func (e *engine) runAndRestart(ctx context.Context) outcome {
 		// still needs its sidecar: a crash then is restarted too, within
 		// the hold's deadline. After the pod's signal came otherwise, not:
 		// a proxy that came back would run until the kubelet's SIGKILL.
-		if end.err != nil || end.requested || (end.terminating && !e.hold.held()) || !e.shouldRestart(end.status) {
+		if end.err != nil || end.requested || (end.terminating && !e.deletion.held()) || !e.shouldRestart(end.status) {
 			return e.sidecarOutcome(end)
 		}
 		if spent := budget.exited(e.w.Now(), end.status, e.cfg.Sidecar.MaxRestarts, e.cfg.Sidecar.RestartWindow); spent {
@@ -139,20 +135,7 @@ func (e *engine) shouldRestart(st process.Status) bool {
 	case RestartOnFailure:
 		return st.ExitCode() != 0
 	case RestartDuringDeletion:
-		return e.podDeleting()
-	}
-	return false
-}
-
-// podDeleting: a main of this pod marked its termination, so the pod is
-// being deleted (the signal that stops a container reached the mains,
-// which the kubelet sends on a deletion before any native sidecar's).
-// Without done files no main can tell it: never.
-func (e *engine) podDeleting() bool {
-	for _, done := range e.cfg.Sidecar.DoneFiles {
-		if e.mainMarked(done) {
-			return true
-		}
+		return e.deletion.podDeleting()
 	}
 	return false
 }

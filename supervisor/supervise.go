@@ -45,7 +45,7 @@ type cmdRun struct {
 func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r := &cmdRun{child: c, terminating: e.hold.held()}
+	r := &cmdRun{child: c, terminating: e.deletion.held()}
 	ready := e.startReadiness(ctx)
 	defer ready.stop()
 	for {
@@ -64,7 +64,7 @@ func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 		case evQuitAnswered:
 			e.quitFinished(r)
 		case evHoldTimer:
-			e.holdStepped(e.hold.tick(), r, "")
+			e.holdStepped(e.deletion.tick(), r, "")
 		case evJobStop:
 			e.onJobStop(r, ev.signal)
 		case evLoss:
@@ -76,7 +76,7 @@ func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 // whileRunning is what the loop listens to while r runs.
 func (e *engine) whileRunning(r *cmdRun, ready readiness) eventChans {
 	return eventChans{exited: r.child.Exited, done: e.done, signals: e.signals, readyFailed: ready.failed,
-		timer: r.stop.timer, quitDone: r.stop.quitDone, holdTimer: e.hold.timer, stopped: r.child.Stopped, lost: e.lost}
+		timer: r.stop.timer, quitDone: r.stop.quitDone, holdTimer: e.deletion.holdTimer(), stopped: r.child.Stopped, lost: e.lost}
 }
 
 // failWhileRunning: tandem failed while CMD runs (the ready file cannot be
@@ -112,13 +112,13 @@ func (e *engine) ended(r *cmdRun, ready readiness, st process.Status) ending {
 			r.requested = true
 		}
 	}
-	e.holdStepped(e.hold.settle(), r, "")
+	e.holdStepped(e.deletion.settle(), r, "")
 	return ending{status: st, requested: r.requested && r.failure == nil, err: r.failure, terminating: r.terminating, lost: r.lost}
 }
 
 // onSignal does what the signal means while CMD runs (signalTable).
 func (e *engine) onSignal(ctx context.Context, r *cmdRun, sig unix.Signal) {
-	if ev, deleted := e.deletedAfterMains(sig); deleted && !r.requested {
+	if ev, deleted := e.deletion.afterMains(e.kindOf(sig) == kindTermination); deleted && !r.requested {
 		r.terminating = true
 		e.onDone(ctx, r, ev)
 		return
@@ -131,7 +131,7 @@ func (e *engine) onSignal(ctx context.Context, r *cmdRun, sig unix.Signal) {
 	case sigDone:
 		e.onDone(ctx, r, doneEvent{Source: sourceDoneSignal, SeenAt: e.w.Now()})
 	case sigHold:
-		e.holdStepped(e.hold.take(), r, "")
+		e.holdStepped(e.deletion.take(), r, "")
 	case sigAbsorb:
 		event(e.log.Info(), cmdline.EventSignalAbsorbed).Str("signal", signals.Name(sig)).
 			Msg("termination signal during a requested stop: not forwarded, the stop under way goes on")
@@ -142,8 +142,10 @@ func (e *engine) onSignal(ctx context.Context, r *cmdRun, sig unix.Signal) {
 			e.onJobContinue(r)
 		}
 		e.forward(r.child, sig)
-		e.limitTermination(r, sig)
-		e.markTermination(sig)
+		if grace := e.deletion.terminationGrace(sig, r.stop.active()); grace > 0 {
+			e.killAfter(r, grace)
+		}
+		e.deletion.markTermination(sig)
 	}
 }
 
