@@ -148,27 +148,33 @@ func (d *deletion) anyMarked() bool {
 	return false
 }
 
-// holdStepped does what a step of the hold means, in both loops: the one
-// place the held signal goes on. While CMD runs (r), it goes to CMD once
-// no mark came or the deadline passed, and a deadline cuts a --stop-delay
-// short: the pod is going away now. While none runs (r nil: a restart
-// backoff, during names it), it ends tandem: ended says so.
-func (e *engine) holdStepped(step holdStep, r *cmdRun, during string) (end idleEnd, ended bool) {
-	sig, goesOn := e.deletion.stepped(step, r == nil)
+// whileRunning is what a step of the hold asks while CMD runs: the held
+// signal goes to CMD once no mark came or the deadline passed, and a
+// deadline cuts the stop's --stop-delay short: the pod is going away now.
+func (d *deletion) whileRunning(step holdStep, stop *stopSequence) []action {
+	sig, goesOn := d.stepped(step, false)
 	if !goesOn {
-		return idleEnd{}, false
+		return nil
 	}
+	acts := []action{{kind: actForward, signal: sig}}
+	if step == stepReleased {
+		acts = append(acts, stop.released()...)
+	}
+	return acts
+}
+
+// holdStepped does what a step of the hold means while no CMD runs (a
+// restart backoff, during names it): once the held signal would go on, it
+// ends tandem, and ended says so.
+func (e *engine) holdStepped(step holdStep, during string) (end idleEnd, ended bool) {
+	sig, goesOn := e.deletion.stepped(step, true)
 	switch {
-	case r == nil && step == stepAlone:
+	case !goesOn:
+		return idleEnd{}, false
+	case step == stepAlone:
 		return e.interruptedIdle(sig, during), true
-	case r == nil:
-		return idleEnd{signal: sig}, true
 	}
-	e.forward(r.child, sig)
-	if step == stepReleased && r.stop.phase == stopDelaying {
-		e.killAfter(r, e.cfg.Grace)
-	}
-	return idleEnd{}, false
+	return idleEnd{signal: sig}, true
 }
 
 // stepped says what the hold did (idle: no CMD runs, a restart backoff),

@@ -36,7 +36,7 @@ func (e *engine) idle(during string, until eventChans) (idleEnd, bool) {
 		case evLoss:
 			return idleEnd{lost: &ev.loss}, false
 		case evHoldTimer:
-			if end, ended := e.holdStepped(e.deletion.tick(), nil, during); ended {
+			if end, ended := e.holdStepped(e.deletion.tick(), during); ended {
 				return end, false
 			}
 		default: // evTimer, evWaitOver: what the wait was for
@@ -59,7 +59,7 @@ func (e *engine) idleSignal(sig unix.Signal, during string) (idleEnd, bool) {
 		ev := doneEvent{Source: sourceDoneSignal, SeenAt: e.w.Now()}
 		return idleEnd{done: &ev}, true
 	case sigHold:
-		return e.holdStepped(e.deletion.take(), nil, during)
+		return e.holdStepped(e.deletion.take(), during)
 	case sigTerminate:
 		return e.interruptedIdle(sig, during), true
 	}

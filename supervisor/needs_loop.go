@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
-	"github.com/tandem-sh/tandem/internal/logstamp"
 	"github.com/tandem-sh/tandem/supervisor/probe"
 )
 
@@ -54,15 +53,12 @@ func (e *engine) lostWaiting(loss sidecarLoss) outcome {
 // onSidecarLost stops CMD (stop signal, --grace, SIGKILL) and makes the
 // loss the main's reason, unless the main is already stopping: then it is
 // said, and the reason stays. The stop signal goes out before the line.
-func (e *engine) onSidecarLost(r *cmdRun, loss sidecarLoss) {
+func (e *engine) onSidecarLost(ctx context.Context, r *cmdRun, loss sidecarLoss) {
 	if r.terminating || r.lost != nil || r.stop.active() {
 		event(e.log.Info(), cmdline.EventSidecarLost).Str("sidecar", loss.sidecar).Str("ready_file", loss.ready).
 			Msg("a needed sidecar ended while the main was already stopping; the main's reason is unchanged")
 		return
 	}
 	r.lost = &loss
-	sent := e.signalStop(r)
-	event(logstamp.At(e.log.Error(), sent.at), cmdline.EventSidecarLost).Str("sidecar", loss.sidecar).Str("ready_file", loss.ready).
-		Msg("a needed sidecar was lost; stopping CMD")
-	e.logStopSent(r, sent)
+	e.apply(ctx, r, r.stop.lost(loss))
 }

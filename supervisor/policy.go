@@ -105,7 +105,7 @@ func (e *engine) idlePhase() phase {
 // runPhase is the phase of a run of CMD.
 func (e *engine) runPhase(r *cmdRun) phase {
 	switch {
-	case r.stop.active() && r.requested:
+	case r.stop.stopping():
 		return phaseStopping
 	case !r.stop.active() && e.deletion.open():
 		return phaseHoldable

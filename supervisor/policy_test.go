@@ -154,8 +154,8 @@ func TestRunPhase(t *testing.T) {
 		{"--outlive-main, looking for a mark", outlive, holdProvisional, cmdRun{}, phaseRunning, phaseIdle},
 		{"--outlive-main, released", outlive, holdReleased, cmdRun{}, phaseRunning, phaseIdle},
 		{"--outlive-main, stop after a failure", outlive, holdNone, cmdRun{stop: stopSequence{phase: stopSignaled}}, phaseRunning, phaseIdleHoldable},
-		{"requested stop", outlive, holdNone, cmdRun{requested: true, stop: stopSequence{phase: stopDelaying}}, phaseStopping, phaseIdleHoldable},
-		{"requested stop, held", outlive, holdConfirmed, cmdRun{requested: true, stop: stopSequence{phase: stopQuitting}}, phaseStopping, phaseIdle},
+		{"requested stop", outlive, holdNone, cmdRun{stop: stopSequence{requested: true, phase: stopDelaying}}, phaseStopping, phaseIdleHoldable},
+		{"requested stop, held", outlive, holdConfirmed, cmdRun{stop: stopSequence{requested: true, phase: stopQuitting}}, phaseStopping, phaseIdle},
 	}
 	for _, row := range rows {
 		e := newEngine(row.cfg, world{}, nil)

@@ -24,6 +24,7 @@ type engine struct {
 	signals  <-chan os.Signal
 	lifeline *lifeline.Holder              // main's done file's, or a sidecar's stopped file's
 	deletion *deletion                     // the pod's deletion: the sidecar's hold, the main's mark
+	stop     stopSettings                  // what each run's stop is given
 	run      func(context.Context) outcome // the mode's: runCmd, runSidecar, runMain
 	ranking                                // which of the events pending at once the loops take first
 	// What one mode keeps (sidecar_mode.go, main_mode.go): the zero value
@@ -62,7 +63,7 @@ func Run(ctx context.Context, cfg Config) error {
 // newEngine builds the engine for cfg's mode: the one place the mode is
 // chosen, with its state and its run.
 func newEngine(cfg Config, w world, sigs <-chan os.Signal) *engine {
-	e := &engine{cfg: cfg, log: cfg.Log, w: w, signals: sigs, deletion: newDeletion(cfg, w)}
+	e := &engine{cfg: cfg, log: cfg.Log, w: w, signals: sigs, deletion: newDeletion(cfg, w), stop: newStopSettings(cfg)}
 	e.run = e.runCmd
 	switch cfg.Mode {
 	case ModeSidecar:

@@ -50,7 +50,7 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 		if ev.Err != nil {
 			return e.pathFailed(ev.Err)
 		}
-		e.logDone(ev, time.Time{})
+		logDone(e.log, ev, time.Time{})
 		event(e.log.Info(), cmdline.EventNotStarted).Msg("main was done before the sidecar started; CMD not started")
 		return e.sidecarOutcome(ending{requested: true})
 	}
@@ -100,7 +100,7 @@ func (e *engine) endedInBackoff(stop idleEnd) outcome {
 	case stop.done != nil && stop.done.Err != nil:
 		return e.pathFailed(stop.done.Err)
 	case stop.done != nil:
-		e.logDone(*stop.done, time.Time{})
+		logDone(e.log, *stop.done, time.Time{})
 		return e.sidecarOutcome(ending{requested: true})
 	}
 	return interrupted(stop.signal)

@@ -28,9 +28,12 @@ type ending struct {
 
 // cmdRun is what the loop knows about one run of CMD.
 type cmdRun struct {
-	child       *process.Child
-	stop        stopSequence
-	requested   bool // the stop is the main being done, not a failure
+	child *process.Child
+	stop  stopSequence
+	// What the loop runs for the stop: its timer, its quit calls.
+	timer       <-chan time.Time
+	quitDone    chan struct{}
+	cancelQuit  context.CancelFunc
 	failure     error
 	terminating bool
 	jobStopped  bool // CMD stopped by Ctrl-Z, and tandem with it
@@ -45,14 +48,14 @@ type cmdRun struct {
 func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r := &cmdRun{child: c, terminating: e.deletion.held()}
+	r := &cmdRun{child: c, stop: newStopSequence(e.stop, c.Pid, e.log), terminating: e.deletion.held()}
 	ready := e.startReadiness(ctx)
 	defer ready.stop()
 	for {
 		ev := e.next(e.whileRunning(r, ready))
 		switch ev.kind {
 		case evExit:
-			return e.ended(r, ready, ev.status)
+			return e.ended(ctx, r, ready, ev.status)
 		case evDone:
 			e.doneWhileRunning(ctx, r, ev.done)
 		case evSignal:
@@ -60,15 +63,17 @@ func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 		case evReadyFailed:
 			e.failWhileRunning(ctx, r, ev.err)
 		case evTimer:
-			e.stopTimerFired(ctx, r)
+			r.timer = nil
+			e.apply(ctx, r, r.stop.timerFired())
 		case evQuitAnswered:
-			e.quitFinished(r)
+			r.quitDone = nil // closed: answered once
+			e.apply(ctx, r, r.stop.quitAnswered())
 		case evHoldTimer:
-			e.holdStepped(e.deletion.tick(), r, "")
+			e.apply(ctx, r, e.deletion.whileRunning(e.deletion.tick(), &r.stop))
 		case evJobStop:
 			e.onJobStop(r, ev.signal)
 		case evLoss:
-			e.onSidecarLost(r, ev.loss)
+			e.onSidecarLost(ctx, r, ev.loss)
 		}
 	}
 }
@@ -76,7 +81,7 @@ func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 // whileRunning is what the loop listens to while r runs.
 func (e *engine) whileRunning(r *cmdRun, ready readiness) eventChans {
 	return eventChans{exited: r.child.Exited, done: e.done, signals: e.signals, readyFailed: ready.failed,
-		timer: r.stop.timer, quitDone: r.stop.quitDone, holdTimer: e.deletion.holdTimer(), stopped: r.child.Stopped, lost: e.lost}
+		timer: r.timer, quitDone: r.quitDone, holdTimer: e.deletion.holdTimer(), stopped: r.child.Stopped, lost: e.lost}
 }
 
 // failWhileRunning: tandem failed while CMD runs (the ready file cannot be
@@ -84,7 +89,17 @@ func (e *engine) whileRunning(r *cmdRun, ready readiness) eventChans {
 func (e *engine) failWhileRunning(ctx context.Context, r *cmdRun, err error) {
 	e.logFailure(err, "tandem failed; stopping CMD")
 	r.failure = err
-	e.beginStop(ctx, r, false)
+	e.apply(ctx, r, r.stop.begin(false))
+}
+
+// doneWhileRunning begins the requested stop; a done condition that cannot
+// be known fails tandem.
+func (e *engine) doneWhileRunning(ctx context.Context, r *cmdRun, ev doneEvent) {
+	if ev.Err != nil {
+		e.failWhileRunning(ctx, r, ev.Err)
+		return
+	}
+	e.apply(ctx, r, r.stop.doneSeen(ev))
 }
 
 func staleReadiness(e *engine, err error) {
@@ -95,32 +110,31 @@ func staleReadiness(e *engine, err error) {
 // requested stop it would have been a moment earlier (no restart, exit 0,
 // the stopped file), without signalling a CMD that is gone. A readiness
 // failure pending with it belonged to this run: said, not acted on.
-func (e *engine) ended(r *cmdRun, ready readiness, st process.Status) ending {
-	r.stop.end(e.w.After)
+func (e *engine) ended(ctx context.Context, r *cmdRun, ready readiness, st process.Status) ending {
+	r.endQuit(e.w.After)
 	e.logExit(r.child, st)
 	e.stopLeftovers(r.child.Pid)
 	for _, ev := range e.withExit(eventChans{done: e.done, readyFailed: ready.failed}) {
 		switch {
 		case ev.kind == evReadyFailed:
 			staleReadiness(e, ev.err)
-		case r.requested || r.failure != nil: // a done condition after the stop began: nothing new
+		case r.stop.mainDone() || r.failure != nil: // a done condition after the stop began: nothing new
 		case ev.done.Err != nil:
 			e.logFailure(ev.done.Err, "tandem failed as CMD exited")
 			r.failure = ev.done.Err
 		default:
-			e.logDone(ev.done, time.Time{})
-			r.requested = true
+			r.stop.doneWithExit(ev.done)
 		}
 	}
-	e.holdStepped(e.deletion.settle(), r, "")
-	return ending{status: st, requested: r.requested && r.failure == nil, err: r.failure, terminating: r.terminating, lost: r.lost}
+	e.apply(ctx, r, e.deletion.whileRunning(e.deletion.settle(), &r.stop))
+	return ending{status: st, requested: r.stop.mainDone() && r.failure == nil, err: r.failure, terminating: r.terminating, lost: r.lost}
 }
 
 // onSignal does what the signal means while CMD runs (signalTable).
 func (e *engine) onSignal(ctx context.Context, r *cmdRun, sig unix.Signal) {
-	if ev, deleted := e.deletion.afterMains(e.kindOf(sig) == kindTermination); deleted && !r.requested {
+	if ev, deleted := e.deletion.afterMains(e.kindOf(sig) == kindTermination); deleted && !r.stop.mainDone() {
 		r.terminating = true
-		e.onDone(ctx, r, ev)
+		e.apply(ctx, r, r.stop.done(ev))
 		return
 	}
 	m, terminating := e.meaning(sig, e.runPhase(r))
@@ -129,9 +143,9 @@ func (e *engine) onSignal(ctx context.Context, r *cmdRun, sig unix.Signal) {
 	}
 	switch m {
 	case sigDone:
-		e.onDone(ctx, r, doneEvent{Source: sourceDoneSignal, SeenAt: e.w.Now()})
+		e.apply(ctx, r, r.stop.done(doneEvent{Source: sourceDoneSignal, SeenAt: e.w.Now()}))
 	case sigHold:
-		e.holdStepped(e.deletion.take(), r, "")
+		e.apply(ctx, r, e.deletion.whileRunning(e.deletion.take(), &r.stop))
 	case sigAbsorb:
 		event(e.log.Info(), cmdline.EventSignalAbsorbed).Str("signal", signals.Name(sig)).
 			Msg("termination signal during a requested stop: not forwarded, the stop under way goes on")
@@ -143,23 +157,10 @@ func (e *engine) onSignal(ctx context.Context, r *cmdRun, sig unix.Signal) {
 		}
 		e.forward(r.child, sig)
 		if grace := e.deletion.terminationGrace(sig, r.stop.active()); grace > 0 {
-			e.killAfter(r, grace)
+			e.apply(ctx, r, r.stop.killAfterGrace(grace))
 		}
 		e.deletion.markTermination(sig)
 	}
-}
-
-func (e *engine) forward(c *process.Child, sig unix.Signal) {
-	to := sig
-	if rewritten, ok := e.cfg.Rewrite[sig]; ok {
-		to = rewritten
-	}
-	if err := e.w.Signal(c.Pid, to, !e.cfg.ChildOnly); err != nil {
-		event(e.log.Warn(), cmdline.EventSignalFailed).Err(err).Str("signal", signals.Name(to)).Msg("cannot forward signal")
-		return
-	}
-	event(e.log.Debug(), cmdline.EventSignalForwarded).Str("received", signals.Name(sig)).Str("sent", signals.Name(to)).Int("pid", c.Pid).
-		Bool("group", !e.cfg.ChildOnly).Msg("signal forwarded")
 }
 
 func (e *engine) logExit(c *process.Child, st process.Status) {
