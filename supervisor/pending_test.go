@@ -12,7 +12,7 @@ import (
 
 // The rank, first to last: of two events ready at once, the loops take the
 // one listed first.
-var rank = []eventKind{evExit, evDone, evSignal, evReadyFailed, evTimer, evQuitAnswered, evHoldTimer, evJobStop, evLoss, evWaitOver}
+var rank = []eventKind{evExit, evDone, evSignal, evReadyFailed, evTimer, evQuitAnswered, evHoldTimer, evJobStop, evLoss, evWaitOver, evReaped, evLeftoversLook}
 
 // readyChans is a loop's channels with one event of each of kinds ready.
 func readyChans(kinds ...eventKind) eventChans {
@@ -39,6 +39,10 @@ func readyChans(kinds ...eventKind) eventChans {
 			ch.lost = readyWith(testLoss)
 		case evWaitOver:
 			ch.waitOver = readyWith(struct{}{})
+		case evReaped:
+			ch.reaped = readyWith(struct{}{})
+		case evLeftoversLook:
+			ch.look = readyWith(time.Now())
 		}
 	}
 	return ch

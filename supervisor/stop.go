@@ -26,6 +26,8 @@ const (
 	stopAwaitingQuit           // called: --grace for CMD to leave by itself
 	stopSignaled               // the stop signal sent: --grace until SIGKILL
 	stopKilled
+	stopLeftovers       // CMD exited; its group got the stop signal: --grace until SIGKILL (leftovers.go)
+	stopLeftoversKilled // and SIGKILL
 )
 
 // stopSettings is what the stop is given: the stop signal, --grace, and a
@@ -149,6 +151,8 @@ func (s *stopSequence) timerFired() []action {
 			Msg("CMD did not stop within grace; sending SIGKILL")
 		s.phase = stopKilled
 		return []action{{kind: actSignal, signal: unix.SIGKILL}}
+	case stopLeftovers:
+		return s.leftoversTimedOut()
 	}
 	return nil
 }

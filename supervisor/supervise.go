@@ -38,13 +38,18 @@ type cmdRun struct {
 	terminating bool
 	jobStopped  bool // CMD stopped by Ctrl-Z, and tandem with it
 	lost        *sidecarLoss
+	// CMD exited: the loop's last phase waits for its leftovers
+	// (leftovers.go), looking at the group when look fires.
+	exited *process.Status
+	look   <-chan time.Time
 }
 
-// supervise owns CMD's life until it exits: only this goroutine signals CMD.
-// Signals, the done condition, timers of the stop sequence and readiness
-// failures are events of this one loop; next decides which of those pending
-// at once comes first. A run that begins under the hold (a restart while
-// the main drains) is one the pod is leaving.
+// supervise owns CMD's life until it exits and its group is empty: only
+// this goroutine signals CMD. Signals, the done condition, timers of the
+// stop sequence, readiness failures and, once CMD exited, the reaper's
+// news of its leftovers are events of this one loop; next decides which of
+// those pending at once comes first. A run that begins under the hold (a
+// restart while the main drains) is one the pod is leaving.
 func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -55,7 +60,10 @@ func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 		ev := e.next(e.whileRunning(r, ready))
 		switch ev.kind {
 		case evExit:
-			return e.ended(ctx, r, ready, ev.status)
+			if !e.exited(ctx, r, ev.status) {
+				return e.ended(ctx, r, ready)
+			}
+		case evReaped, evLeftoversLook: // the group is looked at below
 		case evDone:
 			e.doneWhileRunning(ctx, r, ev.done)
 		case evSignal:
@@ -75,11 +83,21 @@ func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 		case evLoss:
 			e.onSidecarLost(ctx, r, ev.loss)
 		}
+		if r.exited != nil {
+			if !e.w.GroupAlive(r.child.Pid) {
+				return e.ended(ctx, r, ready)
+			}
+			r.look = e.w.After(leftoverPollInterval)
+		}
 	}
 }
 
-// whileRunning is what the loop listens to while r runs.
+// whileRunning is what the loop listens to while r runs; once CMD exited,
+// only what tells of its leftovers and the stop's timer.
 func (e *engine) whileRunning(r *cmdRun, ready readiness) eventChans {
+	if r.exited != nil {
+		return eventChans{reaped: e.w.reaped, look: r.look, timer: r.timer}
+	}
 	return eventChans{exited: r.child.Exited, done: e.done, signals: e.signals, readyFailed: ready.failed,
 		timer: r.timer, quitDone: r.quitDone, holdTimer: e.deletion.holdTimer(), stopped: r.child.Stopped, lost: e.lost}
 }
@@ -106,14 +124,24 @@ func staleReadiness(e *engine, err error) {
 	event(e.log.Warn(), cmdline.EventFailed).Err(err).Msg("the ready file could not be written, but CMD had already exited")
 }
 
-// ended closes the run. A done condition pending with the exit makes it the
+// exited: CMD exited. The quit calls end, and what is left of its group,
+// if anything (leftovers says so), gets the stop's last phase.
+func (e *engine) exited(ctx context.Context, r *cmdRun, st process.Status) (leftovers bool) {
+	r.exited = &st
+	r.endQuit(e.w.After)
+	e.logExit(r.child, st)
+	if !e.w.GroupAlive(r.child.Pid) {
+		return false
+	}
+	e.apply(ctx, r, r.stop.leftovers())
+	return true
+}
+
+// ended closes the run once CMD's group is empty. A done condition pending with the exit makes it the
 // requested stop it would have been a moment earlier (no restart, exit 0,
 // the stopped file), without signalling a CMD that is gone. A readiness
 // failure pending with it belonged to this run: said, not acted on.
-func (e *engine) ended(ctx context.Context, r *cmdRun, ready readiness, st process.Status) ending {
-	r.endQuit(e.w.After)
-	e.logExit(r.child, st)
-	e.stopLeftovers(r.child.Pid)
+func (e *engine) ended(ctx context.Context, r *cmdRun, ready readiness) ending {
 	for _, ev := range e.withExit(eventChans{done: e.done, readyFailed: ready.failed}) {
 		switch {
 		case ev.kind == evReadyFailed:
@@ -127,7 +155,7 @@ func (e *engine) ended(ctx context.Context, r *cmdRun, ready readiness, st proce
 		}
 	}
 	e.apply(ctx, r, e.deletion.whileRunning(e.deletion.settle(), &r.stop))
-	return ending{status: st, requested: r.stop.mainDone() && r.failure == nil, err: r.failure, terminating: r.terminating, lost: r.lost}
+	return ending{status: *r.exited, requested: r.stop.mainDone() && r.failure == nil, err: r.failure, terminating: r.terminating, lost: r.lost}
 }
 
 // onSignal does what the signal means while CMD runs (signalTable).
