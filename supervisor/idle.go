@@ -51,10 +51,10 @@ func (e *engine) idle(during string, until eventChans) (idleEnd, bool) {
 // idleSignal does what the signal means while no CMD runs; ended says the
 // signal ends the wait. during names the wait in the log.
 func (e *engine) idleSignal(sig unix.Signal, during string) (idleEnd, bool) {
-	if ev, deleted := e.deletion.afterMains(e.kindOf(sig) == kindTermination); deleted {
+	if ev, deleted := e.deletion.afterMains(e.policy.kindOf(sig) == kindTermination); deleted {
 		return idleEnd{done: &ev}, true
 	}
-	switch m, _ := e.meaning(sig, e.idlePhase()); m {
+	switch m, _ := e.policy.meaning(sig, idlePhase(e.deletion)); m {
 	case sigDone:
 		ev := doneEvent{Source: sourceDoneSignal, SeenAt: e.w.Now()}
 		return idleEnd{done: &ev}, true

@@ -294,3 +294,22 @@ func TestPendingDoneWinsOverRestartBackoff(t *testing.T) {
 		}
 	})
 }
+
+// One event is held per kind: a signal held as CMD exited still reaches
+// the restart backoff after the leftovers' phase held one of its own.
+func TestRankHoldsOnePerKind(t *testing.T) {
+	var rk ranking
+	run := readyChans(evExit, evSignal)
+	_, sig, _ := run.source(evSignal, true)
+	rk.outranked(run, sig)
+	leftovers := readyChans(evReaped, evLeftoversLook)
+	_, look, _ := leftovers.source(evLeftoversLook, true)
+	if ev := rk.outranked(leftovers, look); ev.kind != evReaped {
+		t.Fatalf("took %d, want the reaper's news first", ev.kind)
+	}
+	backoff := readyChans(evWaitOver)
+	backoff.signals = run.signals
+	if ev := rk.next(backoff); ev.kind != evSignal || ev.signal != unix.SIGTERM {
+		t.Errorf("took %+v, want the signal held with CMD's exit", ev)
+	}
+}

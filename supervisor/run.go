@@ -25,6 +25,7 @@ type engine struct {
 	lifeline *lifeline.Holder              // main's done file's, or a sidecar's stopped file's
 	deletion *deletion                     // the pod's deletion: the sidecar's hold, the main's mark
 	stop     stopSettings                  // what each run's stop is given
+	policy   signalPolicy                  // what a signal means
 	run      func(context.Context) outcome // the mode's: runCmd, runSidecar, runMain
 	ranking                                // which of the events pending at once the loops take first
 	// What one mode keeps (sidecar_mode.go, main_mode.go): the zero value
@@ -63,11 +64,12 @@ func Run(ctx context.Context, cfg Config) error {
 // newEngine builds the engine for cfg's mode: the one place the mode is
 // chosen, with its state and its run.
 func newEngine(cfg Config, w world, sigs <-chan os.Signal) *engine {
-	e := &engine{cfg: cfg, log: cfg.Log, w: w, signals: sigs, deletion: newDeletion(cfg, w), stop: newStopSettings(cfg)}
+	e := &engine{cfg: cfg, log: cfg.Log, w: w, signals: sigs, deletion: newDeletion(cfg, w), stop: newStopSettings(cfg),
+		policy: newSignalPolicy(cfg)}
 	e.run = e.runCmd
 	switch cfg.Mode {
 	case ModeSidecar:
-		e.sidecarState = newSidecarState(cfg.Sidecar)
+		e.sidecarState = newSidecarState()
 		e.run = e.runSidecar
 	case ModeMain:
 		e.mainState = newMainState(cfg.Main)

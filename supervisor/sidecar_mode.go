@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor/lifeline"
 	"github.com/tandem-sh/tandem/supervisor/process"
@@ -19,13 +17,10 @@ type sidecarState struct {
 	// lifelines); nil, never ready, in the other modes.
 	done      chan doneEvent
 	newSource func() (doneSource, error) // builds the done sources
-	// The signals that mean something to a sidecar (policy.go's kinds):
-	// --done-signal, --termination-signal.
-	doneSignal, terminationSignal unix.Signal
 }
 
-func newSidecarState(sc SidecarConfig) sidecarState {
-	return sidecarState{done: make(chan doneEvent, 1), doneSignal: sc.DoneSignal, terminationSignal: sc.TerminationSignal}
+func newSidecarState() sidecarState {
+	return sidecarState{done: make(chan doneEvent, 1)}
 }
 
 // runSidecar: CMD runs until the main is done, is restarted per --restart,
