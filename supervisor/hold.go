@@ -172,7 +172,7 @@ func (e *engine) holdStepped(step holdStep, during string) (end idleEnd, ended b
 	case !goesOn:
 		return idleEnd{}, false
 	case step == stepAlone:
-		return e.interruptedIdle(sig, during), true
+		return interruptedIdle(e.log, sig, during), true
 	}
 	return idleEnd{signal: sig}, true
 }

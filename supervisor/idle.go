@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"github.com/rs/zerolog"
 	"golang.org/x/sys/unix"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
@@ -61,15 +62,15 @@ func (e *engine) idleSignal(sig unix.Signal, during string) (idleEnd, bool) {
 	case sigHold:
 		return e.holdStepped(e.deletion.take(), during)
 	case sigTerminate:
-		return e.interruptedIdle(sig, during), true
+		return interruptedIdle(e.log, sig, during), true
 	}
 	e.log.Debug().Str("signal", signals.Name(sig)).Str("phase", during).Msg("signal ignored: CMD is not running")
 	return idleEnd{}, false
 }
 
 // interruptedIdle: a signal ends tandem while no CMD runs (128+N).
-func (e *engine) interruptedIdle(sig unix.Signal, during string) idleEnd {
-	event(e.log.Warn(), cmdline.EventInterrupted).Str("signal", signals.Name(sig)).Str("phase", during).
+func interruptedIdle(log zerolog.Logger, sig unix.Signal, during string) idleEnd {
+	event(log.Warn(), cmdline.EventInterrupted).Str("signal", signals.Name(sig)).Str("phase", during).
 		Msg("signal ends tandem while no CMD runs")
 	return idleEnd{signal: sig}
 }

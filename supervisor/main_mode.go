@@ -31,7 +31,7 @@ func (e *engine) runMain(ctx context.Context) outcome {
 		// Proved before --wait-for and CMD: a main that could not write its
 		// done file at the end would have run for nothing.
 		if err := writableFile(cmdline.FlagDoneFile, path); err != nil {
-			return e.tellSidecars(ctx, e.pathFailed(err))
+			return e.tellSidecars(ctx, pathFailed(e.log, err))
 		}
 		// A restarted main (restartPolicy OnFailure) must not look finished.
 		if err := statusfile.Unlink(path); err != nil {
@@ -43,7 +43,7 @@ func (e *engine) runMain(ctx context.Context) outcome {
 		}
 		// Held from before --wait-for until the done file is written: a main
 		// killed outright at any point is seen by its sidecars as lost.
-		e.lifeline = e.holdLifeline(path, lifeline.KindDone)
+		e.lifeline = holdLifeline(path, lifeline.KindDone, e.log)
 	}
 	if len(e.cfg.Main.Needs) > 0 {
 		e.needs = newNeeds(e.cfg.Main.Needs, e.lost, e.log)
@@ -57,7 +57,7 @@ func (e *engine) runMain(ctx context.Context) outcome {
 	if err != nil {
 		return e.announce(ctx, startFailed(err))
 	}
-	return e.announce(ctx, e.endingOutcome(e.supervise(ctx, c)))
+	return e.announce(ctx, endingOutcome(e.log, e.supervise(ctx, c), e.cfg.SuccessCodes))
 }
 
 type waitResult struct {
@@ -84,7 +84,7 @@ func (e *engine) waitBeforeStart(ctx context.Context) (out outcome, ended bool) 
 		cancel()
 		<-over
 		if stop.lost != nil {
-			return e.lostWaiting(*stop.lost), true
+			return lostWaiting(e.log, *stop.lost), true
 		}
 		return interrupted(stop.signal), true
 	}

@@ -3,6 +3,8 @@ package supervisor
 import (
 	"context"
 
+	"github.com/rs/zerolog"
+
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor/probe"
 )
@@ -44,8 +46,8 @@ func stillMissing(r waitResult) []probe.Pending {
 
 // lostWaiting: a needed sidecar was lost before CMD started: CMD never
 // starts, the main ends at once (exit 1).
-func (e *engine) lostWaiting(loss sidecarLoss) outcome {
-	event(e.log.Error(), cmdline.EventSidecarLost).Str("sidecar", loss.sidecar).Str("ready_file", loss.ready).
+func lostWaiting(log zerolog.Logger, loss sidecarLoss) outcome {
+	event(log.Error(), cmdline.EventSidecarLost).Str("sidecar", loss.sidecar).Str("ready_file", loss.ready).
 		Msg("a needed sidecar was lost before CMD started; CMD not started")
 	return sidecarLost(loss, outcome{})
 }

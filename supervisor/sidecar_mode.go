@@ -30,12 +30,12 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 	defer cancel()
 	// Files it must write, proved before CMD starts.
 	if err := writableFiles(cmdline.FlagStoppedFile, e.cfg.Sidecar.StoppedFile, cmdline.FlagReadyFile, e.cfg.Sidecar.ReadyFile); err != nil {
-		return e.pathFailed(err)
+		return pathFailed(e.log, err)
 	}
-	defer e.holdReadyLifeline()()
+	defer holdReadyLifeline(e.cfg.Sidecar.ReadyFile, e.log)()
 	if path := e.cfg.Sidecar.StoppedFile; path != "" {
 		_ = statusfile.Unlink(path) // a sidecar that starts again has not stopped
-		e.lifeline = e.holdLifeline(path, lifeline.KindStopped)
+		e.lifeline = holdLifeline(path, lifeline.KindStopped, e.log)
 	}
 	source, err := e.newSource()
 	if err != nil {
@@ -43,7 +43,7 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 	}
 	if ev, done := source.check(); done {
 		if ev.Err != nil {
-			return e.pathFailed(ev.Err)
+			return pathFailed(e.log, ev.Err)
 		}
 		logDone(e.log, ev, time.Time{})
 		event(e.log.Info(), cmdline.EventNotStarted).Msg("main was done before the sidecar started; CMD not started")
@@ -93,7 +93,7 @@ func (e *engine) runAndRestart(ctx context.Context) outcome {
 func (e *engine) endedInBackoff(stop idleEnd) outcome {
 	switch {
 	case stop.done != nil && stop.done.Err != nil:
-		return e.pathFailed(stop.done.Err)
+		return pathFailed(e.log, stop.done.Err)
 	case stop.done != nil:
 		logDone(e.log, *stop.done, time.Time{})
 		return e.sidecarOutcome(ending{requested: true})
@@ -107,7 +107,7 @@ func (e *engine) endedInBackoff(stop idleEnd) outcome {
 // backoff) has stopped too: without the file, a sidecar waiting on it under
 // --stop-when success would take the released lifeline for a loss and run on.
 func (e *engine) sidecarOutcome(end ending) outcome {
-	out := e.endingOutcome(end)
+	out := endingOutcome(e.log, end, e.cfg.SuccessCodes)
 	if path := e.cfg.Sidecar.StoppedFile; path != "" && end.requested && end.err == nil {
 		// exitCode is this container's, as in a done file: a sidecar under
 		// --stop-when success that waits on it must see a success.

@@ -54,7 +54,7 @@ func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r := &cmdRun{child: c, stop: newStopSequence(e.stop, c.Pid, e.log), terminating: e.deletion.held()}
-	ready := e.startReadiness(ctx)
+	ready := e.ready.start(ctx, e.w, e.log)
 	defer ready.stop()
 	for {
 		ev := e.next(e.whileRunning(r, ready))
@@ -105,7 +105,7 @@ func (e *engine) whileRunning(r *cmdRun, ready readiness) eventChans {
 // failWhileRunning: tandem failed while CMD runs (the ready file cannot be
 // written, a done file cannot be looked for): stop CMD, exit 125.
 func (e *engine) failWhileRunning(ctx context.Context, r *cmdRun, err error) {
-	e.logFailure(err, "tandem failed; stopping CMD")
+	logFailure(e.log, err, "tandem failed; stopping CMD")
 	r.failure = err
 	e.apply(ctx, r, r.stop.begin(false))
 }
@@ -148,7 +148,7 @@ func (e *engine) ended(ctx context.Context, r *cmdRun, ready readiness) ending {
 			staleReadiness(e, ev.err)
 		case r.stop.mainDone() || r.failure != nil: // a done condition after the stop began: nothing new
 		case ev.done.Err != nil:
-			e.logFailure(ev.done.Err, "tandem failed as CMD exited")
+			logFailure(e.log, ev.done.Err, "tandem failed as CMD exited")
 			r.failure = ev.done.Err
 		default:
 			r.stop.doneWithExit(ev.done)
