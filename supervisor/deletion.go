@@ -59,10 +59,6 @@ func newDeletion(cfg Config, w world) *deletion {
 	return d
 }
 
-// holdTimer is the hold's one timer, for the loops to listen to: the next
-// look for a mark while provisional, the deadline once confirmed.
-func (d *deletion) holdTimer() <-chan time.Time { return d.timer }
-
 // gate puts inner behind --stop-when deletion's gate: its condition counts
 // once the pod is being deleted (deletionGate).
 func (d *deletion) gate(inner doneSource) doneSource {

@@ -128,6 +128,10 @@ func (d *deletion) confirm() holdStep {
 	return stepHeld
 }
 
+// holdTimer is the hold's one timer, for the loops to listen to: the next
+// look for a mark while provisional, the deadline once confirmed.
+func (d *deletion) holdTimer() <-chan time.Time { return d.timer }
+
 // held: confirmed, the deadline still ahead; a restart goes on under it.
 func (d *deletion) held() bool { return d.state == holdConfirmed }
 

@@ -183,7 +183,7 @@ func (e *engine) onSignal(ctx context.Context, r *cmdRun, sig unix.Signal) {
 		if sig == unix.SIGCONT && r.jobStopped {
 			e.onJobContinue(r)
 		}
-		e.forward(r.child, sig)
+		e.apply(ctx, r, []action{{kind: actForward, signal: sig}})
 		if grace := e.deletion.terminationGrace(sig, r.stop.active()); grace > 0 {
 			e.apply(ctx, r, r.stop.killAfterGrace(grace))
 		}
