@@ -51,7 +51,8 @@ func newStopSettings(cfg Config) stopSettings {
 // decisions: each method moves it on and returns the actions the loop
 // applies (signals, the timer of its next step, the quit calls), so only
 // the loop signals CMD, and the stop's timer and the end of its quit calls
-// come back to it as events. Its fields change in this file only.
+// come back to it as events. Its fields change in this file and
+// leftovers.go only.
 type stopSequence struct {
 	stopSettings
 	pid       int // CMD's, for the lines
