@@ -70,26 +70,26 @@ func (e *engine) apply(ctx context.Context, r *cmdRun, acts []action) {
 		}
 	}
 	for _, s := range sent {
-		e.saySent(r.child, s)
+		s.say(e.log, r.child)
 	}
 }
 
-// saySent writes the lines of a signal sent.
-func (e *engine) saySent(c *process.Child, s signalled) {
+// say writes the lines of a signal sent to c.
+func (s signalled) say(log zerolog.Logger, c *process.Child) {
 	if s.done != nil {
-		logDone(e.log, *s.done, s.at)
+		logDone(log, *s.done, s.at)
 	}
 	if s.lost != nil {
-		event(logstamp.At(e.log.Error(), s.at), cmdline.EventSidecarLost).Str("sidecar", s.lost.sidecar).Str("ready_file", s.lost.ready).
+		event(logstamp.At(log.Error(), s.at), cmdline.EventSidecarLost).Str("sidecar", s.lost.sidecar).Str("ready_file", s.lost.ready).
 			Msg("a needed sidecar was lost; stopping CMD")
 	}
 	if !s.stopSent {
 		return
 	}
-	event(logstamp.At(e.log.Info(), s.at), cmdline.EventStopSent).Int("pid", c.Pid).
+	event(logstamp.At(log.Info(), s.at), cmdline.EventStopSent).Int("pid", c.Pid).
 		Str("signal", signals.Name(s.signal)).Msg("stop signal sent")
 	if s.err != nil {
-		event(e.log.Error(), cmdline.EventSignalFailed).Err(s.err).Int("pid", c.Pid).Msg("cannot send stop signal")
+		event(log.Error(), cmdline.EventSignalFailed).Err(s.err).Int("pid", c.Pid).Msg("cannot send stop signal")
 	}
 }
 

@@ -77,7 +77,7 @@ func (e *engine) waitBeforeStart(ctx context.Context) (out outcome, ended bool) 
 	over := make(chan struct{})
 	go func() {
 		defer close(over)
-		r = e.waitAll(ctx)
+		r = waitAll(ctx, m, e.needs, e.w.prober, e.log)
 	}()
 	stop, ok := e.idle("wait-for", eventChans{waitOver: over})
 	if !ok {

@@ -12,21 +12,21 @@ import (
 // A needed sidecar lost is one more event of the two loops, idle (the
 // main's wait) and supervise (CMD runs); its rank is evLoss's.
 
-// waitAll waits, within one --wait-timeout, for --wait-for's conditions and
-// the needed sidecars at once.
-func (e *engine) waitAll(ctx context.Context) waitResult {
-	m := e.cfg.Main
+// waitAll waits, within one --wait-timeout, for --wait-for's conditions
+// (probed with prober) and the needed sidecars (ns, nil without --needs)
+// at once.
+func waitAll(ctx context.Context, m MainConfig, ns *needs, prober probe.Prober, log zerolog.Logger) waitResult {
 	ctx, cancel := context.WithTimeout(ctx, m.WaitTimeout)
 	defer cancel()
 	missing := make(chan []string, 1)
 	go func() {
-		if e.needs == nil {
+		if ns == nil {
 			missing <- nil
 			return
 		}
-		missing <- e.needs.wait(ctx, m.WaitInterval)
+		missing <- ns.wait(ctx, m.WaitInterval)
 	}()
-	pending, err := probe.Wait(ctx, e.w.prober, m.WaitFor, m.WaitInterval, 0, e.log)
+	pending, err := probe.Wait(ctx, prober, m.WaitFor, m.WaitInterval, 0, log)
 	r := waitResult{pending: pending, needs: <-missing, err: err}
 	if r.err == nil && len(r.needs) > 0 {
 		r.err = ctx.Err()

@@ -79,7 +79,7 @@ func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 		case evHoldTimer:
 			e.apply(ctx, r, e.deletion.whileRunning(e.deletion.tick(), &r.stop))
 		case evJobStop:
-			e.onJobStop(r, ev.signal)
+			onJobStop(e.w.terminal, e.log, r, ev.signal)
 		case evLoss:
 			e.onSidecarLost(ctx, r, ev.loss)
 		}
@@ -181,7 +181,7 @@ func (e *engine) onSignal(ctx context.Context, r *cmdRun, sig unix.Signal) {
 		event(e.log.Debug(), cmdline.EventSignalDropped).Str("signal", signals.Name(sig)).Msg("signal not forwarded (--rewrite to 0)")
 	default:
 		if sig == unix.SIGCONT && r.jobStopped {
-			e.onJobContinue(r)
+			onJobContinue(e.w.terminal, e.log, r)
 		}
 		e.apply(ctx, r, []action{{kind: actForward, signal: sig}})
 		if grace := e.deletion.terminationGrace(sig, r.stop.active()); grace > 0 {
