@@ -34,7 +34,7 @@ type action struct {
 	kind   actionKind
 	signal unix.Signal   // actSignal, actForward
 	after  time.Duration // actArm: the wait; actQuit: each call's timeout
-	urls   []probe.Target
+	urls   []probe.Target // actQuit
 	// actSignal: the lines that follow the signal, stamped with its time:
 	// the main done, a needed sidecar lost, the stop signal sent.
 	done     *doneEvent
