@@ -32,8 +32,8 @@ const (
 // action is one thing the loop does for a decision.
 type action struct {
 	kind   actionKind
-	signal unix.Signal   // actSignal, actForward
-	after  time.Duration // actArm: the wait; actQuit: each call's timeout
+	signal unix.Signal    // actSignal, actForward
+	after  time.Duration  // actArm: the wait; actQuit: each call's timeout
 	urls   []probe.Target // actQuit
 	// actSignal: the lines that follow the signal, stamped with its time:
 	// the main done, a needed sidecar lost, the stop signal sent.
