@@ -126,7 +126,7 @@ func TestSignalLookupAsInject(t *testing.T) {
 // inject's split reads it.
 func TestGracePeriodAsTheKubelet(t *testing.T) {
 	var expr string
-	for _, v := range (&generator{opts: Options{Presets: presets.Builtin()}}).grace() {
+	for _, v := range newGenerator(Options{Presets: presets.Builtin()}).grace() {
 		if v.name == "period" {
 			expr = v.expr
 		}
@@ -265,7 +265,7 @@ func TestGraceSplitAsInject(t *testing.T) {
 	for _, mode := range []inject.Mode{inject.Classic, inject.Native} {
 		opts := Options{Name: "tandem", Mode: mode, Install: inject.InitCopy, Image: "ghcr.io/tandem-sh/tandem:v1.0.0",
 			Version: "v1.0.0", Presets: presets.Builtin(), OnError: inject.Reject}
-		policy := compilePolicy(t, &generator{opts: opts})
+		policy := compilePolicy(t, newGenerator(opts))
 		played := 0
 		for _, src := range pods {
 			if first, _, _ := strings.Cut(src, "\n"); !strings.Contains(first, string(mode)+"=injects") {

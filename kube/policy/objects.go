@@ -30,15 +30,21 @@ func (o Objects) List() []any {
 	return list
 }
 
-// generator writes the CEL of one set of options.
-type generator struct{ opts Options }
+// generator writes the CEL of one set of options, with inject's grace
+// rule.
+type generator struct {
+	opts Options
+	rule graceRule
+}
+
+func newGenerator(opts Options) *generator { return &generator{opts: opts, rule: injectGrace()} }
 
 // Generate writes the policies for opts.
 func Generate(opts Options) (Objects, error) {
 	if err := opts.check(); err != nil {
 		return Objects{}, err
 	}
-	g := &generator{opts: opts}
+	g := newGenerator(opts)
 	var vars []admissionv1.Variable
 	for _, list := range [][]variable{g.selection(), {g.problems()}, g.grace(), g.argv()} {
 		for _, x := range list {
