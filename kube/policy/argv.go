@@ -99,7 +99,8 @@ func (g *generator) sidecarSignal(at func(string) string) string {
 	signals := presetMap(g.opts.Presets, signalOf)
 	stated, preset := at("signal"), at("preset")
 	return "(" + choose([][2]string{
-		{stated + " != ''", "(" + stated + " != 'TERM' ? " + flagPair(cmdline.FlagTerminationSignal, "string("+stated+")") + " : [])"},
+		{stated + " != ''", "(" + stated + " != 'TERM' ? " + flagPair(cmdline.FlagTerminationSignal, "string("+stated+")") +
+			" : [])"},
 		{preset + " in " + signals, flagPair(cmdline.FlagTerminationSignal, "string("+signals+"["+preset+"])")},
 	}, "[]") + ")"
 }

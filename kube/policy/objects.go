@@ -93,7 +93,8 @@ func matchConditions() []admissionv1.MatchCondition {
 	}
 	return []admissionv1.MatchCondition{
 		{Name: "not-injected", Expression: absent(inject.InjectedKey)},
-		{Name: "not-opted-out", Expression: absent(inject.InjectKey) + " || !(object.metadata.annotations[" + str(inject.InjectKey) + "] in " + strList(inject.OptOutValues) + ")"},
+		{Name: "not-opted-out", Expression: absent(inject.InjectKey) + " || !(object.metadata.annotations[" +
+			str(inject.InjectKey) + "] in " + strList(inject.OptOutValues) + ")"},
 		{Name: "not-marked", Expression: absent(PolicyKey)},
 	}
 }
@@ -107,7 +108,8 @@ func refusal(opts Options) (*admissionv1.ValidatingAdmissionPolicy, *admissionv1
 		fail, action, outcome = admissionv1.Ignore, admissionv1.Warn, "It is created without tandem: fix that"
 	}
 	value := "object.metadata.annotations[" + str(PolicyKey) + "]"
-	marked := "has(object.metadata.annotations) && " + str(PolicyKey) + " in object.metadata.annotations && " + value + ".startsWith(" + str(SkippedPrefix) + ")"
+	marked := "has(object.metadata.annotations) && " + str(PolicyKey) + " in object.metadata.annotations && " + value +
+		".startsWith(" + str(SkippedPrefix) + ")"
 	vap := &admissionv1.ValidatingAdmissionPolicy{
 		TypeMeta:   metav1.TypeMeta{APIVersion: admissionv1.SchemeGroupVersion.String(), Kind: "ValidatingAdmissionPolicy"},
 		ObjectMeta: metav1.ObjectMeta{Name: opts.Name},
