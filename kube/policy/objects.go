@@ -44,7 +44,12 @@ func Generate(opts Options) (Objects, error) {
 	if err := opts.check(); err != nil {
 		return Objects{}, err
 	}
-	g := newGenerator(opts)
+	return newGenerator(opts).objects(), nil
+}
+
+// objects are the policies of g's options.
+func (g *generator) objects() Objects {
+	opts := g.opts
 	var vars []admissionv1.Variable
 	for _, list := range [][]variable{g.selection(), {g.problems()}, g.grace(), g.argv()} {
 		for _, x := range list {
@@ -72,7 +77,7 @@ func Generate(opts Options) (Objects, error) {
 			MatchResources: &admissionv1.MatchResources{NamespaceSelector: opts.NamespaceSelector}},
 	}}
 	objs.Validating, objs.ValidatingBinding = refusal(opts)
-	return objs, nil
+	return objs
 }
 
 // podCreates matches the creation of pods, as the webhook does.
