@@ -3,6 +3,8 @@ package inject
 import (
 	"fmt"
 	"slices"
+
+	"k8s.io/apimachinery/pkg/util/version"
 )
 
 // NativeSince is the Kubernetes release where the SidecarContainers
@@ -90,3 +92,17 @@ func CheckNative(v ClusterVersions, given string) error {
 // atLeastNative: version (as the API server and the kubelet report it)
 // is at NativeSince or later, and it parsed.
 func atLeastNative(version string) (ok, parsed bool) { return atLeast(version, 1, nativeMinor) }
+
+// atLeast reads a version as Kubernetes components and container runtimes
+// report it (v1.29.3, v1.30.1-gke.1589000, v1.29.0-eks-5e0fdde,
+// v1.31.2+k3s1, 1.29, 2.1.0), as apimachinery's generic versions read
+// them: whether it is at major.minor or later, and whether it parsed. A
+// pre-release (v1.29.0-rc.1) counts as its release: its feature gates'
+// defaults are that release's.
+func atLeast(v string, major, minor uint) (ok, parsed bool) {
+	got, err := version.ParseGeneric(v)
+	if err != nil {
+		return false, false
+	}
+	return got.AtLeast(version.MajorMinor(major, minor)), true
+}

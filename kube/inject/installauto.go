@@ -15,7 +15,7 @@ const imageVolumeMinor = 35
 
 // imageVolumeRuntimes are the first releases of the container runtimes
 // that mount image volumes, by the name a node reports for its runtime.
-var imageVolumeRuntimes = map[string]struct{ major, minor int }{
+var imageVolumeRuntimes = map[string]struct{ major, minor uint }{
 	"containerd": {2, 1},
 	"cri-o":      {1, 31},
 }
