@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/tandem-sh/tandem/kube/inject"
-	"github.com/tandem-sh/tandem/kube/webhook/kube"
+	"github.com/tandem-sh/tandem/kube/webhook/apiclient"
 )
 
 // clusterReadTimeout bounds reading the cluster's versions for --mode.
@@ -16,14 +16,14 @@ const clusterReadTimeout = 15 * time.Second
 // clusterVersions reads the versions --mode decides on (a variable for
 // the tests).
 var clusterVersions = func(ctx context.Context, kubeconfig string) (inject.ClusterVersions, error) {
-	cfg, err := kube.RESTConfig(kubeconfig)
+	cfg, err := apiclient.RESTConfig(kubeconfig)
 	if err != nil {
 		return inject.ClusterVersions{}, badKubeconfig{err}
 	}
 	cfg.UserAgent = "tandemctl"
 	ctx, cancel := context.WithTimeout(ctx, clusterReadTimeout)
 	defer cancel()
-	return kube.ClusterVersionsAt(ctx, cfg)
+	return apiclient.ClusterVersionsAt(ctx, cfg)
 }
 
 // badKubeconfig is a kubeconfig that reaches no API server: a usage
