@@ -2,9 +2,6 @@ package inject
 
 import (
 	"fmt"
-	"slices"
-
-	"k8s.io/apimachinery/pkg/util/version"
 )
 
 // NativeSince is the Kubernetes release where the SidecarContainers
@@ -50,33 +47,21 @@ const (
 // run the sidecar to completion before the mains, and the pod would never
 // start its work.
 func ChooseMode(v ClusterVersions) ModeChoice {
-	if ok, parsed := atLeastNative(v.APIServer); !parsed {
-		return ModeChoice{Classic, fmt.Sprintf("the API server's version %q does not read as vMAJOR.MINOR", v.APIServer), ReasonUnreadable}
-	} else if !ok {
-		return ModeChoice{Classic, fmt.Sprintf("the API server is %s, before %s (native sidecars off by default)", v.APIServer, NativeSince), ReasonOldAPIServer}
+	d, on := nativeGate.choose(v, "the cluster has no nodes whose kubelet version could be read",
+		func(name string) (verdict, bool) { return nativeGate.kubelet(name, v.Kubelets[name]) },
+		func(nodes string) verdict {
+			return verdict{fmt.Sprintf("the API server (%s) and every node's kubelet (%s) are at %s or later", v.APIServer, nodes, NativeSince),
+				ReasonAllNative}
+		})
+	if on {
+		return ModeChoice{Native, d.why, d.reason}
 	}
-	if len(v.Kubelets) == 0 {
-		return ModeChoice{Classic, "the cluster has no nodes whose kubelet version could be read", ReasonNoNodes}
-	}
-	names := make([]string, 0, len(v.Kubelets))
-	for name := range v.Kubelets {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		version := v.Kubelets[name]
-		if ok, parsed := atLeastNative(version); !parsed {
-			return ModeChoice{Classic, fmt.Sprintf("node %s's kubelet version %q does not read as vMAJOR.MINOR", name, version), ReasonUnreadable}
-		} else if !ok {
-			return ModeChoice{Classic, fmt.Sprintf("node %s's kubelet is %s, before %s (native sidecars off by default)", name, version, NativeSince), ReasonOldKubelet}
-		}
-	}
-	nodes := fmt.Sprintf("%d nodes", len(names))
-	if len(names) == 1 {
-		nodes = "1 node"
-	}
-	return ModeChoice{Native, fmt.Sprintf("the API server (%s) and every node's kubelet (%s) are at %s or later", v.APIServer, nodes, NativeSince), ReasonAllNative}
+	return ModeChoice{Classic, d.why, d.reason}
 }
+
+// nativeGate is native sidecars' feature gate, SidecarContainers.
+var nativeGate = featureGate{since: NativeSince, minor: nativeMinor, off: "native sidecars off by default",
+	oldAPIServer: ReasonOldAPIServer, oldNodes: ReasonOldKubelet}
 
 // CheckNative refuses native mode, as given (--mode native, or its
 // variable), on a cluster that ChooseMode would give classic, with the
@@ -87,22 +72,4 @@ func CheckNative(v ClusterVersions, given string) error {
 		return fmt.Errorf("%s: %s; use --mode classic, or --mode auto", given, c.Why)
 	}
 	return nil
-}
-
-// atLeastNative: version (as the API server and the kubelet report it)
-// is at NativeSince or later, and it parsed.
-func atLeastNative(version string) (ok, parsed bool) { return atLeast(version, 1, nativeMinor) }
-
-// atLeast reads a version as Kubernetes components and container runtimes
-// report it (v1.29.3, v1.30.1-gke.1589000, v1.29.0-eks-5e0fdde,
-// v1.31.2+k3s1, 1.29, 2.1.0), as apimachinery's generic versions read
-// them: whether it is at major.minor or later, and whether it parsed. A
-// pre-release (v1.29.0-rc.1) counts as its release: its feature gates'
-// defaults are that release's.
-func atLeast(v string, major, minor uint) (ok, parsed bool) {
-	got, err := version.ParseGeneric(v)
-	if err != nil {
-		return false, false
-	}
-	return got.AtLeast(version.MajorMinor(major, minor)), true
 }
