@@ -95,20 +95,11 @@ func podKeychains(readPullSecrets bool, clients apiclient.Clients) admission.Key
 	return apiclient.PodKeychains{Core: clients.Core}
 }
 
-// settleMode decides the mode the webhook injects in (settleMode), and
+// settleMode decides the mode the webhook injects in (modeOption), and
 // says it.
 func (s *webhookSetup) settleMode(cliCtx *cli.Context, opts *inject.Options) (inject.ModeChoice, error) {
-	auto := opts.Mode == inject.Auto
 	s.kubeconfig = cliCtx.String("kubeconfig")
-	choice, err := settleMode(cliCtx.Context, opts, s.kubeconfig, true, originOf(cliCtx, "mode"))
-	if err != nil {
-		return choice, err
-	}
-	if auto {
-		s.auto = &choice
-	}
-	s.logMode(choice)
-	return choice, nil
+	return settleForWebhook(cliCtx.Context, modeOption, &opts.Mode, s.kubeconfig, originOf(cliCtx, "mode"), &s.auto, s.logMode)
 }
 
 func (s *webhookSetup) logMode(choice inject.ModeChoice) {
