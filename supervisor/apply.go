@@ -9,9 +9,9 @@ import (
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/logstamp"
+	"github.com/tandem-sh/tandem/internal/signals"
 	"github.com/tandem-sh/tandem/supervisor/probe"
 	"github.com/tandem-sh/tandem/supervisor/process"
-	"github.com/tandem-sh/tandem/supervisor/signals"
 )
 
 // The owners of the engine's decisions (the stop, the pod's deletion)

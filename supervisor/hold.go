@@ -6,7 +6,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
-	"github.com/tandem-sh/tandem/supervisor/signals"
+	"github.com/tandem-sh/tandem/internal/signals"
 )
 
 // The sidecar's hold of its termination signal (--outlive-main): the pod is

@@ -5,7 +5,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
-	"github.com/tandem-sh/tandem/supervisor/signals"
+	"github.com/tandem-sh/tandem/internal/signals"
 )
 
 // idleEnd is why a wait with no CMD running ended early.

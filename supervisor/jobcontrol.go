@@ -5,7 +5,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
-	"github.com/tandem-sh/tandem/supervisor/signals"
+	"github.com/tandem-sh/tandem/internal/signals"
 )
 
 // onJobStop: CMD was stopped by Ctrl-Z (or SIGTTIN/SIGTTOU). Under a shell,

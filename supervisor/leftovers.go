@@ -6,7 +6,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
-	"github.com/tandem-sh/tandem/supervisor/signals"
+	"github.com/tandem-sh/tandem/internal/signals"
 )
 
 // After CMD exits, what is left of its process group gets the stop signal

@@ -8,8 +8,8 @@ import (
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/exitcode"
+	"github.com/tandem-sh/tandem/internal/signals"
 	"github.com/tandem-sh/tandem/supervisor/process"
-	"github.com/tandem-sh/tandem/supervisor/signals"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
 

@@ -3,7 +3,7 @@ package supervisor
 import (
 	"golang.org/x/sys/unix"
 
-	"github.com/tandem-sh/tandem/supervisor/signals"
+	"github.com/tandem-sh/tandem/internal/signals"
 )
 
 // What a signal means to tandem is one table (signalTable), which both

@@ -6,7 +6,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/tandem-sh/tandem/supervisor/signals"
+	"github.com/tandem-sh/tandem/internal/signals"
 )
 
 // Every row of signalTable, written out: what a signal of each kind means in

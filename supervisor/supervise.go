@@ -8,8 +8,8 @@ import (
 
 	"github.com/rs/zerolog"
 	"github.com/tandem-sh/tandem/internal/cmdline"
+	"github.com/tandem-sh/tandem/internal/signals"
 	"github.com/tandem-sh/tandem/supervisor/process"
-	"github.com/tandem-sh/tandem/supervisor/signals"
 )
 
 // ending is how one run of CMD ended.
