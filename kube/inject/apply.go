@@ -35,7 +35,9 @@ func (p *plan) apply(template *yaml.Node, opts Options) {
 	if opts.Mode == Native {
 		for _, c := range p.sidecars {
 			setAfter(c.node, "restartPolicy", yamlnode.Str("Always"), "image")
-			initFirst = append(initFirst, c.node)
+			if !placeAfterWriter(c, inits) {
+				initFirst = append(initFirst, c.node)
+			}
 		}
 		p.setContainers(p.mains)
 	} else {
