@@ -59,7 +59,7 @@ func (g *generator) containerProblems() []string {
 			".map(c, 'container ' + c.name + ' already runs tandem')",
 	}
 	if g.opts.Mode == inject.Native {
-		return append(parts,
+		return append(parts, programFromInit(ctr, sidecar),
 			v("sidecars")+".filter(i, has("+ctr+".lifecycle) && has("+ctr+".lifecycle.preStop))"+
 				".map(i, "+sidecar+" + ' has a preStop hook, which the policy does not handle in native mode')",
 			v("sidecars")+".filter(i, has("+ctr+".readinessProbe) && !has("+ctr+".startupProbe))"+
@@ -68,6 +68,22 @@ func (g *generator) containerProblems() []string {
 	}
 	return append(parts, v("sidecars")+".filter(i, has("+ctr+".readinessProbe) || has("+ctr+".startupProbe))"+
 		".map(i, "+sidecar+" + ' has a probe, which becomes a start hook in classic mode, which the policy does not write')")
+}
+
+// programFromInit is the CEL of native mode's refusal of a sidecar whose
+// program is on a volume one of the pod's init containers mounts (Argo
+// Workflows' step pods: its init copies the executor every container runs):
+// inject starts such a sidecar after that init container, which the
+// policy's patch, putting the sidecars first, does not.
+func programFromInit(ctr, sidecar string) string {
+	program := ctr + ".command[0]"
+	onVolume := "m, " + program + ".startsWith(" + mountDir("m.mountPath") + " + '/') && " + mountDir("m.mountPath") + " != '/'"
+	writtenByInit := "has(object.spec.initContainers) && object.spec.initContainers.exists(c, has(c.volumeMounts) && " +
+		"c.volumeMounts.exists(w, w.name == m.name))"
+	return v("sidecars") + ".filter(i, has(" + ctr + ".command) && size(" + ctr + ".command) > 0 && has(" + ctr +
+		".volumeMounts) && " + ctr + ".volumeMounts.exists(" + onVolume + " && " + writtenByInit + "))" +
+		".map(i, " + sidecar + " + ' runs its program from a volume an init container mounts: in native mode it must " +
+		"start after that init container, which the policy does not arrange; the webhook and tandemctl inject do')"
 }
 
 // unsupportedPresets is a CEL map from the presets the policy cannot
