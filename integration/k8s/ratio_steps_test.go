@@ -91,7 +91,8 @@ func runtimeSteps(t *testing.T, p pod, applied time.Time) startTimeline {
 				note(c+" created", line)
 			case strings.Contains(line, "StartContainer") && strings.Contains(line, "returns successfully"):
 				note(c+" started", line)
-			case strings.Contains(strings.ToLower(line), "exit"):
+			case strings.Contains(line, "exit event") || strings.Contains(line, "TaskExit"):
+				// containerd 2.x logs each exit; 1.6 does not, at info.
 				note(c+" exited", line)
 			}
 		}
