@@ -12,7 +12,7 @@ import (
 )
 
 // startRounds is how many times each pod is started, in turns.
-const startRounds = 8
+const startRounds = 6
 
 // proxyProbe is the proxy's startupProbe in the shape that has one: in
 // native mode it orders the start, in classic mode inject turns it into
