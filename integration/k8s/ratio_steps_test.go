@@ -59,8 +59,11 @@ func runtimeSteps(t *testing.T, p pod, applied time.Time) startTimeline {
 	t.Helper()
 	ids := map[string]string{}
 	for _, c := range startContainers {
+		// containerd://ID; none for a container never created.
 		if cs, ok := p.container(c); ok {
-			ids[c] = cs.ContainerID[strings.Index(cs.ContainerID, "//")+2:]
+			if _, id, found := strings.Cut(cs.ContainerID, "://"); found {
+				ids[c] = id
+			}
 		}
 	}
 	f, err := os.Open(runtimeLog())
