@@ -269,7 +269,7 @@ test-stress: $(BIN)
 # deadline on a loaded machine (Go issue 75804, fixed in 1.27) and fails
 # now and then with a bare "context deadline exceeded".
 FUZZTIME ?= 30s
-FUZZPKGS := ./supervisor/probe ./supervisor/signals ./supervisor/statusfile ./supervisor/peers \
+FUZZPKGS := ./supervisor/probe ./internal/signals ./supervisor/statusfile ./supervisor/peers \
             ./kube/inject ./kube/webhook/admission
 fuzz:
 	@for pkg in $(FUZZPKGS); do \

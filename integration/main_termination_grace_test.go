@@ -5,7 +5,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/tandem-sh/tandem/supervisor/signals"
+	"github.com/tandem-sh/tandem/internal/signals"
 )
 
 // --termination-grace holds for every signal a runtime stops a container

@@ -8,9 +8,9 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
+	"github.com/tandem-sh/tandem/internal/signals"
 	"github.com/tandem-sh/tandem/supervisor/peers"
 	"github.com/tandem-sh/tandem/supervisor/probe"
-	"github.com/tandem-sh/tandem/supervisor/signals"
 )
 
 // Mode is which command tandem runs as.

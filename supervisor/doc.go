@@ -15,15 +15,18 @@
 //  3. Start CMD in its own process group from the reaper's locked thread.
 //  4. One goroutine owns CMD (supervise.go). It takes the next event, the
 //     ready one that ranks first (pending.go), and one switch hands it to
-//     its handler: signals, whose meaning one table gives (policy.go); the
-//     done condition and the stop it begins (stop.go); the sidecar's hold
-//     of its termination signal (hold.go); readiness failures; job-control
-//     stops; a needed sidecar's loss; CMD's exit. Nothing else signals CMD.
-//     While no CMD runs, idle.go takes events the same way.
+//     the owner of its decision: what a signal means (policy.go); the stop
+//     the done condition begins (stop.go); the pod's deletion, the
+//     sidecar's hold of its termination signal and the main's mark
+//     (deletion.go); readiness failures; job-control stops; a needed
+//     sidecar's loss; CMD's exit. The owners return actions, which the loop
+//     applies (apply.go): nothing else signals CMD. While no CMD runs,
+//     idle.go takes events the same way.
 //  5. When CMD ends, its leftover group gets the stop signal, grace, SIGKILL
-//     (leftovers.go). A sidecar may restart CMD (sidecar_mode.go); main
-//     writes its done file, calls quit URLs, signals peers; tandem exits
-//     with CMD's code, or 0 for a requested stop (outcome.go).
+//     (leftovers.go), the loop's last phase. A sidecar may restart CMD
+//     (sidecar_mode.go); main writes its done file, calls quit URLs,
+//     signals peers; tandem exits with CMD's code, or 0 for a requested
+//     stop (outcome.go).
 //
 // What the engine does to CMD, the clock, the terminal, quit URLs and
 // status files goes through world.go, so the lifecycle is tested with

@@ -3,8 +3,6 @@ package supervisor
 import (
 	"context"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/tandem-sh/tandem/supervisor/donewatch"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
@@ -34,17 +32,18 @@ var _ doneSource = watcherSource{}
 func (s watcherSource) check() (doneEvent, bool)                      { return s.Check() }
 func (s watcherSource) run(ctx context.Context, out chan<- doneEvent) { s.Run(ctx, out) }
 
-// newDoneWatcher builds the sidecar's done watcher; under --stop-when
-// deletion it looks only once the pod is being deleted.
-func (e *engine) newDoneWatcher() (doneSource, error) {
-	w, err := donewatch.New(e.doneWatchConfig())
+// newDoneWatcher builds the sidecar's done watcher from cfg, on w; under
+// --stop-when deletion it looks only once the pod is being deleted (d's
+// gate).
+func newDoneWatcher(cfg Config, w world, d *deletion) (doneSource, error) {
+	dw, err := donewatch.New(doneWatchConfig(cfg, w))
 	if err != nil {
 		return nil, err
 	}
-	if e.cfg.Sidecar.StopWhen == StopWhenDeletion {
-		return deletionGate{inner: watcherSource{w}, deleting: e.hold.deleting}, nil
+	if cfg.Sidecar.StopWhen == StopWhenDeletion {
+		return d.gate(watcherSource{dw}), nil
 	}
-	return watcherSource{w}, nil
+	return watcherSource{dw}, nil
 }
 
 // deletionGate is the done condition under --stop-when deletion: nothing
@@ -96,28 +95,13 @@ func (g deletionGate) run(ctx context.Context, out chan<- doneEvent) {
 // world's clock. Without done files (a shared PID namespace) the `tandem
 // main` that signals this sidecar is held through a pidfd, found by the
 // world's peer finder.
-func (e *engine) doneWatchConfig() donewatch.Config {
-	sc := e.cfg.Sidecar
-	cfg := donewatch.Config{Paths: sc.DoneFiles, SuccessOnly: sc.StopWhen == StopWhenSuccess, Poll: sc.PollInterval,
-		MainStartTimeout: sc.MainStartTimeout, StallAfter: e.cfg.Grace, Host: statusfile.Hostname(), Name: e.cfg.Name,
-		Clock: e.w.clock, Unsearchable: unsearchable, Log: e.log}
+func doneWatchConfig(cfg Config, w world) donewatch.Config {
+	sc := cfg.Sidecar
+	dw := donewatch.Config{Paths: sc.DoneFiles, SuccessOnly: sc.StopWhen == StopWhenSuccess, Poll: sc.PollInterval,
+		MainStartTimeout: sc.MainStartTimeout, StallAfter: cfg.Grace, Host: statusfile.Hostname(), Name: cfg.Name,
+		Clock: w.clock, Unsearchable: unsearchable, Log: cfg.Log}
 	if len(sc.DoneFiles) == 0 {
-		cfg.Mains = e.w.mains
+		dw.Mains = w.mains
 	}
-	return cfg
-}
-
-// deletedAfterMains: under --stop-when deletion, sig is the pod's deletion
-// reaching this sidecar after its mains ended on it: the termination signal
-// with no hold to take (no --outlive-main, or no main left to outlive, as
-// the kubelet stops a native sidecar only after the mains), a main's
-// termination mark there and the done condition holding. The stop is then
-// the requested one, ended with 0, not the program's code on a signal.
-func (e *engine) deletedAfterMains(sig unix.Signal) (doneEvent, bool) {
-	gate, gated := e.source.(deletionGate)
-	if !gated || e.kindOf(sig) != kindTermination || e.hold.state != holdNone || e.hold.open() || !e.hold.anyMarked() {
-		return doneEvent{}, false
-	}
-	ev, done := gate.inner.check()
-	return ev, done && ev.Err == nil
+	return dw
 }

@@ -22,17 +22,17 @@ func TestEngineDoneWatcherUsesTheWorld(t *testing.T) {
 	w := f.world()
 	w.mains = mains
 	cfg := testConfig(ModeSidecar)
-	dw := newEngine(cfg, w, nil).doneWatchConfig()
+	dw := doneWatchConfig(cfg, w)
 	if dw.Clock != donewatch.Clock(f) || dw.Mains != donewatch.MainFinder(mains) {
 		t.Errorf("without done files: clock %T, peer finder %T; want the world's", dw.Clock, dw.Mains)
 	}
 	cfg.Sidecar.DoneFiles = []string{filepath.Join(t.TempDir(), "done")}
-	dw = newEngine(cfg, w, nil).doneWatchConfig()
+	dw = doneWatchConfig(cfg, w)
 	if dw.Clock != donewatch.Clock(f) || dw.Mains != nil || len(dw.Paths) != 1 || dw.Unsearchable == nil {
 		t.Errorf("with a done file: clock %T, peer finder %v, %d files; want the world's clock, no peer, the file, the search check",
 			dw.Clock, dw.Mains, len(dw.Paths))
 	}
-	if _, err := newEngine(cfg, w, nil).newDoneWatcher(); err != nil {
+	if _, err := newDoneWatcher(cfg, w, newDeletion(cfg, w)); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -3,8 +3,10 @@ package supervisor
 import (
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/tandem-sh/tandem/internal/cmdline"
-	"github.com/tandem-sh/tandem/supervisor/signals"
+	"github.com/tandem-sh/tandem/internal/signals"
 )
 
 // The sidecar's hold of its termination signal (--outlive-main): the pod is
@@ -50,42 +52,21 @@ const (
 	stepReleased                 // the deadline passed: the signal goes on now
 )
 
-// hold is the sidecar's hold; only the engine's goroutine touches it. In
-// the other modes, as without --outlive-main, it never holds.
-type hold struct {
-	outlive   time.Duration // --outlive-main; 0 never holds
-	doneFiles []string
-	clock     clock
-	mainHolds func(done string) bool // world's: a main holds done's lifeline
-	marked    func(done string) bool // the engine's mainMarked: a main of this pod marked its termination
-	state     holdState
-	looksLeft int              // provisional: looks for a mark still to make
-	timer     <-chan time.Time // provisional: the next look; confirmed: the deadline
-	deleting  chan struct{}    // closed as the hold is confirmed: --stop-when deletion's gate
-}
-
-// newHold is the hold of --outlive-main over doneFiles; marked says
-// whether a done file's main marked its termination in this pod.
-func newHold(outlive time.Duration, doneFiles []string, w world, marked func(done string) bool) *hold {
-	return &hold{outlive: outlive, doneFiles: doneFiles, clock: w.clock, mainHolds: w.mainHolds, marked: marked,
-		deleting: make(chan struct{})}
-}
-
 // open: the termination signal, if it came now, would be held: a main is
 // there to outlive and nothing was held yet. A main that never started (a
 // bad image, a wrong command), or that is gone, leaves nothing to outlive:
 // the pod's deletion then takes seconds, not its grace period. Without
 // done files (a shared PID namespace) the main cannot be told this way:
 // the signal is held as ever.
-func (h *hold) open() bool {
-	if h.outlive <= 0 || h.state != holdNone {
+func (d *deletion) open() bool {
+	if d.outlive <= 0 || d.state != holdNone {
 		return false
 	}
-	if len(h.doneFiles) == 0 {
+	if len(d.doneFiles) == 0 {
 		return true
 	}
-	for _, done := range h.doneFiles {
-		if h.mainHolds(done) {
+	for _, done := range d.doneFiles {
+		if d.mainHolds(done) {
 			return true
 		}
 	}
@@ -95,105 +76,115 @@ func (h *hold) open() bool {
 // take holds the termination signal: confirmed at once when a main has
 // marked its termination (or none can mark it), else provisionally while
 // the mark is looked for.
-func (h *hold) take() holdStep {
-	if h.anyMarked() {
-		return h.confirm()
+func (d *deletion) take() holdStep {
+	if d.anyMarked() {
+		return d.confirm()
 	}
-	h.state, h.looksLeft, h.timer = holdProvisional, markPolls, h.clock.After(markPoll)
+	d.state, d.looksLeft, d.timer = holdProvisional, markPolls, d.clock.After(markPoll)
 	return stepLooking
 }
 
 // tick is the hold's timer: the next look for a mark, or the deadline.
-func (h *hold) tick() holdStep {
-	h.timer = nil
+func (d *deletion) tick() holdStep {
+	d.timer = nil
 	switch {
-	case h.state == holdConfirmed:
-		h.state = holdReleased
+	case d.state == holdConfirmed:
+		d.state = holdReleased
 		return stepReleased
-	case h.anyMarked():
-		return h.confirm()
-	case h.looksLeft <= 1:
-		h.state, h.looksLeft = holdNone, 0
+	case d.anyMarked():
+		return d.confirm()
+	case d.looksLeft <= 1:
+		d.state, d.looksLeft = holdNone, 0
 		return stepAlone
 	}
-	h.looksLeft--
-	h.timer = h.clock.After(markPoll)
+	d.looksLeft--
+	d.timer = d.clock.After(markPoll)
 	return stepWaits
 }
 
 // settle decides a provisional hold as CMD exits: one last look. Not
 // marked, the signal was this container's alone, and it has lost its CMD.
-func (h *hold) settle() holdStep {
-	if h.state != holdProvisional {
+func (d *deletion) settle() holdStep {
+	if d.state != holdProvisional {
 		return stepWaits
 	}
-	if h.anyMarked() {
-		return h.confirm()
+	if d.anyMarked() {
+		return d.confirm()
 	}
-	h.state, h.looksLeft, h.timer = holdNone, 0, nil
+	d.state, d.looksLeft, d.timer = holdNone, 0, nil
 	return stepWaits
 }
 
 // confirm: the pod is being deleted. The deadline counts from the signal's
 // arrival, not from the mark's: less the looks already made.
-func (h *hold) confirm() holdStep {
+func (d *deletion) confirm() holdStep {
 	looked := time.Duration(0)
-	if h.state == holdProvisional {
-		looked = time.Duration(markPolls-h.looksLeft+1) * markPoll
+	if d.state == holdProvisional {
+		looked = time.Duration(markPolls-d.looksLeft+1) * markPoll
 	}
-	h.state, h.looksLeft = holdConfirmed, 0
-	close(h.deleting) // once: a confirmed hold is never taken again
-	h.timer = h.clock.After(max(0, h.outlive-looked))
+	d.state, d.looksLeft = holdConfirmed, 0
+	close(d.deleting) // once: a confirmed hold is never taken again
+	d.timer = d.clock.After(max(0, d.outlive-looked))
 	return stepHeld
 }
 
+// holdTimer is the hold's one timer, for the loops to listen to: the next
+// look for a mark while provisional, the deadline once confirmed.
+func (d *deletion) holdTimer() <-chan time.Time { return d.timer }
+
 // held: confirmed, the deadline still ahead; a restart goes on under it.
-func (h *hold) held() bool { return h.state == holdConfirmed }
+func (d *deletion) held() bool { return d.state == holdConfirmed }
 
 // looking: provisional, the answer still to come.
-func (h *hold) looking() bool { return h.state == holdProvisional }
+func (d *deletion) looking() bool { return d.state == holdProvisional }
 
 // anyMarked: a main of the done files marked its termination. Without
 // done files no main can mark it, and the signal is held as ever.
-func (h *hold) anyMarked() bool {
-	if len(h.doneFiles) == 0 {
+func (d *deletion) anyMarked() bool {
+	if len(d.doneFiles) == 0 {
 		return true
 	}
-	for _, done := range h.doneFiles {
-		if h.marked(done) {
+	for _, done := range d.doneFiles {
+		if d.mainMarked(done) {
 			return true
 		}
 	}
 	return false
 }
 
-// holdStepped does what a step of the hold means, in both loops: the one
-// place the held signal goes on. While CMD runs (r), it goes to CMD once
-// no mark came or the deadline passed, and a deadline cuts a --stop-delay
-// short: the pod is going away now. While none runs (r nil: a restart
-// backoff, during names it), it ends tandem: ended says so.
-func (e *engine) holdStepped(step holdStep, r *cmdRun, during string) (end idleEnd, ended bool) {
-	e.logHold(step, r == nil)
-	if step != stepAlone && step != stepReleased {
-		return idleEnd{}, false
+// whileRunning is what a step of the hold asks while CMD runs: the held
+// signal goes to CMD once no mark came or the deadline passed, and a
+// deadline cuts the stop's --stop-delay short: the pod is going away now.
+func (d *deletion) whileRunning(step holdStep, stop *stopSequence) []action {
+	sig, goesOn := d.stepped(step, false)
+	if !goesOn {
+		return nil
 	}
-	sig := e.cfg.Sidecar.TerminationSignal
-	switch {
-	case r == nil && step == stepAlone:
-		return e.interruptedIdle(sig, during), true
-	case r == nil:
-		return idleEnd{signal: sig}, true
+	acts := []action{{kind: actForward, signal: sig}}
+	if step == stepReleased {
+		acts = append(acts, stop.released()...)
 	}
-	e.forward(r.child, sig)
-	if step == stepReleased && r.stop.phase == stopDelaying {
-		e.killAfter(r, e.cfg.Grace)
-	}
-	return idleEnd{}, false
+	return acts
 }
 
-// logHold says what the hold did; idle: no CMD runs (a restart backoff).
-func (e *engine) logHold(step holdStep, idle bool) {
-	sig, l := signals.Name(e.cfg.Sidecar.TerminationSignal), e.log.Info()
+// holdStepped does what a step of the hold means while no CMD runs (a
+// restart backoff, during names it): once the held signal would go on, it
+// ends tandem, and ended says so.
+func (e *engine) holdStepped(step holdStep, during string) (end idleEnd, ended bool) {
+	sig, goesOn := e.deletion.stepped(step, true)
+	switch {
+	case !goesOn:
+		return idleEnd{}, false
+	case step == stepAlone:
+		return interruptedIdle(e.log, sig, during), true
+	}
+	return idleEnd{signal: sig}, true
+}
+
+// stepped says what the hold did (idle: no CMD runs, a restart backoff),
+// and whether the held signal, sig, goes on now.
+func (d *deletion) stepped(step holdStep, idle bool) (held unix.Signal, goesOn bool) {
+	sig, l := signals.Name(d.signal), d.log.Info()
 	switch step {
 	case stepLooking:
 		event(l, cmdline.EventMarkAwaited).Str("signal", sig).Dur("wait_ms", markWait).
@@ -203,7 +194,7 @@ func (e *engine) logHold(step holdStep, idle bool) {
 		if idle {
 			msg = "termination signal held during a restart backoff: CMD starts again and runs until the main is done or outlive-main passes"
 		}
-		event(l, cmdline.EventSignalHeld).Str("signal", sig).Dur("outlive_main_ms", e.cfg.Sidecar.OutliveMain).Msg(msg)
+		event(l, cmdline.EventSignalHeld).Str("signal", sig).Dur("outlive_main_ms", d.outlive).Msg(msg)
 	case stepAlone:
 		msg := "no main marked its termination: the signal came to this container alone; forwarding it"
 		if idle {
@@ -215,6 +206,7 @@ func (e *engine) logHold(step holdStep, idle bool) {
 		if idle {
 			msg = "outlive-main passed during a restart backoff; not restarting"
 		}
-		event(l, cmdline.EventSignalReleased).Str("signal", sig).Dur("outlive_main_ms", e.cfg.Sidecar.OutliveMain).Msg(msg)
+		event(l, cmdline.EventSignalReleased).Str("signal", sig).Dur("outlive_main_ms", d.outlive).Msg(msg)
 	}
+	return d.signal, step == stepAlone || step == stepReleased
 }

@@ -1,10 +1,11 @@
 package supervisor
 
 import (
+	"github.com/rs/zerolog"
 	"golang.org/x/sys/unix"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
-	"github.com/tandem-sh/tandem/supervisor/signals"
+	"github.com/tandem-sh/tandem/internal/signals"
 )
 
 // idleEnd is why a wait with no CMD running ended early.
@@ -24,7 +25,7 @@ func (e *engine) idle(during string, until eventChans) (idleEnd, bool) {
 	until.done, until.signals, until.lost = e.done, e.signals, e.lost
 	over := false
 	for {
-		until.holdTimer = e.hold.timer
+		until.holdTimer = e.deletion.holdTimer()
 		ev := e.next(until)
 		switch ev.kind {
 		case evDone:
@@ -36,13 +37,13 @@ func (e *engine) idle(during string, until eventChans) (idleEnd, bool) {
 		case evLoss:
 			return idleEnd{lost: &ev.loss}, false
 		case evHoldTimer:
-			if end, ended := e.holdStepped(e.hold.tick(), nil, during); ended {
+			if end, ended := e.holdStepped(e.deletion.tick(), during); ended {
 				return end, false
 			}
 		default: // evTimer, evWaitOver: what the wait was for
 			until.timer, until.waitOver, over = nil, nil, true
 		}
-		if over && !e.hold.looking() {
+		if over && !e.deletion.looking() {
 			return idleEnd{}, true
 		}
 	}
@@ -51,25 +52,25 @@ func (e *engine) idle(during string, until eventChans) (idleEnd, bool) {
 // idleSignal does what the signal means while no CMD runs; ended says the
 // signal ends the wait. during names the wait in the log.
 func (e *engine) idleSignal(sig unix.Signal, during string) (idleEnd, bool) {
-	if ev, deleted := e.deletedAfterMains(sig); deleted {
+	if ev, deleted := e.deletion.afterMains(e.policy.kindOf(sig) == kindTermination); deleted {
 		return idleEnd{done: &ev}, true
 	}
-	switch m, _ := e.meaning(sig, e.idlePhase()); m {
+	switch m, _ := e.policy.meaning(sig, idlePhase(e.deletion)); m {
 	case sigDone:
 		ev := doneEvent{Source: sourceDoneSignal, SeenAt: e.w.Now()}
 		return idleEnd{done: &ev}, true
 	case sigHold:
-		return e.holdStepped(e.hold.take(), nil, during)
+		return e.holdStepped(e.deletion.take(), during)
 	case sigTerminate:
-		return e.interruptedIdle(sig, during), true
+		return interruptedIdle(e.log, sig, during), true
 	}
 	e.log.Debug().Str("signal", signals.Name(sig)).Str("phase", during).Msg("signal ignored: CMD is not running")
 	return idleEnd{}, false
 }
 
 // interruptedIdle: a signal ends tandem while no CMD runs (128+N).
-func (e *engine) interruptedIdle(sig unix.Signal, during string) idleEnd {
-	event(e.log.Warn(), cmdline.EventInterrupted).Str("signal", signals.Name(sig)).Str("phase", during).
+func interruptedIdle(log zerolog.Logger, sig unix.Signal, during string) idleEnd {
+	event(log.Warn(), cmdline.EventInterrupted).Str("signal", signals.Name(sig)).Str("phase", during).
 		Msg("signal ends tandem while no CMD runs")
 	return idleEnd{signal: sig}
 }

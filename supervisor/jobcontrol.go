@@ -1,10 +1,11 @@
 package supervisor
 
 import (
+	"github.com/rs/zerolog"
 	"golang.org/x/sys/unix"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
-	"github.com/tandem-sh/tandem/supervisor/signals"
+	"github.com/tandem-sh/tandem/internal/signals"
 )
 
 // onJobStop: CMD was stopped by Ctrl-Z (or SIGTTIN/SIGTTOU). Under a shell,
@@ -12,29 +13,29 @@ import (
 // shows the job as stopped and gets its prompt back; `fg` then continues
 // tandem, which hands the terminal back to CMD (onJobContinue). As a
 // container's PID 1 nobody waits for tandem's stop: nothing changes.
-func (e *engine) onJobStop(r *cmdRun, sig unix.Signal) {
-	if !isJobControlStop(sig) || !e.w.JobControl() {
+func onJobStop(t terminal, log zerolog.Logger, r *cmdRun, sig unix.Signal) {
+	if !isJobControlStop(sig) || !t.JobControl() {
 		return
 	}
-	event(e.log.Info(), cmdline.EventCmdStopped).Int("pid", r.child.Pid).Str("signal", signals.Name(sig)).
+	event(log.Info(), cmdline.EventCmdStopped).Int("pid", r.child.Pid).Str("signal", signals.Name(sig)).
 		Msg("CMD stopped by job control; stopping tandem too")
-	if err := e.w.Take(); err != nil {
-		event(e.log.Warn(), cmdline.EventJobControlFailed).Err(err).Msg("cannot take the terminal back")
+	if err := t.Take(); err != nil {
+		event(log.Warn(), cmdline.EventJobControlFailed).Err(err).Msg("cannot take the terminal back")
 	}
 	r.jobStopped = true
-	if err := e.w.StopSelf(); err != nil {
-		event(e.log.Warn(), cmdline.EventJobControlFailed).Err(err).Msg("cannot stop tandem")
+	if err := t.StopSelf(); err != nil {
+		event(log.Warn(), cmdline.EventJobControlFailed).Err(err).Msg("cannot stop tandem")
 	}
 }
 
 // onJobContinue runs when SIGCONT reaches a tandem whose CMD is stopped: the
 // terminal goes back to CMD's group before SIGCONT is passed on.
-func (e *engine) onJobContinue(r *cmdRun) {
+func onJobContinue(t terminal, log zerolog.Logger, r *cmdRun) {
 	r.jobStopped = false
-	if err := e.w.Give(r.child.Pid); err != nil {
-		event(e.log.Warn(), cmdline.EventJobControlFailed).Err(err).Msg("cannot hand the terminal back to CMD")
+	if err := t.Give(r.child.Pid); err != nil {
+		event(log.Warn(), cmdline.EventJobControlFailed).Err(err).Msg("cannot hand the terminal back to CMD")
 	}
-	event(e.log.Info(), cmdline.EventCmdContinued).Int("pid", r.child.Pid).Msg("continuing CMD")
+	event(log.Info(), cmdline.EventCmdContinued).Int("pid", r.child.Pid).Msg("continuing CMD")
 }
 
 func isJobControlStop(sig unix.Signal) bool {

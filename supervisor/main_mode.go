@@ -5,13 +5,10 @@ import (
 	"fmt"
 	"sync"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor/lifeline"
 	"github.com/tandem-sh/tandem/supervisor/peers"
 	"github.com/tandem-sh/tandem/supervisor/probe"
-	"github.com/tandem-sh/tandem/supervisor/signals"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
 
@@ -19,9 +16,8 @@ import (
 type mainState struct {
 	// --needs: the needed sidecars, and their losses while the main is not
 	// done (nil after, as in the other modes: a loss then is none).
-	needs  *needs
-	lost   chan sidecarLoss
-	marked bool // its termination is marked beside the done file
+	needs *needs
+	lost  chan sidecarLoss
 }
 
 func newMainState(m MainConfig) mainState {
@@ -35,7 +31,7 @@ func (e *engine) runMain(ctx context.Context) outcome {
 		// Proved before --wait-for and CMD: a main that could not write its
 		// done file at the end would have run for nothing.
 		if err := writableFile(cmdline.FlagDoneFile, path); err != nil {
-			return e.tellSidecars(ctx, e.pathFailed(err))
+			return e.tellSidecars(ctx, pathFailed(e.log, err))
 		}
 		// A restarted main (restartPolicy OnFailure) must not look finished.
 		if err := statusfile.Unlink(path); err != nil {
@@ -47,7 +43,7 @@ func (e *engine) runMain(ctx context.Context) outcome {
 		}
 		// Held from before --wait-for until the done file is written: a main
 		// killed outright at any point is seen by its sidecars as lost.
-		e.lifeline = e.holdLifeline(path, lifeline.KindDone)
+		e.lifeline = holdLifeline(path, lifeline.KindDone, e.log)
 	}
 	if len(e.cfg.Main.Needs) > 0 {
 		e.needs = newNeeds(e.cfg.Main.Needs, e.lost, e.log)
@@ -61,22 +57,7 @@ func (e *engine) runMain(ctx context.Context) outcome {
 	if err != nil {
 		return e.announce(ctx, startFailed(err))
 	}
-	return e.announce(ctx, e.endingOutcome(e.supervise(ctx, c)))
-}
-
-// limitTermination gives a main's CMD --termination-grace to exit after the
-// pod's stop signal (stopsContainer: the signals the main marks its
-// termination on), then SIGKILL: its done file is then written in time
-// for the sidecars, which --outlive-main holds until then, to keep the
-// rest of the pod's grace period for their own stop (docs/commands.md).
-func (e *engine) limitTermination(r *cmdRun, sig unix.Signal) {
-	grace := e.cfg.Main.TerminationGrace
-	if e.cfg.Mode != ModeMain || grace <= 0 || r.stop.active() || !e.stopsContainer(sig) {
-		return
-	}
-	e.killAfter(r, grace)
-	event(e.log.Info(), cmdline.EventTerminationGrace).Str("signal", signals.Name(sig)).Dur("termination_grace_ms", grace).
-		Msg("the pod is stopping: CMD has termination-grace to exit before SIGKILL")
+	return e.announce(ctx, endingOutcome(e.log, e.supervise(ctx, c), e.cfg.SuccessCodes))
 }
 
 type waitResult struct {
@@ -96,14 +77,14 @@ func (e *engine) waitBeforeStart(ctx context.Context) (out outcome, ended bool) 
 	over := make(chan struct{})
 	go func() {
 		defer close(over)
-		r = e.waitAll(ctx)
+		r = waitAll(ctx, m, e.needs, e.w.prober, e.log)
 	}()
 	stop, ok := e.idle("wait-for", eventChans{waitOver: over})
 	if !ok {
 		cancel()
 		<-over
 		if stop.lost != nil {
-			return e.lostWaiting(*stop.lost), true
+			return lostWaiting(e.log, *stop.lost), true
 		}
 		return interrupted(stop.signal), true
 	}

@@ -8,9 +8,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/internal/signals"
 	"github.com/tandem-sh/tandem/supervisor/probe"
 	"github.com/tandem-sh/tandem/supervisor/process"
-	"github.com/tandem-sh/tandem/supervisor/signals"
 )
 
 func mainConfig(t *testing.T, change func(*MainConfig)) Config {

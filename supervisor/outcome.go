@@ -3,12 +3,13 @@ package supervisor
 import (
 	"slices"
 
+	"github.com/rs/zerolog"
 	"golang.org/x/sys/unix"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/exitcode"
+	"github.com/tandem-sh/tandem/internal/signals"
 	"github.com/tandem-sh/tandem/supervisor/process"
-	"github.com/tandem-sh/tandem/supervisor/signals"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
 
@@ -81,20 +82,21 @@ func sidecarLost(loss sidecarLoss, cmd outcome) outcome {
 	return outcome{code: code, reason: statusfile.ReasonSidecarLost, signal: cmd.signal, err: loss}
 }
 
-// endingOutcome turns how one run of CMD ended into tandem's outcome.
-func (e *engine) endingOutcome(end ending) outcome {
+// endingOutcome turns how one run of CMD ended into tandem's outcome, with
+// --success-code applied.
+func endingOutcome(log zerolog.Logger, end ending, successCodes []int) outcome {
 	switch {
 	case end.err != nil:
 		return failed(end.err)
 	case end.lost != nil:
-		return sidecarLost(*end.lost, cmdEnded(end.status, e.cfg.SuccessCodes))
+		return sidecarLost(*end.lost, cmdEnded(end.status, successCodes))
 	case end.requested:
 		if end.status.Signal == unix.SIGKILL {
-			event(e.log.Warn(), cmdline.EventStopForced).Msg("CMD had to be killed after grace; the stop was requested, so the exit code is 0")
+			event(log.Warn(), cmdline.EventStopForced).Msg("CMD had to be killed after grace; the stop was requested, so the exit code is 0")
 		}
 		return stopped()
 	}
-	return cmdEnded(end.status, e.cfg.SuccessCodes)
+	return cmdEnded(end.status, successCodes)
 }
 
 // reasonOf is the done file's word for how CMD ended.

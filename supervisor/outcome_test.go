@@ -49,8 +49,7 @@ func TestEndingOutcome(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := validConfig(ModeSidecar)
 			cfg.SuccessCodes = tt.success
-			e := newEngine(cfg, world{}, nil)
-			if got := e.endingOutcome(tt.end); got != tt.want {
+			if got := endingOutcome(cfg.Log, tt.end, cfg.SuccessCodes); got != tt.want {
 				t.Errorf("endingOutcome(%+v) = %+v, want %+v", tt.end, got, tt.want)
 			}
 		})

@@ -105,20 +105,20 @@ func cause(err error) error {
 }
 
 // pathFailed logs a path that cannot be used and is tandem's outcome.
-func (e *engine) pathFailed(err error) outcome {
-	e.logFailure(err, "tandem failed")
+func pathFailed(log zerolog.Logger, err error) outcome {
+	logFailure(log, err, "tandem failed")
 	return failed(err)
 }
 
 // logFailure is the error line for tandem's own failure: a path's with a
 // field for each part, else msg.
-func (e *engine) logFailure(err error, msg string) {
+func logFailure(log zerolog.Logger, err error, msg string) {
 	var pathErr *pathError
 	if errors.As(err, &pathErr) {
-		pathErr.log(e.log)
+		pathErr.log(log)
 		return
 	}
-	event(e.log.Error(), cmdline.EventFailed).Err(err).Msg(msg)
+	event(log.Error(), cmdline.EventFailed).Err(err).Msg(msg)
 }
 
 // SamePath: a and b name the same file, once absolute and cleaned (a path

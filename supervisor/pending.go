@@ -37,6 +37,10 @@ const (
 	// signal, keeps its reason; a CMD without the sidecar never starts.
 	evLoss
 	evWaitOver // idle: what it waited for
+	// CMD exited and its group still has processes (leftovers.go): the
+	// reaper reaped some, or the look at the group is due.
+	evReaped
+	evLeftoversLook
 	eventKinds
 )
 
@@ -64,13 +68,17 @@ type eventChans struct {
 	stopped     <-chan unix.Signal
 	lost        <-chan sidecarLoss
 	waitOver    <-chan struct{}
+	reaped      <-chan struct{}
+	look        <-chan time.Time
 }
 
-// ranking holds the one event select took while another that ranks before
-// it was ready too: it is given out after that one. Held for a channel no
-// loop listens to any more (a run that is over), it is dropped when the
-// next is held.
-type ranking struct{ held *loopEvent }
+// ranking holds an event select took while another that ranks before it
+// was ready too: it is given out after that one, to the next loop that
+// listens to the channel it came on (a signal taken with CMD's exit, to the
+// restart backoff). One is held per kind: held for a channel no loop
+// listens to any more (a run that is over), it is dropped when the next
+// of its kind is held.
+type ranking struct{ held [eventKinds]*loopEvent }
 
 // next waits for an event on ch and returns the ready one that ranks first.
 func (rk *ranking) next(ch eventChans) loopEvent {
@@ -101,7 +109,7 @@ func (rk *ranking) outranked(ch eventChans, ev loopEvent) loopEvent {
 	for k := range ev.kind {
 		if _, first, ok := ch.source(k, true); ok {
 			ev.from, _, _ = ch.source(ev.kind, false)
-			rk.held = &ev
+			rk.held[ev.kind] = &ev
 			return first
 		}
 	}
@@ -109,25 +117,22 @@ func (rk *ranking) outranked(ch eventChans, ev loopEvent) loopEvent {
 }
 
 // takeFrom returns the ready event on ch that ranks first, without
-// waiting. A held event counts only on the channel it came on: one that
-// came for a run that is over is never given to the next.
+// waiting; of one kind, the held event before a new one. A held event
+// counts only on the channel it came on: one that came for a run that is
+// over is never given to the next.
 func (rk *ranking) takeFrom(ch eventChans) (loopEvent, bool) {
-	held, before := rk.held, eventKinds
-	if held != nil {
-		if from, _, _ := ch.source(held.kind, false); from == held.from {
-			before = held.kind
+	for k := range eventKinds {
+		if held := rk.held[k]; held != nil {
+			if from, _, _ := ch.source(k, false); from == held.from {
+				rk.held[k] = nil
+				return *held, true
+			}
 		}
-	}
-	for k := range before {
 		if _, ev, ok := ch.source(k, true); ok {
 			return ev, true
 		}
 	}
-	if before == eventKinds {
-		return loopEvent{}, false
-	}
-	rk.held = nil
-	return *held, true
+	return loopEvent{}, false
 }
 
 // wait and source are the two places that name each kind's channel and
@@ -159,6 +164,10 @@ func (ch eventChans) wait() loopEvent {
 		return loopEvent{kind: evLoss, loss: loss}
 	case <-ch.waitOver:
 		return loopEvent{kind: evWaitOver}
+	case <-ch.reaped:
+		return loopEvent{kind: evReaped}
+	case <-ch.look:
+		return loopEvent{kind: evLeftoversLook}
 	}
 }
 
@@ -200,6 +209,12 @@ func (ch eventChans) source(k eventKind, take bool) (from any, ev loopEvent, ok 
 	case evWaitOver:
 		from = ch.waitOver
 		_, ok = receive(ch.waitOver, take)
+	case evReaped:
+		from = ch.reaped
+		_, ok = receive(ch.reaped, take)
+	case evLeftoversLook:
+		from = ch.look
+		_, ok = receive(ch.look, take)
 	}
 	return from, ev, ok
 }

@@ -12,7 +12,7 @@ import (
 
 // The rank, first to last: of two events ready at once, the loops take the
 // one listed first.
-var rank = []eventKind{evExit, evDone, evSignal, evReadyFailed, evTimer, evQuitAnswered, evHoldTimer, evJobStop, evLoss, evWaitOver}
+var rank = []eventKind{evExit, evDone, evSignal, evReadyFailed, evTimer, evQuitAnswered, evHoldTimer, evJobStop, evLoss, evWaitOver, evReaped, evLeftoversLook}
 
 // readyChans is a loop's channels with one event of each of kinds ready.
 func readyChans(kinds ...eventKind) eventChans {
@@ -39,6 +39,10 @@ func readyChans(kinds ...eventKind) eventChans {
 			ch.lost = readyWith(testLoss)
 		case evWaitOver:
 			ch.waitOver = readyWith(struct{}{})
+		case evReaped:
+			ch.reaped = readyWith(struct{}{})
+		case evLeftoversLook:
+			ch.look = readyWith(time.Now())
 		}
 	}
 	return ch
@@ -289,4 +293,23 @@ func TestPendingDoneWinsOverRestartBackoff(t *testing.T) {
 		default:
 		}
 	})
+}
+
+// One event is held per kind: a signal held as CMD exited still reaches
+// the restart backoff after the leftovers' phase held one of its own.
+func TestRankHoldsOnePerKind(t *testing.T) {
+	var rk ranking
+	run := readyChans(evExit, evSignal)
+	_, sig, _ := run.source(evSignal, true)
+	rk.outranked(run, sig)
+	leftovers := readyChans(evReaped, evLeftoversLook)
+	_, look, _ := leftovers.source(evLeftoversLook, true)
+	if ev := rk.outranked(leftovers, look); ev.kind != evReaped {
+		t.Fatalf("took %d, want the reaper's news first", ev.kind)
+	}
+	backoff := readyChans(evWaitOver)
+	backoff.signals = run.signals
+	if ev := rk.next(backoff); ev.kind != evSignal || ev.signal != unix.SIGTERM {
+		t.Errorf("took %+v, want the signal held with CMD's exit", ev)
+	}
 }

@@ -3,7 +3,7 @@ package supervisor
 import (
 	"golang.org/x/sys/unix"
 
-	"github.com/tandem-sh/tandem/supervisor/signals"
+	"github.com/tandem-sh/tandem/internal/signals"
 )
 
 // What a signal means to tandem is one table (signalTable), which both
@@ -65,12 +65,29 @@ var signalTable = [kindCount]struct {
 	kindReload:      {[phaseCount]meaning{sigTerminate, sigForward, sigForward, sigForward, sigTerminate}, false},
 }
 
-// meaning is what sig means in phase p: the table's word, where a
+// signalPolicy is what a signal means to this tandem: signalTable, read
+// with the sidecar's own signals and --rewrite.
+type signalPolicy struct {
+	// --done-signal, --termination-signal: 0 outside sidecar mode, never
+	// received.
+	doneSignal, terminationSignal unix.Signal
+	rewrite                       map[unix.Signal]unix.Signal
+}
+
+func newSignalPolicy(cfg Config) signalPolicy {
+	p := signalPolicy{rewrite: cfg.Rewrite}
+	if cfg.Mode == ModeSidecar {
+		p.doneSignal, p.terminationSignal = cfg.Sidecar.DoneSignal, cfg.Sidecar.TerminationSignal
+	}
+	return p
+}
+
+// meaning is what sig means in phase ph: the table's word, where a
 // --rewrite to 0 turns a forward into a drop.
-func (e *engine) meaning(sig unix.Signal, p phase) (m meaning, terminating bool) {
-	row := signalTable[e.kindOf(sig)]
-	m = row.in[p]
-	if to, ok := e.cfg.Rewrite[sig]; ok && to == signals.Drop && m == sigForward {
+func (p signalPolicy) meaning(sig unix.Signal, ph phase) (m meaning, terminating bool) {
+	row := signalTable[p.kindOf(sig)]
+	m = row.in[ph]
+	if to, ok := p.rewrite[sig]; ok && to == signals.Drop && m == sigForward {
 		m = sigDrop
 	}
 	return m, row.terminating
@@ -78,11 +95,11 @@ func (e *engine) meaning(sig unix.Signal, p phase) (m meaning, terminating bool)
 
 // kindOf sorts sig; the sidecar's own signals come first (--done-signal may
 // be SIGINT, --termination-signal SIGQUIT).
-func (e *engine) kindOf(sig unix.Signal) kind {
+func (p signalPolicy) kindOf(sig unix.Signal) kind {
 	switch sig {
-	case e.doneSignal: // 0 outside sidecar mode: never received
+	case p.doneSignal:
 		return kindDone
-	case e.terminationSignal:
+	case p.terminationSignal:
 		return kindTermination
 	}
 	switch {
@@ -95,19 +112,19 @@ func (e *engine) kindOf(sig unix.Signal) kind {
 }
 
 // idlePhase is the phase while no CMD runs.
-func (e *engine) idlePhase() phase {
-	if e.hold.open() {
+func idlePhase(d *deletion) phase {
+	if d.open() {
 		return phaseIdleHoldable
 	}
 	return phaseIdle
 }
 
 // runPhase is the phase of a run of CMD.
-func (e *engine) runPhase(r *cmdRun) phase {
+func runPhase(r *cmdRun, d *deletion) phase {
 	switch {
-	case r.stop.active() && r.requested:
+	case r.stop.stopping():
 		return phaseStopping
-	case !r.stop.active() && e.hold.open():
+	case !r.stop.active() && d.open():
 		return phaseHoldable
 	}
 	return phaseRunning

@@ -6,7 +6,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/tandem-sh/tandem/supervisor/signals"
+	"github.com/tandem-sh/tandem/internal/signals"
 )
 
 // Every row of signalTable, written out: what a signal of each kind means in
@@ -68,7 +68,7 @@ func TestSignalTable(t *testing.T) {
 		t.Fatalf("%d rows: a kind or phase is missing from this test", len(rows))
 	}
 	for _, row := range rows {
-		m, terminating := e.meaning(row.sig, row.phase)
+		m, terminating := e.policy.meaning(row.sig, row.phase)
 		if m != row.want || terminating != row.terminating {
 			t.Errorf("%s in phase %d: %d, terminating %v; want %d, %v",
 				signals.Name(row.sig), row.phase, m, terminating, row.want, row.terminating)
@@ -101,7 +101,7 @@ func TestSignalTableRewriteToDrop(t *testing.T) {
 		{unix.SIGHUP, phaseRunning, sigForward}, // rewritten to another signal: still forwarded
 	}
 	for _, row := range rows {
-		if m, _ := e.meaning(row.sig, row.phase); m != row.want {
+		if m, _ := e.policy.meaning(row.sig, row.phase); m != row.want {
 			t.Errorf("%s in phase %d: %d, want %d", signals.Name(row.sig), row.phase, m, row.want)
 		}
 	}
@@ -128,7 +128,7 @@ func TestKindOf(t *testing.T) {
 		{main, unix.SIGQUIT, kindReload},
 	}
 	for _, row := range rows {
-		if got := newEngine(row.cfg, world{}, nil).kindOf(row.sig); got != row.want {
+		if got := newEngine(row.cfg, world{}, nil).policy.kindOf(row.sig); got != row.want {
 			t.Errorf("%s mode, %s: kind %d, want %d", row.cfg.Mode, signals.Name(row.sig), got, row.want)
 		}
 	}
@@ -154,16 +154,16 @@ func TestRunPhase(t *testing.T) {
 		{"--outlive-main, looking for a mark", outlive, holdProvisional, cmdRun{}, phaseRunning, phaseIdle},
 		{"--outlive-main, released", outlive, holdReleased, cmdRun{}, phaseRunning, phaseIdle},
 		{"--outlive-main, stop after a failure", outlive, holdNone, cmdRun{stop: stopSequence{phase: stopSignaled}}, phaseRunning, phaseIdleHoldable},
-		{"requested stop", outlive, holdNone, cmdRun{requested: true, stop: stopSequence{phase: stopDelaying}}, phaseStopping, phaseIdleHoldable},
-		{"requested stop, held", outlive, holdConfirmed, cmdRun{requested: true, stop: stopSequence{phase: stopQuitting}}, phaseStopping, phaseIdle},
+		{"requested stop", outlive, holdNone, cmdRun{stop: stopSequence{requested: true, phase: stopDelaying}}, phaseStopping, phaseIdleHoldable},
+		{"requested stop, held", outlive, holdConfirmed, cmdRun{stop: stopSequence{requested: true, phase: stopQuitting}}, phaseStopping, phaseIdle},
 	}
 	for _, row := range rows {
 		e := newEngine(row.cfg, world{}, nil)
-		e.hold.state = row.hold
-		if got := e.runPhase(&row.run); got != row.want {
+		e.deletion.state = row.hold
+		if got := runPhase(&row.run, e.deletion); got != row.want {
 			t.Errorf("%s: phase %d, want %d", row.name, got, row.want)
 		}
-		if got := e.idlePhase(); got != row.idle {
+		if got := idlePhase(e.deletion); got != row.idle {
 			t.Errorf("%s, no CMD running: phase %d, want %d", row.name, got, row.idle)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor/probe"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
@@ -20,11 +22,25 @@ type readiness struct {
 	stop   func()
 }
 
-// startReadiness writes the ready file once every --ready-when holds. stop
+// readyFile is the sidecar's --ready-file and --ready-when, and its name
+// for the file; none in the other modes.
+type readyFile struct {
+	path string
+	when []probe.Condition
+	name string
+}
+
+func newReadyFile(cfg Config) readyFile {
+	if cfg.Mode != ModeSidecar {
+		return readyFile{}
+	}
+	return readyFile{path: cfg.Sidecar.ReadyFile, when: cfg.Sidecar.ReadyWhen, name: cfg.Name}
+}
+
+// start writes the ready file, on w, once every --ready-when holds. stop
 // ends the probing and removes the file.
-func (e *engine) startReadiness(ctx context.Context) readiness {
-	sc := e.cfg.Sidecar
-	if e.cfg.Mode != ModeSidecar || sc.ReadyFile == "" {
+func (rf readyFile) start(ctx context.Context, w world, log zerolog.Logger) readiness {
+	if rf.path == "" {
 		return readiness{stop: func() {}}
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -32,10 +48,10 @@ func (e *engine) startReadiness(ctx context.Context) readiness {
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
-		if _, err := probe.Wait(ctx, e.w.prober, sc.ReadyWhen, readyProbeInterval, 0, e.log); err != nil {
+		if _, err := probe.Wait(ctx, w.prober, rf.when, readyProbeInterval, 0, log); err != nil {
 			return
 		}
-		err := e.w.files.Write(sc.ReadyFile, statusfile.File{Name: e.cfg.Name, Event: statusfile.EventReady, Reason: statusfile.ReasonReady})
+		err := w.files.Write(rf.path, statusfile.File{Name: rf.name, Event: statusfile.EventReady, Reason: statusfile.ReasonReady})
 		if err != nil {
 			select {
 			case failed <- err:
@@ -43,13 +59,13 @@ func (e *engine) startReadiness(ctx context.Context) readiness {
 			}
 			return
 		}
-		event(e.log.Info(), cmdline.EventReadyWritten).Str("path", sc.ReadyFile).Msg("ready file written")
+		event(log.Info(), cmdline.EventReadyWritten).Str("path", rf.path).Msg("ready file written")
 	}()
 	return readiness{failed: failed, stop: func() {
 		cancel()
 		<-finished
-		if err := statusfile.Unlink(sc.ReadyFile); err != nil {
-			event(e.log.Warn(), cmdline.EventRemoveFailed).Err(err).Str("path", sc.ReadyFile).Msg("cannot remove ready file")
+		if err := statusfile.Unlink(rf.path); err != nil {
+			event(log.Warn(), cmdline.EventRemoveFailed).Err(err).Str("path", rf.path).Msg("cannot remove ready file")
 		}
 	}}
 }

@@ -23,7 +23,10 @@ type engine struct {
 	w        world
 	signals  <-chan os.Signal
 	lifeline *lifeline.Holder              // main's done file's, or a sidecar's stopped file's
-	hold     *hold                         // sidecar: the termination signal's hold (--outlive-main)
+	deletion *deletion                     // the pod's deletion: the sidecar's hold, the main's mark
+	stop     stopSettings                  // what each run's stop is given
+	policy   signalPolicy                  // what a signal means
+	ready    readyFile                     // sidecar: the ready file each run writes
 	run      func(context.Context) outcome // the mode's: runCmd, runSidecar, runMain
 	ranking                                // which of the events pending at once the loops take first
 	// What one mode keeps (sidecar_mode.go, main_mode.go): the zero value
@@ -55,19 +58,19 @@ func Run(ctx context.Context, cfg Config) error {
 	// to the runtime per signal (milliseconds on every exit path), and a
 	// signal arriving while the last lines are written stays buffered.
 	e := newEngine(cfg, w, sigs)
-	e.newSource = func() (doneSource, error) { return e.newDoneWatcher() }
+	e.newSource = func() (doneSource, error) { return newDoneWatcher(cfg, w, e.deletion) }
 	return e.finish(e.run(ctx))
 }
 
 // newEngine builds the engine for cfg's mode: the one place the mode is
 // chosen, with its state and its run.
 func newEngine(cfg Config, w world, sigs <-chan os.Signal) *engine {
-	e := &engine{cfg: cfg, log: cfg.Log, w: w, signals: sigs, hold: newHold(0, nil, w, nil)}
+	e := &engine{cfg: cfg, log: cfg.Log, w: w, signals: sigs, deletion: newDeletion(cfg, w), stop: newStopSettings(cfg),
+		policy: newSignalPolicy(cfg), ready: newReadyFile(cfg)}
 	e.run = e.runCmd
 	switch cfg.Mode {
 	case ModeSidecar:
-		e.sidecarState = newSidecarState(cfg.Sidecar)
-		e.hold = newHold(cfg.Sidecar.OutliveMain, cfg.Sidecar.DoneFiles, w, e.mainMarked)
+		e.sidecarState = newSidecarState()
 		e.run = e.runSidecar
 	case ModeMain:
 		e.mainState = newMainState(cfg.Main)
@@ -82,16 +85,16 @@ func (e *engine) runCmd(ctx context.Context) outcome {
 	if err != nil {
 		return startFailed(err)
 	}
-	return e.endingOutcome(e.supervise(ctx, c))
+	return endingOutcome(e.log, e.supervise(ctx, c), e.cfg.SuccessCodes)
 }
 
 // holdLifeline holds the lifeline of the file this tandem will write, of
 // kind (a main's done file, a sidecar's stopped file). Where that cannot
 // work, its readers fall back on the file alone: say so, go on.
-func (e *engine) holdLifeline(file string, kind lifeline.Kind) *lifeline.Holder {
+func holdLifeline(file string, kind lifeline.Kind, log zerolog.Logger) *lifeline.Holder {
 	h, err := lifeline.HoldAs(lifeline.Of(file), statusfile.Hostname(), kind)
 	if err != nil {
-		event(e.log.Warn(), cmdline.EventLifelineMissing).Err(err).
+		event(log.Warn(), cmdline.EventLifelineMissing).Err(err).
 			Msg("no lifeline: if this tandem is killed outright, its sidecars will not notice")
 		return nil
 	}

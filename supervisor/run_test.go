@@ -7,8 +7,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/internal/signals"
 	"github.com/tandem-sh/tandem/supervisor/process"
-	"github.com/tandem-sh/tandem/supervisor/signals"
 )
 
 // run mode: tandem ends as CMD ends.

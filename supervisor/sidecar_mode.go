@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/supervisor/lifeline"
 	"github.com/tandem-sh/tandem/supervisor/process"
@@ -19,16 +17,10 @@ type sidecarState struct {
 	// lifelines); nil, never ready, in the other modes.
 	done      chan doneEvent
 	newSource func() (doneSource, error) // builds the done sources
-	source    doneSource                 // what newSource built, once CMD may start
-	// The signals that mean something to a sidecar (policy.go's kinds):
-	// --done-signal, --termination-signal.
-	doneSignal, terminationSignal unix.Signal
-	foreignMarks                  map[string]bool // the termination marks of another pod already warned of
 }
 
-func newSidecarState(sc SidecarConfig) sidecarState {
-	return sidecarState{done: make(chan doneEvent, 1), doneSignal: sc.DoneSignal, terminationSignal: sc.TerminationSignal,
-		foreignMarks: map[string]bool{}}
+func newSidecarState() sidecarState {
+	return sidecarState{done: make(chan doneEvent, 1)}
 }
 
 // runSidecar: CMD runs until the main is done, is restarted per --restart,
@@ -38,12 +30,12 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 	defer cancel()
 	// Files it must write, proved before CMD starts.
 	if err := writableFiles(cmdline.FlagStoppedFile, e.cfg.Sidecar.StoppedFile, cmdline.FlagReadyFile, e.cfg.Sidecar.ReadyFile); err != nil {
-		return e.pathFailed(err)
+		return pathFailed(e.log, err)
 	}
-	defer e.holdReadyLifeline()()
+	defer holdReadyLifeline(e.cfg.Sidecar.ReadyFile, e.log)()
 	if path := e.cfg.Sidecar.StoppedFile; path != "" {
 		_ = statusfile.Unlink(path) // a sidecar that starts again has not stopped
-		e.lifeline = e.holdLifeline(path, lifeline.KindStopped)
+		e.lifeline = holdLifeline(path, lifeline.KindStopped, e.log)
 	}
 	source, err := e.newSource()
 	if err != nil {
@@ -51,15 +43,14 @@ func (e *engine) runSidecar(ctx context.Context) outcome {
 	}
 	if ev, done := source.check(); done {
 		if ev.Err != nil {
-			return e.pathFailed(ev.Err)
+			return pathFailed(e.log, ev.Err)
 		}
-		e.logDone(ev, time.Time{})
+		logDone(e.log, ev, time.Time{})
 		event(e.log.Info(), cmdline.EventNotStarted).Msg("main was done before the sidecar started; CMD not started")
 		return e.sidecarOutcome(ending{requested: true})
 	}
 	// Not closed on the way out: the exit releases it, and closing it first
 	// would only delay the exit.
-	e.source = source
 	go source.run(ctx, e.done)
 	return e.runAndRestart(ctx)
 }
@@ -79,7 +70,7 @@ func (e *engine) runAndRestart(ctx context.Context) outcome {
 		// still needs its sidecar: a crash then is restarted too, within
 		// the hold's deadline. After the pod's signal came otherwise, not:
 		// a proxy that came back would run until the kubelet's SIGKILL.
-		if end.err != nil || end.requested || (end.terminating && !e.hold.held()) || !e.shouldRestart(end.status) {
+		if end.err != nil || end.requested || (end.terminating && !e.deletion.held()) || !e.shouldRestart(end.status) {
 			return e.sidecarOutcome(end)
 		}
 		if spent := budget.exited(e.w.Now(), end.status, e.cfg.Sidecar.MaxRestarts, e.cfg.Sidecar.RestartWindow); spent {
@@ -102,9 +93,9 @@ func (e *engine) runAndRestart(ctx context.Context) outcome {
 func (e *engine) endedInBackoff(stop idleEnd) outcome {
 	switch {
 	case stop.done != nil && stop.done.Err != nil:
-		return e.pathFailed(stop.done.Err)
+		return pathFailed(e.log, stop.done.Err)
 	case stop.done != nil:
-		e.logDone(*stop.done, time.Time{})
+		logDone(e.log, *stop.done, time.Time{})
 		return e.sidecarOutcome(ending{requested: true})
 	}
 	return interrupted(stop.signal)
@@ -116,7 +107,7 @@ func (e *engine) endedInBackoff(stop idleEnd) outcome {
 // backoff) has stopped too: without the file, a sidecar waiting on it under
 // --stop-when success would take the released lifeline for a loss and run on.
 func (e *engine) sidecarOutcome(end ending) outcome {
-	out := e.endingOutcome(end)
+	out := endingOutcome(e.log, end, e.cfg.SuccessCodes)
 	if path := e.cfg.Sidecar.StoppedFile; path != "" && end.requested && end.err == nil {
 		// exitCode is this container's, as in a done file: a sidecar under
 		// --stop-when success that waits on it must see a success.
@@ -139,20 +130,7 @@ func (e *engine) shouldRestart(st process.Status) bool {
 	case RestartOnFailure:
 		return st.ExitCode() != 0
 	case RestartDuringDeletion:
-		return e.podDeleting()
-	}
-	return false
-}
-
-// podDeleting: a main of this pod marked its termination, so the pod is
-// being deleted (the signal that stops a container reached the mains,
-// which the kubelet sends on a deletion before any native sidecar's).
-// Without done files no main can tell it: never.
-func (e *engine) podDeleting() bool {
-	for _, done := range e.cfg.Sidecar.DoneFiles {
-		if e.mainMarked(done) {
-			return true
-		}
+		return e.deletion.podDeleting()
 	}
 	return false
 }

@@ -1,14 +1,14 @@
 package supervisor
 
 import (
-	"context"
 	"time"
 
+	"github.com/rs/zerolog"
 	"golang.org/x/sys/unix"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/internal/logstamp"
-	"github.com/tandem-sh/tandem/supervisor/signals"
+	"github.com/tandem-sh/tandem/supervisor/probe"
 )
 
 // The requested stop: the main is done (the done condition, the done
@@ -26,92 +26,174 @@ const (
 	stopAwaitingQuit           // called: --grace for CMD to leave by itself
 	stopSignaled               // the stop signal sent: --grace until SIGKILL
 	stopKilled
+	stopLeftovers       // CMD exited; its group got the stop signal: --grace until SIGKILL (leftovers.go)
+	stopLeftoversKilled // and SIGKILL
 )
 
-// stopSequence is the requested stop as state of the loop: its timers and
-// the end of the quit calls are events there, so only the loop signals CMD.
-// Its fields change in this file only: enter moves it on, afterDelay starts
-// the quit calls and quitFinished ends them.
+// stopSettings is what the stop is given: the stop signal, --grace, and a
+// sidecar's --stop-delay and quit URLs (none in the other modes).
+type stopSettings struct {
+	signal   unix.Signal
+	grace    time.Duration
+	delay    time.Duration
+	quitURLs []probe.Target
+}
+
+func newStopSettings(cfg Config) stopSettings {
+	s := stopSettings{signal: cfg.StopSignal, grace: cfg.Grace}
+	if cfg.Mode == ModeSidecar {
+		s.delay, s.quitURLs = cfg.Sidecar.StopDelay, cfg.Sidecar.QuitURLs
+	}
+	return s
+}
+
+// stopSequence is the stop of one run of CMD, and the one owner of its
+// decisions: each method moves it on and returns the actions the loop
+// applies (signals, the timer of its next step, the quit calls), so only
+// the loop signals CMD, and the stop's timer and the end of its quit calls
+// come back to it as events. Its fields change in this file and
+// leftovers.go only.
 type stopSequence struct {
-	phase      stopPhase
-	timer      <-chan time.Time
-	killAfter  time.Duration // stopSignaled: what timer waits before SIGKILL
-	quitDone   chan struct{}
-	cancelQuit context.CancelFunc
+	stopSettings
+	pid       int // CMD's, for the lines
+	log       zerolog.Logger
+	phase     stopPhase
+	requested bool          // the stop is the main being done, not a failure
+	killAfter time.Duration // stopSignaled: what the timer waits before SIGKILL
+}
+
+func newStopSequence(s stopSettings, pid int, log zerolog.Logger) stopSequence {
+	return stopSequence{stopSettings: s, pid: pid, log: log}
 }
 
 func (s *stopSequence) active() bool { return s.phase != stopIdle }
 
-// enter moves the sequence to phase p; timer (nil: none) is its next step,
-// killAfter what a stopSignaled timer waits before SIGKILL.
-func (s *stopSequence) enter(p stopPhase, timer <-chan time.Time, killAfter time.Duration) {
-	s.phase, s.timer, s.killAfter = p, timer, killAfter
+// mainDone: the stop is the main being done (or will be, should CMD exit
+// on its own now): the run ends with 0.
+func (s *stopSequence) mainDone() bool { return s.requested }
+
+// stopping: the requested stop is under way.
+func (s *stopSequence) stopping() bool { return s.active() && s.requested }
+
+// doneSeen begins the requested stop for the done condition, unless it is
+// a second source of the same news (the main peer's end after its done
+// signal): the stop under way goes on.
+func (s *stopSequence) doneSeen(ev doneEvent) []action {
+	if s.requested {
+		event(s.log.Debug(), cmdline.EventDoneSeen).Str("source", ev.Source).Msg("main is done (again): the stop goes on")
+		return nil
+	}
+	return s.done(ev)
 }
 
-// quitAfterExit bounds the wait, once CMD has exited, for a quit call
-// still in flight. A program that exits on the call closes its connections
-// as it goes, so the outcome comes within a moment; the call's own timeout
-// (up to 5 s) would hold the pod's end for nothing.
-const quitAfterExit = time.Second
-
-// end stops what the sequence still has running once CMD is gone. A quit
-// call in flight is given quitAfterExit to end, then cancelled, and waited
-// for: its outcome is logged, never lost with tandem's exit.
-func (s *stopSequence) end(after func(time.Duration) <-chan time.Time) {
-	if s.quitDone != nil {
-		select {
-		case <-s.quitDone:
-		default:
-			select {
-			case <-s.quitDone:
-			case <-after(quitAfterExit):
-			}
-		}
-	}
-	if s.cancelQuit != nil {
-		s.cancelQuit()
-	}
-	if s.quitDone != nil {
-		<-s.quitDone
-	}
-}
-
-// doneWhileRunning begins the requested stop; a done condition that cannot
-// be known fails tandem.
-func (e *engine) doneWhileRunning(ctx context.Context, r *cmdRun, ev doneEvent) {
-	if ev.Err != nil {
-		e.failWhileRunning(ctx, r, ev.Err)
-		return
-	}
-	if r.requested {
-		// A second source of the same news (the main peer's end after its
-		// done signal): the stop under way goes on.
-		event(e.log.Debug(), cmdline.EventDoneSeen).Str("source", ev.Source).Msg("main is done (again): the stop goes on")
-		return
-	}
-	e.onDone(ctx, r, ev)
-}
-
-// onDone stops CMD for the main being done. When nothing comes before the
+// done stops CMD for the main being done. When nothing comes before the
 // stop signal (no --stop-delay, no quit URLs), the signal goes out first and
 // the two lines that say so follow, stamped with its time: each line is an
 // encode and a write(2) that CMD's stop need not wait for.
-func (e *engine) onDone(ctx context.Context, r *cmdRun, ev doneEvent) {
-	r.requested = true
-	if e.stopsAtOnce(r) {
-		sent := e.signalStop(r)
-		e.logDone(ev, sent.at)
-		e.logStopSent(r, sent)
-		return
+func (s *stopSequence) done(ev doneEvent) []action {
+	s.requested = true
+	if !s.active() && s.delay <= 0 && len(s.quitURLs) == 0 {
+		return s.signalStop(action{done: &ev})
 	}
-	e.logDone(ev, time.Time{})
-	e.beginStop(ctx, r, true)
+	logDone(s.log, ev, time.Time{})
+	return s.begin(true)
+}
+
+// doneWithExit: the done condition came with CMD's exit: the exit is the
+// requested stop it would have been a moment earlier.
+func (s *stopSequence) doneWithExit(ev doneEvent) {
+	logDone(s.log, ev, time.Time{})
+	s.requested = true
+}
+
+// lost: main --needs, a needed sidecar was lost: CMD gets the stop signal
+// (--grace, SIGKILL), and the line that says why follows it.
+func (s *stopSequence) lost(loss sidecarLoss) []action {
+	return s.signalStop(action{lost: &loss})
+}
+
+// begin starts the sequence once; delay says whether --stop-delay applies
+// (the main is done) or not (tandem itself failed).
+func (s *stopSequence) begin(delay bool) []action {
+	if s.active() {
+		return nil
+	}
+	if delay && s.delay > 0 {
+		s.phase = stopDelaying
+		event(s.log.Info(), cmdline.EventStopDelayed).Dur("stop_delay_ms", s.delay).Msg("stop delayed so CMD can drain")
+		return []action{{kind: actArm, after: s.delay}}
+	}
+	return s.afterDelay()
+}
+
+func (s *stopSequence) afterDelay() []action {
+	if len(s.quitURLs) == 0 {
+		return s.signalStop(action{})
+	}
+	s.phase = stopQuitting
+	return []action{{kind: actQuit, urls: s.quitURLs, after: quitCallTimeout(s.grace)}}
+}
+
+// quitAnswered: the quit calls ended; CMD has --grace to leave by itself.
+func (s *stopSequence) quitAnswered() []action {
+	s.phase = stopAwaitingQuit
+	return []action{{kind: actArm, after: s.grace}}
+}
+
+// timerFired: the timer the sequence asked for went off.
+func (s *stopSequence) timerFired() []action {
+	switch s.phase {
+	case stopDelaying:
+		return s.afterDelay()
+	case stopAwaitingQuit:
+		return s.signalStop(action{})
+	case stopSignaled:
+		event(s.log.Warn(), cmdline.EventKillSent).Int("pid", s.pid).Dur("grace_ms", s.killAfter).
+			Msg("CMD did not stop within grace; sending SIGKILL")
+		s.phase = stopKilled
+		return []action{{kind: actSignal, signal: unix.SIGKILL}}
+	case stopLeftovers:
+		return s.leftoversTimedOut()
+	}
+	return nil
+}
+
+// signalStop sends the stop signal, then says so (and what came with it:
+// the done condition, a needed sidecar's loss) stamped with its time, so
+// CMD's reaction is never stamped before the line that says it was asked
+// to stop; SIGKILL follows after --grace.
+func (s *stopSequence) signalStop(with action) []action {
+	with.kind, with.signal, with.stopSent = actSignal, s.signal, true
+	return append([]action{with}, s.killAfterGrace(s.grace)...)
+}
+
+// killAfterGrace: a signal that stops CMD went out (the stop signal, the
+// pod's signal to a main, a held signal released); SIGKILL follows after
+// grace.
+func (s *stopSequence) killAfterGrace(grace time.Duration) []action {
+	s.phase, s.killAfter = stopSignaled, grace
+	return []action{{kind: actArm, after: grace}}
+}
+
+// released: the hold's deadline passed and the held signal went on to
+// CMD: the pod is going away now, so it cuts a --stop-delay short.
+func (s *stopSequence) released() []action {
+	if s.phase != stopDelaying {
+		return nil
+	}
+	return s.killAfterGrace(s.grace)
+}
+
+// quitCallTimeout bounds each quit URL call: at least a second, at most five,
+// otherwise --grace.
+func quitCallTimeout(grace time.Duration) time.Duration {
+	return min(max(grace, time.Second), 5*time.Second)
 }
 
 // logDone says the main is done; a non-zero at is the time the line
 // reports (the stop signal's, sent before the line was written).
-func (e *engine) logDone(ev doneEvent, at time.Time) {
-	l := e.log.Info()
+func logDone(log zerolog.Logger, ev doneEvent, at time.Time) {
+	l := log.Info()
 	if !at.IsZero() {
 		l = logstamp.At(l, at)
 	}
@@ -127,96 +209,4 @@ func (e *engine) logDone(ev doneEvent, at time.Time) {
 		}
 	}
 	l.Msg("main is done")
-}
-
-// quitCallTimeout bounds each quit URL call: at least a second, at most five,
-// otherwise --grace.
-func quitCallTimeout(grace time.Duration) time.Duration {
-	return min(max(grace, time.Second), 5*time.Second)
-}
-
-// beginStop starts the stop sequence once; delay says whether --stop-delay
-// applies (the main is done) or not (tandem itself failed).
-func (e *engine) beginStop(ctx context.Context, r *cmdRun, delay bool) {
-	if r.stop.active() {
-		return
-	}
-	if d := e.cfg.Sidecar.StopDelay; delay && d > 0 {
-		r.stop.enter(stopDelaying, e.w.After(d), 0)
-		event(e.log.Info(), cmdline.EventStopDelayed).Dur("stop_delay_ms", d).Msg("stop delayed so CMD can drain")
-		return
-	}
-	e.afterDelay(ctx, r)
-}
-
-func (e *engine) afterDelay(ctx context.Context, r *cmdRun) {
-	urls := e.cfg.Sidecar.QuitURLs
-	if len(urls) == 0 {
-		e.sendStop(r)
-		return
-	}
-	quitCtx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	r.stop.enter(stopQuitting, nil, 0)
-	r.stop.quitDone, r.stop.cancelQuit = done, cancel
-	go func() {
-		defer close(done)
-		e.w.Quit(quitCtx, urls, quitCallTimeout(e.cfg.Grace), e.log)
-	}()
-}
-
-func (e *engine) quitFinished(r *cmdRun) {
-	r.stop.quitDone = nil
-	r.stop.enter(stopAwaitingQuit, e.w.After(e.cfg.Grace), 0)
-}
-
-func (e *engine) stopTimerFired(ctx context.Context, r *cmdRun) {
-	switch r.stop.phase {
-	case stopDelaying:
-		e.afterDelay(ctx, r)
-	case stopAwaitingQuit:
-		e.sendStop(r)
-	case stopSignaled:
-		event(e.log.Warn(), cmdline.EventKillSent).Int("pid", r.child.Pid).Dur("grace_ms", r.stop.killAfter).
-			Msg("CMD did not stop within grace; sending SIGKILL")
-		_ = e.w.Signal(r.child.Pid, unix.SIGKILL, true)
-		r.stop.enter(stopKilled, nil, 0)
-	}
-}
-
-// stopsAtOnce: the stop signal is the first step of the stop to begin.
-func (e *engine) stopsAtOnce(r *cmdRun) bool {
-	return !r.stop.active() && e.cfg.Sidecar.StopDelay <= 0 && len(e.cfg.Sidecar.QuitURLs) == 0
-}
-
-// stopSent is the stop signal as it went out: when, and whether it failed.
-type stopSent struct {
-	at  time.Time
-	err error
-}
-
-func (e *engine) sendStop(r *cmdRun) { e.logStopSent(r, e.signalStop(r)) }
-
-// signalStop sends the stop signal before anything is logged about it; the
-// time is taken right before kill(2), so CMD's reaction is never stamped
-// before the line that says it was asked to stop.
-func (e *engine) signalStop(r *cmdRun) stopSent {
-	at := e.w.Now()
-	err := e.w.Signal(r.child.Pid, e.cfg.StopSignal, true)
-	e.killAfter(r, e.cfg.Grace)
-	return stopSent{at: at, err: err}
-}
-
-// killAfter: a signal that stops CMD went out (the stop signal, the pod's
-// signal to a main, a held signal released); SIGKILL follows after grace.
-func (e *engine) killAfter(r *cmdRun, grace time.Duration) {
-	r.stop.enter(stopSignaled, e.w.After(grace), grace)
-}
-
-func (e *engine) logStopSent(r *cmdRun, sent stopSent) {
-	event(logstamp.At(e.log.Info(), sent.at), cmdline.EventStopSent).Int("pid", r.child.Pid).
-		Str("signal", signals.Name(e.cfg.StopSignal)).Msg("stop signal sent")
-	if sent.err != nil {
-		event(e.log.Error(), cmdline.EventSignalFailed).Err(sent.err).Int("pid", r.child.Pid).Msg("cannot send stop signal")
-	}
 }

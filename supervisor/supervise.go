@@ -8,8 +8,8 @@ import (
 
 	"github.com/rs/zerolog"
 	"github.com/tandem-sh/tandem/internal/cmdline"
+	"github.com/tandem-sh/tandem/internal/signals"
 	"github.com/tandem-sh/tandem/supervisor/process"
-	"github.com/tandem-sh/tandem/supervisor/signals"
 )
 
 // ending is how one run of CMD ended.
@@ -28,31 +28,42 @@ type ending struct {
 
 // cmdRun is what the loop knows about one run of CMD.
 type cmdRun struct {
-	child       *process.Child
-	stop        stopSequence
-	requested   bool // the stop is the main being done, not a failure
+	child *process.Child
+	stop  stopSequence
+	// What the loop runs for the stop: its timer, its quit calls.
+	timer       <-chan time.Time
+	quitDone    chan struct{}
+	cancelQuit  context.CancelFunc
 	failure     error
 	terminating bool
 	jobStopped  bool // CMD stopped by Ctrl-Z, and tandem with it
 	lost        *sidecarLoss
+	// CMD exited: the loop's last phase waits for its leftovers
+	// (leftovers.go), looking at the group when look fires.
+	exited *process.Status
+	look   <-chan time.Time
 }
 
-// supervise owns CMD's life until it exits: only this goroutine signals CMD.
-// Signals, the done condition, timers of the stop sequence and readiness
-// failures are events of this one loop; next decides which of those pending
-// at once comes first. A run that begins under the hold (a restart while
-// the main drains) is one the pod is leaving.
+// supervise owns CMD's life until it exits and its group is empty: only
+// this goroutine signals CMD. Signals, the done condition, timers of the
+// stop sequence, readiness failures and, once CMD exited, the reaper's
+// news of its leftovers are events of this one loop; next decides which of
+// those pending at once comes first. A run that begins under the hold (a
+// restart while the main drains) is one the pod is leaving.
 func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r := &cmdRun{child: c, terminating: e.hold.held()}
-	ready := e.startReadiness(ctx)
+	r := &cmdRun{child: c, stop: newStopSequence(e.stop, c.Pid, e.log), terminating: e.deletion.held()}
+	ready := e.ready.start(ctx, e.w, e.log)
 	defer ready.stop()
 	for {
 		ev := e.next(e.whileRunning(r, ready))
 		switch ev.kind {
 		case evExit:
-			return e.ended(r, ready, ev.status)
+			if !e.exited(ctx, r, ev.status) {
+				return e.ended(ctx, r, ready)
+			}
+		case evReaped, evLeftoversLook: // the group is looked at below
 		case evDone:
 			e.doneWhileRunning(ctx, r, ev.done)
 		case evSignal:
@@ -60,78 +71,109 @@ func (e *engine) supervise(ctx context.Context, c *process.Child) ending {
 		case evReadyFailed:
 			e.failWhileRunning(ctx, r, ev.err)
 		case evTimer:
-			e.stopTimerFired(ctx, r)
+			r.timer = nil
+			e.apply(ctx, r, r.stop.timerFired())
 		case evQuitAnswered:
-			e.quitFinished(r)
+			r.quitDone = nil // closed: answered once
+			e.apply(ctx, r, r.stop.quitAnswered())
 		case evHoldTimer:
-			e.holdStepped(e.hold.tick(), r, "")
+			e.apply(ctx, r, e.deletion.whileRunning(e.deletion.tick(), &r.stop))
 		case evJobStop:
-			e.onJobStop(r, ev.signal)
+			onJobStop(e.w.terminal, e.log, r, ev.signal)
 		case evLoss:
-			e.onSidecarLost(r, ev.loss)
+			e.onSidecarLost(ctx, r, ev.loss)
+		}
+		if r.exited != nil {
+			if !e.w.GroupAlive(r.child.Pid) {
+				return e.ended(ctx, r, ready)
+			}
+			r.look = e.w.After(leftoverPollInterval)
 		}
 	}
 }
 
-// whileRunning is what the loop listens to while r runs.
+// whileRunning is what the loop listens to while r runs; once CMD exited,
+// only what tells of its leftovers and the stop's timer.
 func (e *engine) whileRunning(r *cmdRun, ready readiness) eventChans {
+	if r.exited != nil {
+		return eventChans{reaped: e.w.reaped, look: r.look, timer: r.timer}
+	}
 	return eventChans{exited: r.child.Exited, done: e.done, signals: e.signals, readyFailed: ready.failed,
-		timer: r.stop.timer, quitDone: r.stop.quitDone, holdTimer: e.hold.timer, stopped: r.child.Stopped, lost: e.lost}
+		timer: r.timer, quitDone: r.quitDone, holdTimer: e.deletion.holdTimer(), stopped: r.child.Stopped, lost: e.lost}
 }
 
 // failWhileRunning: tandem failed while CMD runs (the ready file cannot be
 // written, a done file cannot be looked for): stop CMD, exit 125.
 func (e *engine) failWhileRunning(ctx context.Context, r *cmdRun, err error) {
-	e.logFailure(err, "tandem failed; stopping CMD")
+	logFailure(e.log, err, "tandem failed; stopping CMD")
 	r.failure = err
-	e.beginStop(ctx, r, false)
+	e.apply(ctx, r, r.stop.begin(false))
+}
+
+// doneWhileRunning begins the requested stop; a done condition that cannot
+// be known fails tandem.
+func (e *engine) doneWhileRunning(ctx context.Context, r *cmdRun, ev doneEvent) {
+	if ev.Err != nil {
+		e.failWhileRunning(ctx, r, ev.Err)
+		return
+	}
+	e.apply(ctx, r, r.stop.doneSeen(ev))
 }
 
 func staleReadiness(e *engine, err error) {
 	event(e.log.Warn(), cmdline.EventFailed).Err(err).Msg("the ready file could not be written, but CMD had already exited")
 }
 
-// ended closes the run. A done condition pending with the exit makes it the
+// exited: CMD exited. The quit calls end, and what is left of its group,
+// if anything (leftovers says so), gets the stop's last phase.
+func (e *engine) exited(ctx context.Context, r *cmdRun, st process.Status) (leftovers bool) {
+	r.exited = &st
+	r.endQuit(e.w.After)
+	e.logExit(r.child, st)
+	if !e.w.GroupAlive(r.child.Pid) {
+		return false
+	}
+	e.apply(ctx, r, r.stop.leftovers())
+	return true
+}
+
+// ended closes the run once CMD's group is empty. A done condition pending with the exit makes it the
 // requested stop it would have been a moment earlier (no restart, exit 0,
 // the stopped file), without signalling a CMD that is gone. A readiness
 // failure pending with it belonged to this run: said, not acted on.
-func (e *engine) ended(r *cmdRun, ready readiness, st process.Status) ending {
-	r.stop.end(e.w.After)
-	e.logExit(r.child, st)
-	e.stopLeftovers(r.child.Pid)
+func (e *engine) ended(ctx context.Context, r *cmdRun, ready readiness) ending {
 	for _, ev := range e.withExit(eventChans{done: e.done, readyFailed: ready.failed}) {
 		switch {
 		case ev.kind == evReadyFailed:
 			staleReadiness(e, ev.err)
-		case r.requested || r.failure != nil: // a done condition after the stop began: nothing new
+		case r.stop.mainDone() || r.failure != nil: // a done condition after the stop began: nothing new
 		case ev.done.Err != nil:
-			e.logFailure(ev.done.Err, "tandem failed as CMD exited")
+			logFailure(e.log, ev.done.Err, "tandem failed as CMD exited")
 			r.failure = ev.done.Err
 		default:
-			e.logDone(ev.done, time.Time{})
-			r.requested = true
+			r.stop.doneWithExit(ev.done)
 		}
 	}
-	e.holdStepped(e.hold.settle(), r, "")
-	return ending{status: st, requested: r.requested && r.failure == nil, err: r.failure, terminating: r.terminating, lost: r.lost}
+	e.apply(ctx, r, e.deletion.whileRunning(e.deletion.settle(), &r.stop))
+	return ending{status: *r.exited, requested: r.stop.mainDone() && r.failure == nil, err: r.failure, terminating: r.terminating, lost: r.lost}
 }
 
 // onSignal does what the signal means while CMD runs (signalTable).
 func (e *engine) onSignal(ctx context.Context, r *cmdRun, sig unix.Signal) {
-	if ev, deleted := e.deletedAfterMains(sig); deleted && !r.requested {
+	if ev, deleted := e.deletion.afterMains(e.policy.kindOf(sig) == kindTermination); deleted && !r.stop.mainDone() {
 		r.terminating = true
-		e.onDone(ctx, r, ev)
+		e.apply(ctx, r, r.stop.done(ev))
 		return
 	}
-	m, terminating := e.meaning(sig, e.runPhase(r))
+	m, terminating := e.policy.meaning(sig, runPhase(r, e.deletion))
 	if terminating {
 		r.terminating = true
 	}
 	switch m {
 	case sigDone:
-		e.onDone(ctx, r, doneEvent{Source: sourceDoneSignal, SeenAt: e.w.Now()})
+		e.apply(ctx, r, r.stop.done(doneEvent{Source: sourceDoneSignal, SeenAt: e.w.Now()}))
 	case sigHold:
-		e.holdStepped(e.hold.take(), r, "")
+		e.apply(ctx, r, e.deletion.whileRunning(e.deletion.take(), &r.stop))
 	case sigAbsorb:
 		event(e.log.Info(), cmdline.EventSignalAbsorbed).Str("signal", signals.Name(sig)).
 			Msg("termination signal during a requested stop: not forwarded, the stop under way goes on")
@@ -139,25 +181,14 @@ func (e *engine) onSignal(ctx context.Context, r *cmdRun, sig unix.Signal) {
 		event(e.log.Debug(), cmdline.EventSignalDropped).Str("signal", signals.Name(sig)).Msg("signal not forwarded (--rewrite to 0)")
 	default:
 		if sig == unix.SIGCONT && r.jobStopped {
-			e.onJobContinue(r)
+			onJobContinue(e.w.terminal, e.log, r)
 		}
-		e.forward(r.child, sig)
-		e.limitTermination(r, sig)
-		e.markTermination(sig)
+		e.apply(ctx, r, []action{{kind: actForward, signal: sig}})
+		if grace := e.deletion.terminationGrace(sig, r.stop.active()); grace > 0 {
+			e.apply(ctx, r, r.stop.killAfterGrace(grace))
+		}
+		e.deletion.markTermination(sig)
 	}
-}
-
-func (e *engine) forward(c *process.Child, sig unix.Signal) {
-	to := sig
-	if rewritten, ok := e.cfg.Rewrite[sig]; ok {
-		to = rewritten
-	}
-	if err := e.w.Signal(c.Pid, to, !e.cfg.ChildOnly); err != nil {
-		event(e.log.Warn(), cmdline.EventSignalFailed).Err(err).Str("signal", signals.Name(to)).Msg("cannot forward signal")
-		return
-	}
-	event(e.log.Debug(), cmdline.EventSignalForwarded).Str("received", signals.Name(sig)).Str("sent", signals.Name(to)).Int("pid", c.Pid).
-		Bool("group", !e.cfg.ChildOnly).Msg("signal forwarded")
 }
 
 func (e *engine) logExit(c *process.Child, st process.Status) {

@@ -1,10 +1,12 @@
 package supervisor
 
 import (
+	"time"
+
 	"golang.org/x/sys/unix"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
-	"github.com/tandem-sh/tandem/supervisor/signals"
+	"github.com/tandem-sh/tandem/internal/signals"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
 )
 
@@ -25,15 +27,15 @@ func readMark(done string) (*statusfile.File, bool) {
 // mainMarked: the main of done marked its termination, in this pod. A mark
 // whose host is set and is not ours was written in another pod (a volume
 // shared by mistake): ignored, with one warning, as done files are.
-func (e *engine) mainMarked(done string) bool {
-	mark, present := e.w.markOfMain(done)
+func (d *deletion) mainMarked(done string) bool {
+	mark, present := d.markOf(done)
 	host := statusfile.Hostname()
 	if !present || mark == nil || mark.Host == "" || host == "" || mark.Host == host {
 		return present
 	}
-	if !e.foreignMarks[done] {
-		e.foreignMarks[done] = true
-		event(e.log.Warn(), cmdline.EventMarkForeign).Str("path", markPath(done)).Str("file_host", mark.Host).Str("host", host).
+	if !d.foreign[done] {
+		d.foreign[done] = true
+		event(d.log.Warn(), cmdline.EventMarkForeign).Str("path", markPath(done)).Str("file_host", mark.Host).Str("host", host).
 			Msg("termination mark written in another pod (a volume shared by mistake?); ignoring it")
 	}
 	return false
@@ -44,8 +46,8 @@ func (e *engine) mainMarked(done string) bool {
 // images' STOPSIGNALs (nginx's QUIT, postgres's INT), since the main cannot
 // know which. Without the flag a SIGQUIT sent for a dump (a JVM's thread
 // dump) counts too; with --termination-signal TERM it does not.
-func (e *engine) stopsContainer(sig unix.Signal) bool {
-	if own := e.cfg.Main.TerminationSignal; own != 0 {
+func (d *deletion) stopsContainer(sig unix.Signal) bool {
+	if own := d.ownSignal; own != 0 {
 		return sig == own
 	}
 	return sig == unix.SIGTERM || sig == unix.SIGINT || sig == unix.SIGQUIT
@@ -56,15 +58,31 @@ func (e *engine) stopsContainer(sig unix.Signal) bool {
 // a dump only lets a sidecar signalled alone meanwhile hold its signal. A
 // mark that cannot be written leaves the sidecars to forward their own
 // signal: a warning, not a failure of the main.
-func (e *engine) markTermination(sig unix.Signal) {
-	done := e.cfg.Main.DoneFile
-	if e.cfg.Mode != ModeMain || done == "" || e.marked || !e.stopsContainer(sig) {
+func (d *deletion) markTermination(sig unix.Signal) {
+	done := d.doneFile
+	if done == "" || d.marked || !d.stopsContainer(sig) {
 		return
 	}
-	e.marked = true
-	f := statusfile.File{Name: e.cfg.Name, Event: statusfile.EventTerminating, Signal: signals.Name(sig)}
-	if err := e.w.files.Write(markPath(done), f); err != nil {
-		event(e.log.Warn(), cmdline.EventWriteFailed).Err(err).Str("path", markPath(done)).
+	d.marked = true
+	f := statusfile.File{Name: d.name, Event: statusfile.EventTerminating, Signal: signals.Name(sig)}
+	if err := d.files.Write(markPath(done), f); err != nil {
+		event(d.log.Warn(), cmdline.EventWriteFailed).Err(err).Str("path", markPath(done)).
 			Msg("cannot mark the main's termination; its sidecars will not hold their own termination signal")
 	}
+}
+
+// terminationGrace is what a main's CMD gets to exit after sig, a signal
+// from outside, before SIGKILL: --termination-grace after the pod's stop
+// signal (stopsContainer: the signals the main marks its termination on),
+// so its done file is written in time for the sidecars, which
+// --outlive-main holds until then, to keep the rest of the pod's grace
+// period for their own stop (docs/commands.md). 0: no limit of tandem's,
+// or a stop already under way (stopping) that has its own.
+func (d *deletion) terminationGrace(sig unix.Signal, stopping bool) time.Duration {
+	if d.termination <= 0 || stopping || !d.stopsContainer(sig) {
+		return 0
+	}
+	event(d.log.Info(), cmdline.EventTerminationGrace).Str("signal", signals.Name(sig)).Dur("termination_grace_ms", d.termination).
+		Msg("the pod is stopping: CMD has termination-grace to exit before SIGKILL")
+	return d.termination
 }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
 	"github.com/tandem-sh/tandem/kube/inject"
 )
@@ -20,44 +18,27 @@ func safeInstall(why string) inject.InstallChoice {
 		Why: why + ": the nodes' runtimes are not read, and init-copy works on every cluster"}
 }
 
-// settleInstall makes --install auto init-copy or image-volume from the
-// cluster's versions, and, online, refuses --install image-volume on a
+// installOption is --install: auto chooses init-copy or image-volume
+// from the cluster's versions; image-volume is refused online on a
 // cluster that cannot mount image volumes, before its pods would fail to
-// start. Offline, auto is init-copy. It returns the choice, with its
-// reason, for the report and the metrics.
-func settleInstall(ctx context.Context, opts *inject.Options, kubeconfig string, online bool, origin string) (inject.InstallChoice, error) {
-	given := inject.InstallChoice{Install: opts.Install, Why: origin + " " + string(opts.Install), Reason: inject.ReasonFlag}
-	switch {
-	case opts.Install == inject.InitCopy || (opts.Install == inject.ImageVolume && !online):
-		return given, nil
-	case !online:
-		opts.Install = offlineInstall.Install
-		return offlineInstall, nil
-	}
-	versions, err := clusterVersions(ctx, kubeconfig)
-	var bad badKubeconfig
-	switch {
-	case errors.As(err, &bad):
-		return given, err
-	case err != nil:
-		return given, unreadCluster{fmt.Errorf("%s reads the API server's, the kubelets' and the container runtimes' versions: %w", given.Why, err)}
-	case opts.Install == inject.ImageVolume:
-		return given, inject.CheckImageVolume(versions, given.Why)
-	}
-	choice := inject.ChooseInstall(versions)
-	opts.Install = choice.Install
-	return choice, nil
+// start; offline, auto is init-copy.
+var installOption = autoOption[inject.Install, inject.InstallChoice]{
+	auto: inject.InstallAuto, checked: inject.ImageVolume,
+	reads:   "the API server's, the kubelets' and the container runtimes' versions",
+	offline: offlineInstall, choose: inject.ChooseInstall, check: inject.CheckImageVolume,
+	made: func(i inject.Install, why, reason string) inject.InstallChoice {
+		return inject.InstallChoice{Install: i, Why: why, Reason: reason}
+	},
+	valueOf:  func(c inject.InstallChoice) inject.Install { return c.Install },
+	reasonOf: func(c inject.InstallChoice) string { return c.Reason },
 }
 
-// onInstallChange is refreshCluster's seen for --install auto: it calls
-// changed with each choice that differs from the one before (first: the
-// choice at start).
+// settleInstall settles opts.Install (installOption).
+func settleInstall(ctx context.Context, opts *inject.Options, kubeconfig string, online bool, origin string) (inject.InstallChoice, error) {
+	return installOption.settle(ctx, &opts.Install, kubeconfig, online, origin)
+}
+
+// onInstallChange is refreshCluster's seen for --install auto.
 func onInstallChange(first inject.InstallChoice, changed func(inject.InstallChoice)) func(inject.ClusterVersions) {
-	last := first
-	return func(v inject.ClusterVersions) {
-		if c := inject.ChooseInstall(v); c.Install != last.Install || c.Reason != last.Reason {
-			last = c
-			changed(c)
-		}
-	}
+	return installOption.onChange(first, changed)
 }

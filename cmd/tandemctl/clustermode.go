@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/tandem-sh/tandem/kube/inject"
-	"github.com/tandem-sh/tandem/kube/webhook/kube"
+	"github.com/tandem-sh/tandem/kube/webhook/apiclient"
 )
 
 // clusterReadTimeout bounds reading the cluster's versions for --mode.
@@ -16,14 +14,14 @@ const clusterReadTimeout = 15 * time.Second
 // clusterVersions reads the versions --mode decides on (a variable for
 // the tests).
 var clusterVersions = func(ctx context.Context, kubeconfig string) (inject.ClusterVersions, error) {
-	cfg, err := kube.RESTConfig(kubeconfig)
+	cfg, err := apiclient.RESTConfig(kubeconfig)
 	if err != nil {
 		return inject.ClusterVersions{}, badKubeconfig{err}
 	}
 	cfg.UserAgent = "tandemctl"
 	ctx, cancel := context.WithTimeout(ctx, clusterReadTimeout)
 	defer cancel()
-	return kube.ClusterVersionsAt(ctx, cfg)
+	return apiclient.ClusterVersionsAt(ctx, cfg)
 }
 
 // badKubeconfig is a kubeconfig that reaches no API server: a usage
@@ -40,35 +38,22 @@ type unreadCluster struct{ err error }
 func (e unreadCluster) Error() string { return e.err.Error() }
 func (e unreadCluster) Unwrap() error { return e.err }
 
-// settleMode makes --mode auto classic or native from the cluster's
-// versions, and, online, refuses --mode native on a cluster older than
-// native sidecars, before the API server would. Offline, auto is classic
-// (offlineMode). Origin names
-// where the mode was given (--mode, TANDEMCTL_MODE). It returns the
-// mode's choice, with its reason, for the report and the metrics. A
-// cluster auto cannot read is an unreadCluster error.
+// modeOption is --mode: auto chooses classic or native from the
+// cluster's versions; native is refused online on a cluster older than
+// native sidecars, before the API server would; offline, auto is classic.
+var modeOption = autoOption[inject.Mode, inject.ModeChoice]{
+	auto: inject.Auto, checked: inject.Native, reads: "the API server's and the nodes' versions", apiServerJudges: true,
+	offline: safeMode(offline), choose: inject.ChooseMode, check: inject.CheckNative,
+	made: func(m inject.Mode, why, reason string) inject.ModeChoice {
+		return inject.ModeChoice{Mode: m, Why: why, Reason: reason}
+	},
+	valueOf:  func(c inject.ModeChoice) inject.Mode { return c.Mode },
+	reasonOf: func(c inject.ModeChoice) string { return c.Reason },
+}
+
+// settleMode settles opts.Mode (modeOption).
 func settleMode(ctx context.Context, opts *inject.Options, kubeconfig string, online bool, origin string) (inject.ModeChoice, error) {
-	given := inject.ModeChoice{Mode: opts.Mode, Why: origin + " " + string(opts.Mode), Reason: inject.ReasonFlag}
-	switch {
-	case opts.Mode == inject.Classic || (opts.Mode == inject.Native && !online):
-		return given, nil
-	case !online:
-		opts.Mode = inject.Classic
-		return safeMode(offline), nil
-	}
-	versions, err := clusterVersions(ctx, kubeconfig)
-	var bad badKubeconfig
-	switch {
-	case errors.As(err, &bad):
-		return given, err
-	case err != nil && (opts.Mode != inject.Native || versions.APIServer == ""):
-		return given, unreadCluster{fmt.Errorf("%s reads the API server's and the nodes' versions: %w", given.Why, err)}
-	case opts.Mode == inject.Native:
-		return given, inject.CheckNative(versions, given.Why)
-	}
-	choice := inject.ChooseMode(versions)
-	opts.Mode = choice.Mode
-	return choice, nil
+	return modeOption.settle(ctx, &opts.Mode, kubeconfig, online, origin)
 }
 
 // safeMode is --mode auto's choice where inject cannot read the cluster
@@ -115,15 +100,7 @@ func refreshCluster(ctx context.Context, interval time.Duration, kubeconfig stri
 	}
 }
 
-// onModeChange is refreshCluster's seen for --mode auto: it calls changed
-// with each choice that differs from the one before (first: the choice at
-// start).
+// onModeChange is refreshCluster's seen for --mode auto.
 func onModeChange(first inject.ModeChoice, changed func(inject.ModeChoice)) func(inject.ClusterVersions) {
-	last := first
-	return func(v inject.ClusterVersions) {
-		if c := inject.ChooseMode(v); c.Mode != last.Mode || c.Reason != last.Reason {
-			last = c
-			changed(c)
-		}
-	}
+	return modeOption.onChange(first, changed)
 }

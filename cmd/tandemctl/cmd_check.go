@@ -8,7 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tandem-sh/tandem/kube/check"
-	"github.com/tandem-sh/tandem/kube/webhook/kube"
+	"github.com/tandem-sh/tandem/kube/webhook/apiclient"
 )
 
 // checkUserAgent names check's requests, apart from the webhook's.
@@ -60,7 +60,7 @@ func checkAction(cliCtx *cli.Context) error {
 // checkClients reach the API server as the webhook does, named as check
 // in the API server's audit log.
 func checkClients(kubeconfig string) (check.APIClients, error) {
-	cfg, err := kube.RESTConfig(kubeconfig)
+	cfg, err := apiclient.RESTConfig(kubeconfig)
 	if err != nil {
 		return check.APIClients{}, err
 	}

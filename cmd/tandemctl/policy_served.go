@@ -7,7 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/discovery"
 
-	"github.com/tandem-sh/tandem/kube/webhook/kube"
+	"github.com/tandem-sh/tandem/kube/webhook/apiclient"
 )
 
 // policyServed refuses an API server that does not serve
@@ -15,7 +15,7 @@ import (
 // Kubernetes 1.36), naming its version, before anything is written: kubectl
 // apply would otherwise fail on it with "no matches for kind".
 func policyServed(kubeconfig string) error {
-	cfg, err := kube.RESTConfig(kubeconfig)
+	cfg, err := apiclient.RESTConfig(kubeconfig)
 	if err != nil {
 		return usageError{fmt.Errorf("--kubeconfig: %w", err)} // names the file
 	}

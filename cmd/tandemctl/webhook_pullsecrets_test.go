@@ -9,7 +9,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 
 	"github.com/tandem-sh/tandem/kube/webhook/admission"
-	"github.com/tandem-sh/tandem/kube/webhook/kube"
+	"github.com/tandem-sh/tandem/kube/webhook/apiclient"
 )
 
 // TestWebhookReadsPullSecretsOnlyWhenTold: without --read-pull-secrets the
@@ -22,7 +22,7 @@ func TestWebhookReadsPullSecretsOnlyWhenTold(t *testing.T) {
 	pod := admission.PodCredentials{Namespace: "jobs", ServiceAccount: "default", PullSecrets: []string{"regcred"}}
 	for _, read := range []bool{false, true} {
 		api := fake.NewClientset(secret)
-		source := podKeychains(read, kube.Clients{Core: api.CoreV1()})
+		source := podKeychains(read, apiclient.Clients{Core: api.CoreV1()})
 		if source != nil {
 			if _, err := source.Keychain(context.Background(), pod); err != nil {
 				t.Fatal(err)

@@ -9,18 +9,25 @@ import (
 // The webhook's --install, settled at start and, under auto, read again
 // with --mode auto's refresh: one read of the cluster serves both.
 
-// settleInstall decides how the webhook installs tandem (settleInstall),
-// always online: the webhook runs in the cluster it injects for.
+// settleInstall decides how the webhook installs tandem (installOption).
 func (s *webhookSetup) settleInstall(ctx context.Context, opts *inject.Options, origin string) (inject.InstallChoice, error) {
-	auto := opts.Install == inject.InstallAuto
-	choice, err := settleInstall(ctx, opts, s.kubeconfig, true, origin)
+	return settleForWebhook(ctx, installOption, &opts.Install, s.kubeconfig, origin, &s.autoInstall, s.logInstall)
+}
+
+// settleForWebhook settles one of the webhook's auto options, always
+// online (the webhook runs in the cluster it injects for), keeps auto's
+// choice in *chosen for the refresh, and logs the choice.
+func settleForWebhook[V ~string, C any](ctx context.Context, o autoOption[V, C], value *V, kubeconfig, origin string,
+	chosen **C, log func(C)) (C, error) {
+	auto := *value == o.auto
+	choice, err := o.settle(ctx, value, kubeconfig, true, origin)
 	if err != nil {
 		return choice, err
 	}
 	if auto {
-		s.autoInstall = &choice
+		*chosen = &choice
 	}
-	s.logInstall(choice)
+	log(choice)
 	return choice, nil
 }
 

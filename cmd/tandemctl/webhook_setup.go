@@ -15,14 +15,14 @@ import (
 	"github.com/tandem-sh/tandem/kube/inject"
 	"github.com/tandem-sh/tandem/kube/webhook"
 	"github.com/tandem-sh/tandem/kube/webhook/admission"
-	"github.com/tandem-sh/tandem/kube/webhook/kube"
+	"github.com/tandem-sh/tandem/kube/webhook/apiclient"
 	"github.com/tandem-sh/tandem/kube/webhook/metrics"
 )
 
 // webhookSetup is the webhook's flags made into its parts.
 type webhookSetup struct {
 	logger  zerolog.Logger
-	clients kube.Clients
+	clients apiclient.Clients
 	handler *admission.Handler
 	server  *webhook.Server
 	// metrics is nil when --metrics-listen is empty.
@@ -47,7 +47,7 @@ func newWebhookSetup(cliCtx *cli.Context) (*webhookSetup, error) {
 	if err != nil {
 		return nil, usageError{err}
 	}
-	if s.clients, err = kube.NewClients(cliCtx.String("kubeconfig")); err != nil {
+	if s.clients, err = apiclient.NewClients(cliCtx.String("kubeconfig")); err != nil {
 		return nil, err
 	}
 	choice, err := s.settleMode(cliCtx, &cfg.Inject)
@@ -58,7 +58,7 @@ func newWebhookSetup(cliCtx *cli.Context) (*webhookSetup, error) {
 	if err != nil {
 		return nil, usageError{err}
 	}
-	cfg.Namespaces = kube.APINamespaces{Namespaces: s.clients.Core}
+	cfg.Namespaces = apiclient.APINamespaces{Namespaces: s.clients.Core}
 	cfg.Keychains = podKeychains(cliCtx.Bool("read-pull-secrets"), s.clients)
 	certs := webhook.NewCertReloader(cliCtx.String("cert-dir"))
 	if listen := cliCtx.String("metrics-listen"); listen != "" {
@@ -77,7 +77,7 @@ func newWebhookSetup(cliCtx *cli.Context) (*webhookSetup, error) {
 		if cliCtx.String("namespace") == "" {
 			return nil, usageError{errors.New("--bootstrap-secret: needs --namespace (the downward API's metadata.namespace)")}
 		}
-		s.server.Bootstrap = &kube.Bootstrap{Secrets: s.clients.Core, Webhooks: s.clients.Admission, Namespace: cliCtx.String("namespace"), Secret: secret,
+		s.server.Bootstrap = &apiclient.Bootstrap{Secrets: s.clients.Core, Webhooks: s.clients.Admission, Namespace: cliCtx.String("namespace"), Secret: secret,
 			Service: cliCtx.String("service"), WebhookConfig: cliCtx.String("webhook-config"),
 			CertDir: cliCtx.String("cert-dir"), Logger: s.logger}
 	}
@@ -88,27 +88,18 @@ func newWebhookSetup(cliCtx *cli.Context) (*webhookSetup, error) {
 // and its service account's only with --read-pull-secrets, the one thing
 // the webhook would read Secrets for; else none (nil: anonymous), and the
 // webhook needs no right on Secrets.
-func podKeychains(readPullSecrets bool, clients kube.Clients) admission.KeychainSource {
+func podKeychains(readPullSecrets bool, clients apiclient.Clients) admission.KeychainSource {
 	if !readPullSecrets {
 		return nil
 	}
-	return kube.PodKeychains{Core: clients.Core}
+	return apiclient.PodKeychains{Core: clients.Core}
 }
 
-// settleMode decides the mode the webhook injects in (settleMode), and
+// settleMode decides the mode the webhook injects in (modeOption), and
 // says it.
 func (s *webhookSetup) settleMode(cliCtx *cli.Context, opts *inject.Options) (inject.ModeChoice, error) {
-	auto := opts.Mode == inject.Auto
 	s.kubeconfig = cliCtx.String("kubeconfig")
-	choice, err := settleMode(cliCtx.Context, opts, s.kubeconfig, true, originOf(cliCtx, "mode"))
-	if err != nil {
-		return choice, err
-	}
-	if auto {
-		s.auto = &choice
-	}
-	s.logMode(choice)
-	return choice, nil
+	return settleForWebhook(cliCtx.Context, modeOption, &opts.Mode, s.kubeconfig, originOf(cliCtx, "mode"), &s.auto, s.logMode)
 }
 
 func (s *webhookSetup) logMode(choice inject.ModeChoice) {

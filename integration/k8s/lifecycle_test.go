@@ -30,6 +30,10 @@ type behaviour struct {
 	forever    bool // after the delay, loop until SIGTERM
 	term       int  // seconds from SIGTERM to Exiting
 	exitCode   int
+	// await is a shell condition waited for (60 s at most) after the
+	// delay, so that a part can outlast an event whose time is the
+	// kubelet's.
+	await string
 }
 
 // lifecycle is the shell that container name runs: busybox sh, its times
@@ -47,6 +51,9 @@ func lifecycle(name string, b behaviour) []string {
 	s.WriteString("touch /tmp/started; ev Started; ")
 	if b.delay > 0 {
 		fmt.Fprintf(&s, "sleep %d & wait $!; ", b.delay)
+	}
+	if b.await != "" {
+		fmt.Fprintf(&s, "i=0; until %s || [ $i -ge 60 ]; do sleep 1 & wait $!; i=$((i+1)); done; ", b.await)
 	}
 	if b.forever {
 		s.WriteString("while :; do sleep 1 & wait $!; done; ")

@@ -16,14 +16,17 @@ const holdFinalizer = "tandem.sh/e2e-hold"
 // "should mark pod as succeeded if any of the restartable init containers
 // have terminated with non-zero exit code" and "... have exceeded its
 // termination grace period seconds": a running pod of three sidecars and
-// a main, deleted with a 10 s grace period. The main exits first (1 s),
+// a main, deleted with a 20 s grace period. The main exits first (1 s),
 // then the sidecars in reverse order; sidecar-2 exits 1 on SIGTERM
-// (nonzero), or would take 20 s (overrun). The pod succeeds either way.
+// (nonzero), or would take 30 s (overrun). The pod succeeds either way.
+// Each sidecar's share of the period (3.3 s) leaves its program's 1 s to
+// exit room on a loaded machine: a nonzero that tandem's --grace cut
+// short would play overrun instead.
 func TestNativeDeletedPodSucceeds(t *testing.T) {
 	t.Parallel()
 	variants := map[string]behaviour{
 		"nonzero": {forever: true, term: 1, exitCode: 1},
-		"overrun": {forever: true, term: 20},
+		"overrun": {forever: true, term: 30},
 	}
 	for variant, second := range variants {
 		t.Run(variant, func(t *testing.T) {
@@ -34,7 +37,7 @@ func TestNativeDeletedPodSucceeds(t *testing.T) {
 					{"sidecar-2", second},
 					{"sidecar-3", behaviour{forever: true, term: 1}},
 				}
-				p, tl := deleteHeldPod(t, mode, sidecars, 10)
+				p, tl, outputs := deleteHeldPod(t, mode, sidecars, 20)
 				if p.Status.Phase != "Succeeded" {
 					t.Errorf("pod phase %s; want Succeeded", p.Status.Phase)
 				}
@@ -57,6 +60,9 @@ func TestNativeDeletedPodSucceeds(t *testing.T) {
 				tl.after(t, "sidecar-2", "Terminating", "sidecar-1", "Terminating")
 				tl.has(t, "sidecar-1", "Exiting")
 				t.Logf("%s, %s: pod %s, sidecar-2 exit code %d\n%s", mode, variant, p.Status.Phase, code, tl)
+				if t.Failed() {
+					logEnded(t, p, outputs)
+				}
 			})
 		})
 	}
@@ -64,8 +70,8 @@ func TestNativeDeletedPodSucceeds(t *testing.T) {
 
 // deleteHeldPod runs the sidecars and a looping main (1 s to exit on
 // SIGTERM) as a Pod held by holdFinalizer, deletes it once all run, and
-// returns it as it ended, with its timeline.
-func deleteHeldPod(t *testing.T, mode string, sidecars []part, grace int) (pod, timeline) {
+// returns it as it ended, with its timeline and each container's output.
+func deleteHeldPod(t *testing.T, mode string, sidecars []part, grace int) (pod, timeline, map[string]string) {
 	t.Helper()
 	n := newNamespace(t)
 	spec := lifecycleSpec(behaviour{forever: true, term: 1}, sidecars...)
@@ -97,5 +103,26 @@ func deleteHeldPod(t *testing.T, mode string, sidecars []part, grace int) (pod, 
 	ended := n.waitPod("!job-name", 2*time.Minute, func(p pod) bool {
 		return p.Status.Phase == "Succeeded" || p.Status.Phase == "Failed"
 	})
-	return ended, streamsTimeline(t, 30*time.Second, streams)
+	tl := streamsTimeline(t, 30*time.Second, streams)
+	outputs := map[string]string{}
+	for i, s := range streams {
+		outputs[all[i]] = s.output()
+	}
+	return ended, tl, outputs
+}
+
+// logEnded says how each container ended and what it printed, tandem's
+// lines included: what a failure on a loaded machine needs to be read.
+func logEnded(t *testing.T, p pod, outputs map[string]string) {
+	t.Helper()
+	for name, out := range outputs {
+		cs, _ := p.container(name)
+		if end := cs.State.Terminated; end != nil {
+			t.Logf("%s: exit code %d, reason %s, %s → %s, message %q", name, end.ExitCode, end.Reason,
+				end.StartedAt.Format("15:04:05"), end.FinishedAt.Format("15:04:05"), end.Message)
+		} else {
+			t.Logf("%s: not terminated (restarts %d)", name, cs.RestartCount)
+		}
+		t.Logf("%s printed:\n%s", name, out)
+	}
 }

@@ -77,8 +77,10 @@ func TestNativeReverseStopOrder(t *testing.T) {
 // "a restartable init container starts and exits with exit code 0 (1)
 // continuously", under restartPolicy Never and OnFailure: the sidecar
 // exits 1 s after it started, whatever its code, while the main runs for
-// 12 s. It is started again after the main started, and the pod
-// succeeds: its exits never fail it.
+// 12 s and then until the sidecar has started twice (the kubelet's first
+// back-off is 10 s, which a loaded node stretches past the 12 s). It is
+// started again after the main started, and the pod succeeds: its exits
+// never fail it.
 func TestNativeSidecarExitsWhileMainRuns(t *testing.T) {
 	t.Parallel()
 	for _, policy := range []string{"Never", "OnFailure"} {
@@ -96,7 +98,8 @@ func TestNativeSidecarExitsWhileMainRuns(t *testing.T) {
 // backoffLimit, a native sidecar's too (see docs/native-sidecars.md).
 func playSidecarExits(t *testing.T, mode, policy string, code int) {
 	n := newNamespace(t)
-	spec := lifecycleSpec(behaviour{delay: 12}, part{"sidecar", behaviour{delay: 1, exitCode: code}})
+	main := behaviour{delay: 12, await: `[ "$(grep -c ' sidecar Started$' /persistent/sidecar.log)" -ge 2 ]`}
+	spec := lifecycleSpec(main, part{"sidecar", behaviour{delay: 1, exitCode: code}})
 	spec["restartPolicy"] = policy
 	m := injected(t, unwrappedPod(t, "exits-continuously", sidecarAnnotations("sidecar"), spec), mode)
 	start := n.applyRaw(m.YAML())

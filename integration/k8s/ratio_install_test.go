@@ -5,18 +5,28 @@ package k8s
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 )
 
 // startRounds is how many times each pod is started, in turns.
-const startRounds = 8
+const startRounds = 6
+
+// proxyProbe is the proxy's startupProbe in the shape that has one: in
+// native mode it orders the start, in classic mode inject turns it into
+// the proxy's start hook.
+const proxyProbe = `
+      startupProbe:
+        tcpSocket: {port: 5432}
+        periodSeconds: 1
+        failureThreshold: 60`
 
 // startPod is a pod as written without tandem: a main whose first
 // instruction prints the time (standin now) and a proxy, a sidecar by
-// annotation, whose startupProbe orders the start in native mode. NAME is
-// replaced by each round's name.
+// annotation. PROBE is replaced by the shape's probe, NAME by each
+// round's name.
 const startPod = `apiVersion: v1
 kind: Pod
 metadata:
@@ -35,11 +45,29 @@ spec:
     - name: proxy
       image: ` + testImage + `
       imagePullPolicy: Never
-      command: [/usr/local/bin/standin, serve, --name, proxy, --tcp, "0.0.0.0:5432"]
-      startupProbe:
-        tcpSocket: {port: 5432}
-        periodSeconds: 1
-        failureThreshold: 60
+      command: [/usr/local/bin/standin, serve, --name, proxy, --tcp, "0.0.0.0:5432"]PROBE
+`
+
+// startWaiting is the plain pod in the start order classic injection gives
+// a proxy with a readiness: the proxy first, the main's command waiting
+// for it with the shell loop such pods use (every 0.1 s, not the usual
+// 1 s: the stricter reference).
+const startWaiting = `apiVersion: v1
+kind: Pod
+metadata:
+  name: NAME
+spec:
+  restartPolicy: Never
+  terminationGracePeriodSeconds: 5
+  containers:
+    - name: proxy
+      image: ` + testImage + `
+      imagePullPolicy: Never
+      command: [/usr/local/bin/standin, serve, --name, proxy, --tcp, "0.0.0.0:5432"]PROBE
+    - name: main
+      image: ` + testImage + `
+      imagePullPolicy: Never
+      command: [sh, -c, "until nc 127.0.0.1 5432 -e true 2>/dev/null; do sleep 0.1; done; exec standin now"]
 `
 
 // startNative is startPod with the proxy a bare native sidecar (an init
@@ -56,11 +84,7 @@ spec:
       image: ` + testImage + `
       imagePullPolicy: Never
       restartPolicy: Always
-      command: [/usr/local/bin/standin, serve, --name, proxy, --tcp, "0.0.0.0:5432"]
-      startupProbe:
-        tcpSocket: {port: 5432}
-        periodSeconds: 1
-        failureThreshold: 60
+      command: [/usr/local/bin/standin, serve, --name, proxy, --tcp, "0.0.0.0:5432"]PROBE
   containers:
     - name: main
       image: ` + testImage + `
@@ -68,47 +92,120 @@ spec:
       command: [/usr/local/bin/standin, now]
 `
 
-// The pods started, in the order of each turn's first round.
-var startKinds = []string{"plain", "classic-init-copy", "classic-image-volume", "native-bare", "native-init-copy", "native-image-volume"}
+// startShape is one shape of the proxy: with its startupProbe or none.
+type startShape struct {
+	name  string
+	probe string
+}
+
+// The pods started, in the order of each turn's first round: the plain
+// pods, then each mode's injections, each followed by the install
+// designs tried (installDesigns). The image-volume ones only where the
+// cluster mounts image volumes; plain-waiting only for a proxy with a
+// readiness, whose classic injection holds the main until it answers.
+func startKinds(shape startShape, imageVolumes bool) []string {
+	kinds := []string{"plain"}
+	if shape.probe != "" {
+		kinds = append(kinds, "plain-waiting")
+	}
+	for _, mode := range []string{"classic", "native"} {
+		if mode == "native" {
+			kinds = append(kinds, "native-bare")
+		}
+		kinds = append(kinds, mode+"-init-copy")
+		if imageVolumes {
+			kinds = append(kinds, mode+"-image-volume")
+		}
+		for _, d := range installDesigns {
+			if slices.Contains(d.modes, mode) {
+				kinds = append(kinds, mode+"-"+d.name)
+			}
+		}
+	}
+	return kinds
+}
 
 // The time from a pod's creation (kubectl apply, run by the test) to its
 // main's first instruction, for the same pod as written, injected with
-// init-copy and with image-volume, in classic and native mode: each pod
-// started in turns, one at a time, startRounds times. Prints the medians
-// and the ratios; asserts only that every main started and printed.
+// init-copy and with image-volume (where the cluster mounts them) and the
+// install designs tried, in classic and native mode, with the proxy's
+// startupProbe: each pod started in turns, one at a time, startRounds
+// times. Prints the medians, the ratios and each step's median; asserts
+// only that every main started and printed.
 func TestRatioStartByInstall(t *testing.T) {
+	startByInstall(t, startShape{name: "the proxy with a TCP startupProbe", probe: proxyProbe})
+}
+
+// TestRatioStartByInstall with a proxy without probe: nothing but the
+// kubelet's own order holds the main.
+func TestRatioStartByInstallNoProbe(t *testing.T) {
+	startByInstall(t, startShape{name: "the proxy without probe"})
+}
+
+func startByInstall(t *testing.T, shape startShape) {
 	requireNativeSidecars(t)
-	requireImageVolumes(t)
 	n := newNamespace(t)
-	manifests := map[string]string{"plain": startPod, "native-bare": startNative}
-	for _, kind := range startKinds {
-		if _, written := manifests[kind]; !written {
-			mode, install, _ := strings.Cut(kind, "-")
-			out, _ := injectManifest(t, []byte(startPod), "--mode", mode, "--install", install)
-			manifests[kind] = string(out)
-		}
-	}
+	mounts, _ := clusterMountsImages(t)
+	kinds := startKinds(shape, mounts)
+	manifests := startManifests(t, shape, kinds)
 	load := loadAverage()
-	took := map[string][]time.Duration{}
+	took := map[string][]startTimeline{}
 	for round := range startRounds {
 		// Each round starts with another kind: none is always first.
-		for i := range startKinds {
-			kind := startKinds[(round+i)%len(startKinds)]
+		for i := range kinds {
+			kind := kinds[(round+i)%len(kinds)]
 			name := fmt.Sprintf("%s-%d", kind, round)
 			took[kind] = append(took[kind], n.startToMain(name, strings.Replace(manifests[kind], "name: NAME", "name: "+name, 1)))
 		}
 	}
-	t.Logf("creation (kubectl apply) → main's first instruction, %d rounds in turns; load average %s at the start, %s at the end",
-		startRounds, load, loadAverage())
-	plain, bare := median(took["plain"]), median(took["native-bare"])
-	for _, kind := range startKinds {
-		m := median(took[kind])
-		vsBare := ""
-		if strings.HasPrefix(kind, "native") {
-			vsBare = fmt.Sprintf(", %.2f× native-bare", m.Seconds()/bare.Seconds())
-		}
-		t.Logf("%-20s median %5s: %.2f× plain%s  %v", kind, m.Round(10*time.Millisecond), m.Seconds()/plain.Seconds(), vsBare, rounded(took[kind]))
+	t.Logf("%s, Kubernetes %s: creation (kubectl apply) → main's first instruction, %d rounds in turns; load average %s at the start, %s at the end",
+		shape.name, serverVersion, startRounds, load, loadAverage())
+	firsts := map[string]time.Duration{}
+	for _, kind := range kinds {
+		firsts[kind] = medianOf(took[kind], eventFirstInstruction)
 	}
+	for _, kind := range kinds {
+		t.Logf("%-28s median %5s: %s  %v", kind, firsts[kind].Round(10*time.Millisecond), startRatios(kind, firsts), rounded(firstInstructions(took[kind])))
+	}
+	t.Logf("each step's median, in seconds from the apply (the runtime's log, %s):\n%s", runtimeLog(), stepTable(kinds, took))
+}
+
+// startManifests are the pods of kinds, NAME still to replace.
+func startManifests(t *testing.T, shape startShape, kinds []string) map[string]string {
+	withProbe := func(m string) string { return strings.Replace(m, "PROBE", shape.probe, 1) }
+	manifests := map[string]string{"plain": withProbe(startPod), "plain-waiting": withProbe(startWaiting), "native-bare": withProbe(startNative)}
+	for _, kind := range kinds {
+		if _, written := manifests[kind]; written {
+			continue
+		}
+		mode, install, _ := strings.Cut(kind, "-")
+		design, tried := designNamed(install)
+		if tried {
+			install = "init-copy"
+		}
+		out, _ := injectManifest(t, []byte(withProbe(startPod)), "--mode", mode, "--install", install)
+		if tried {
+			out = design.apply(t, out)
+		}
+		manifests[kind] = string(out)
+	}
+	return manifests
+}
+
+// startRatios is kind's median against the plain pod of the same start
+// order, and a native one against the bare native sidecar's.
+func startRatios(kind string, firsts map[string]time.Duration) string {
+	ratio := func(of string) string {
+		return fmt.Sprintf("%.2f× %s", firsts[kind].Seconds()/firsts[of].Seconds(), of)
+	}
+	out := ratio("plain")
+	if _, waits := firsts["plain-waiting"]; waits && strings.HasPrefix(kind, "classic") {
+		out += ", " + ratio("plain-waiting")
+	}
+	if strings.HasPrefix(kind, "native") {
+		out += ", " + ratio("native-bare")
+	}
+	return out
 }
 
 // loadAverage is the machine's 1-minute load average, as the figures'
@@ -121,16 +218,19 @@ func loadAverage() string {
 	return strings.Fields(string(data))[0]
 }
 
-// startToMain applies pod manifest name and returns the time from the
-// apply to its main's first instruction (the time it printed), then
-// deletes the pod and waits until it is gone: the next pod starts alone.
-func (n *namespace) startToMain(name, manifest string) time.Duration {
+// startToMain applies pod manifest name and returns its start's timeline:
+// the time from the apply to its main's first instruction (the time it
+// printed) and to each step the runtime logged; then deletes the pod and
+// waits until it is gone: the next pod starts alone.
+func (n *namespace) startToMain(name, manifest string) startTimeline {
 	n.t.Helper()
 	start := n.applyRaw([]byte(manifest))
+	var ended pod
 	err := watch(n, time.Minute, func(p pod) bool {
 		main, _ := p.container("main")
-		_, ended := main.exitCode()
-		return ended
+		_, done := main.exitCode()
+		ended = p
+		return done
 	}, "pod", name)
 	if err != nil {
 		n.t.Fatalf("pod %s: its main did not end: %v", name, err)
@@ -139,9 +239,11 @@ func (n *namespace) startToMain(name, manifest string) time.Duration {
 	defer n.run(nil, "delete", "pod", name)
 	for _, line := range strings.Split(logs, "\n") {
 		if at, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(line)); err == nil {
-			return at.Sub(start)
+			timeline := runtimeSteps(n.t, ended, start)
+			timeline[eventFirstInstruction] = at.Sub(start)
+			return timeline
 		}
 	}
 	n.t.Fatalf("pod %s: its main printed no time:\n%s", name, logs)
-	return 0
+	return nil
 }

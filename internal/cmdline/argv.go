@@ -19,7 +19,7 @@ type Run struct {
 func (r Run) Argv() []string {
 	a := start(r.Binary, CmdRun)
 	a.value(FlagName, r.Name)
-	return append(a, "--")
+	return append(a, EndOfFlags)
 }
 
 // Main is `tandem main`.
@@ -54,7 +54,7 @@ func (m Main) Argv() []string {
 	a.values(FlagQuitURL, m.QuitURLs)
 	a.duration(FlagTerminationGrace, m.TerminationGrace)
 	a.value(FlagTerminationSignal, m.TerminationSignal)
-	return append(a, "--")
+	return append(a, EndOfFlags)
 }
 
 // Sidecar is `tandem sidecar`.
@@ -104,7 +104,7 @@ func (s Sidecar) Argv() []string {
 	a.duration(FlagMainStartTimeout, s.MainStartTimeout)
 	a.duration(FlagGrace, s.Grace)
 	a.values(FlagQuitURL, s.QuitURLs)
-	return append(a, "--")
+	return append(a, EndOfFlags)
 }
 
 // Wait is `tandem wait`, a sidecar's start hook.
@@ -142,7 +142,7 @@ func start(binary, command string) argv {
 
 func (a *argv) value(flag, value string) {
 	if value != "" {
-		*a = append(*a, "--"+flag, value)
+		*a = append(*a, Flag(flag), value)
 	}
 }
 
@@ -154,18 +154,23 @@ func (a *argv) values(flag string, values []string) {
 
 func (a *argv) boolean(flag string, on bool) {
 	if on {
-		*a = append(*a, "--"+flag)
+		*a = append(*a, Flag(flag))
 	}
 }
 
-// duration writes whole seconds as seconds ("90s", as a manifest's
-// terminationGracePeriodSeconds reads), not as time.Duration does ("1m30s").
+// duration writes a positive d as Duration does.
 func (a *argv) duration(flag string, d time.Duration) {
-	switch {
-	case d <= 0:
-	case d%time.Second == 0:
-		a.value(flag, strconv.FormatInt(int64(d/time.Second), 10)+"s")
-	default:
-		a.value(flag, d.String())
+	if d > 0 {
+		a.value(flag, Duration(d))
 	}
+}
+
+// Duration is how a command line writes d: whole seconds as seconds
+// ("90s", as a manifest's terminationGracePeriodSeconds reads), not as
+// time.Duration does ("1m30s"); else as time.Duration does.
+func Duration(d time.Duration) string {
+	if d%time.Second == 0 {
+		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
+	}
+	return d.String()
 }

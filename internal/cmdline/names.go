@@ -70,6 +70,14 @@ const (
 	FlagInterval = "interval"
 )
 
+// Flag is how a command line spells flag (one of the names above): "--"
+// and its name.
+func Flag(name string) string { return "--" + name }
+
+// EndOfFlags ends the flags of run, sidecar and main: CMD and its
+// arguments follow.
+const EndOfFlags = "--"
+
 // The values of sidecar --stop-when: injection writes one of them.
 const (
 	StopWhenAny      = "any"

@@ -27,7 +27,7 @@ func ParseProc(cmdline []byte) (inv Invocation, ok bool) {
 		return Invocation{}, false
 	}
 	inv.Command = argv[1]
-	for i := 2; i < len(argv) && argv[i] != "--"; i++ {
+	for i := 2; i < len(argv) && argv[i] != EndOfFlags; i++ {
 		if name, found := flagValue(argv, i, FlagName); found {
 			inv.Name = name
 		}

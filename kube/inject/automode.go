@@ -2,7 +2,6 @@ package inject
 
 import (
 	"fmt"
-	"slices"
 )
 
 // NativeSince is the Kubernetes release where the SidecarContainers
@@ -48,33 +47,21 @@ const (
 // run the sidecar to completion before the mains, and the pod would never
 // start its work.
 func ChooseMode(v ClusterVersions) ModeChoice {
-	if ok, parsed := atLeastNative(v.APIServer); !parsed {
-		return ModeChoice{Classic, fmt.Sprintf("the API server's version %q does not read as vMAJOR.MINOR", v.APIServer), ReasonUnreadable}
-	} else if !ok {
-		return ModeChoice{Classic, fmt.Sprintf("the API server is %s, before %s (native sidecars off by default)", v.APIServer, NativeSince), ReasonOldAPIServer}
+	d, on := nativeGate.choose(v, "the cluster has no nodes whose kubelet version could be read",
+		func(name string) (verdict, bool) { return nativeGate.kubelet(name, v.Kubelets[name]) },
+		func(nodes string) verdict {
+			return verdict{fmt.Sprintf("the API server (%s) and every node's kubelet (%s) are at %s or later", v.APIServer, nodes, NativeSince),
+				ReasonAllNative}
+		})
+	if on {
+		return ModeChoice{Native, d.why, d.reason}
 	}
-	if len(v.Kubelets) == 0 {
-		return ModeChoice{Classic, "the cluster has no nodes whose kubelet version could be read", ReasonNoNodes}
-	}
-	names := make([]string, 0, len(v.Kubelets))
-	for name := range v.Kubelets {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		version := v.Kubelets[name]
-		if ok, parsed := atLeastNative(version); !parsed {
-			return ModeChoice{Classic, fmt.Sprintf("node %s's kubelet version %q does not read as vMAJOR.MINOR", name, version), ReasonUnreadable}
-		} else if !ok {
-			return ModeChoice{Classic, fmt.Sprintf("node %s's kubelet is %s, before %s (native sidecars off by default)", name, version, NativeSince), ReasonOldKubelet}
-		}
-	}
-	nodes := fmt.Sprintf("%d nodes", len(names))
-	if len(names) == 1 {
-		nodes = "1 node"
-	}
-	return ModeChoice{Native, fmt.Sprintf("the API server (%s) and every node's kubelet (%s) are at %s or later", v.APIServer, nodes, NativeSince), ReasonAllNative}
+	return ModeChoice{Classic, d.why, d.reason}
 }
+
+// nativeGate is native sidecars' feature gate, SidecarContainers.
+var nativeGate = featureGate{since: NativeSince, minor: nativeMinor, off: "native sidecars off by default",
+	oldAPIServer: ReasonOldAPIServer, oldNodes: ReasonOldKubelet}
 
 // CheckNative refuses native mode, as given (--mode native, or its
 // variable), on a cluster that ChooseMode would give classic, with the
@@ -86,7 +73,3 @@ func CheckNative(v ClusterVersions, given string) error {
 	}
 	return nil
 }
-
-// atLeastNative: version (as the API server and the kubelet report it)
-// is at NativeSince or later, and it parsed.
-func atLeastNative(version string) (ok, parsed bool) { return atLeast(version, 1, nativeMinor) }

@@ -35,6 +35,18 @@ const (
 	QuitStopSteps = 3
 	// TandemGrace is tandem sidecar's --grace when none is written.
 	TandemGrace = 10 * time.Second
+	// DefaultGracePeriod is a pod's terminationGracePeriodSeconds when it
+	// states none, as the API server defaults it.
+	DefaultGracePeriod = 30 * time.Second
+	// NegativeGracePeriod is the period the kubelet gives a pod whose
+	// terminationGracePeriodSeconds is negative.
+	NegativeGracePeriod = time.Second
+	// SidecarsDivisor: the sidecars' shares together keep at most the
+	// period divided by it; the mains keep the rest.
+	SidecarsDivisor = 2
+	// GraceResolution is the resolution of a cut share and of a sidecar's
+	// --grace: a command line a reader can check.
+	GraceResolution = 100 * time.Millisecond
 )
 
 // maxGraceSecs is the longest grace period a time.Duration holds; a
@@ -72,7 +84,7 @@ type graceSplit struct {
 // refuses it, an annotation that is not a duration, or one that names no
 // sidecar, is an error. fit then makes the split hold the sidecars' stop.
 func splitGrace(spec, annotations *yaml.Node, sidecars []string) (graceSplit, error) {
-	g := graceSplit{period: defaultGraceSecs * time.Second,
+	g := graceSplit{period: DefaultGracePeriod,
 		podWide: graceShare{d: DefaultSidecarGrace, who: "the sidecars"}, own: map[string]graceShare{}}
 	if n := yamlnode.Lookup(spec, "terminationGracePeriodSeconds"); n != nil && n.ShortTag() != "!!null" {
 		var secs int64
@@ -82,7 +94,7 @@ func splitGrace(spec, annotations *yaml.Node, sidecars []string) (graceSplit, er
 		g.period = time.Duration(min(secs, maxGraceSecs)) * time.Second
 		if secs < 0 {
 			// The API server keeps it, and the kubelet gives such a pod 1 s.
-			g.period = time.Second
+			g.period = NegativeGracePeriod
 			g.note = fmt.Sprintf("spec.terminationGracePeriodSeconds %d: Kubernetes gives a pod with a negative grace period 1s; the split is of 1s (set 0 for none, or the seconds the pod needs)", secs)
 		}
 	}
@@ -171,7 +183,7 @@ func appendNew(warnings []string, w string) []string {
 // its stop.
 func (g *graceSplit) loneWarnings(asked graceShare, least time.Duration) []string {
 	var warnings []string
-	half := g.period / 2
+	half := g.period / SidecarsDivisor
 	if asked.said != "" && asked.asked > half {
 		warnings = append(warnings, fmt.Sprintf("%s is more than half the pod's grace period (%s): %s kept for %s",
 			asked.said, g.period, half, asked.who))
@@ -202,7 +214,7 @@ func (g graceSplit) sidecarStopGrace(c *container) time.Duration {
 	if g.period <= 0 || !ok {
 		return 0
 	}
-	if d := max(((s.d - g.delays[c.name]) / time.Duration(c.stopSteps())).Truncate(tenth), tenth); d != TandemGrace {
+	if d := max(((s.d - g.delays[c.name]) / time.Duration(c.stopSteps())).Truncate(GraceResolution), GraceResolution); d != TandemGrace {
 		return d
 	}
 	return 0

@@ -9,10 +9,6 @@ import (
 	"time"
 )
 
-// tenth is the resolution of a cut share and of a sidecar's --grace: a
-// command line a reader can check.
-const tenth = 100 * time.Millisecond
-
 // FitShares is the rule of the grace split. Once the mains have ended,
 // the sidecars stop one after another, the last started first, in either
 // mode (classic: each waits for the stopped file of the one after it;
@@ -26,7 +22,7 @@ const tenth = 100 * time.Millisecond
 // least add up to more, each share is its least cut by one fraction. A
 // cut share is rounded down to a tenth of a second.
 func FitShares(period time.Duration, asked, least []time.Duration) []time.Duration {
-	half := period / 2
+	half := period / SidecarsDivisor
 	shares := make([]time.Duration, len(asked))
 	for i := range asked {
 		shares[i] = min(max(asked[i], least[i]), half)
@@ -56,11 +52,11 @@ func total(ds []time.Duration) *big.Int {
 	return t
 }
 
-// scale is d*num/den for 0 <= num <= den, rounded down to a tenth of a
-// second.
+// scale is d*num/den for 0 <= num <= den, rounded down to
+// GraceResolution.
 func scale(d time.Duration, num, den *big.Int) time.Duration {
 	x := new(big.Int).Mul(big.NewInt(int64(d)), num)
-	return time.Duration(x.Quo(x, den).Int64()).Truncate(tenth)
+	return time.Duration(x.Quo(x, den).Int64()).Truncate(GraceResolution)
 }
 
 // sum adds ds up, at most to the longest duration.
@@ -84,7 +80,7 @@ func (g *graceSplit) cutWarnings(sidecars []*container, asked []graceShare, leas
 		leastAll += least[i]
 		cuts = append(cuts, fmt.Sprintf("sidecar %s %s → %s", strconv.Quote(sidecars[i].name), max(asked[i].d, least[i]), g.shares[sidecars[i].name].d))
 	}
-	half := g.period / 2
+	half := g.period / SidecarsDivisor
 	if raised <= half {
 		return nil
 	}

@@ -128,7 +128,7 @@ func playStops(t *testing.T, out string) []string {
 	if err := yaml.Unmarshal([]byte(out), &pod); err != nil {
 		t.Fatal(err)
 	}
-	period := time.Duration(defaultGraceSecs) * time.Second
+	period := DefaultGracePeriod
 	if pod.Spec.Period != nil {
 		period = time.Duration(*pod.Spec.Period) * time.Second
 	}

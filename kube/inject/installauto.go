@@ -2,7 +2,6 @@ package inject
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -15,7 +14,7 @@ const imageVolumeMinor = 35
 
 // imageVolumeRuntimes are the first releases of the container runtimes
 // that mount image volumes, by the name a node reports for its runtime.
-var imageVolumeRuntimes = map[string]struct{ major, minor int }{
+var imageVolumeRuntimes = map[string]struct{ major, minor uint }{
 	"containerd": {2, 1},
 	"cri-o":      {1, 31},
 }
@@ -44,50 +43,41 @@ const (
 // runtime mounts image volumes, else init-copy, which works everywhere. A
 // pod with an image volume on a node that cannot mount it never starts.
 func ChooseInstall(v ClusterVersions) InstallChoice {
-	if ok, parsed := atLeast(v.APIServer, 1, imageVolumeMinor); !parsed {
-		return InstallChoice{InitCopy, fmt.Sprintf("the API server's version %q does not read as vMAJOR.MINOR", v.APIServer), ReasonUnreadable}
-	} else if !ok {
-		return InstallChoice{InitCopy, fmt.Sprintf("the API server is %s, before %s (image volumes off by default)", v.APIServer, ImageVolumeSince), ReasonAPIServerBefore}
+	d, on := imageVolumeGate.choose(v, "the cluster has no nodes whose versions could be read",
+		func(name string) (verdict, bool) { return nodeInstall(name, v.Kubelets[name], v.Runtimes[name]) },
+		func(nodes string) verdict {
+			return verdict{fmt.Sprintf("the API server (%s) and every node's kubelet are at %s or later, and every node's runtime mounts image volumes (%s)",
+				v.APIServer, ImageVolumeSince, nodes), ReasonAllImageVolume}
+		})
+	if on {
+		return InstallChoice{ImageVolume, d.why, d.reason}
 	}
-	if len(v.Kubelets) == 0 {
-		return InstallChoice{InitCopy, "the cluster has no nodes whose versions could be read", ReasonNoNodes}
-	}
-	names := make([]string, 0, len(v.Kubelets))
-	for name := range v.Kubelets {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		if c, ok := nodeInstall(name, v.Kubelets[name], v.Runtimes[name]); !ok {
-			return c
-		}
-	}
-	nodes := fmt.Sprintf("%d nodes", len(names))
-	if len(names) == 1 {
-		nodes = "1 node"
-	}
-	return InstallChoice{ImageVolume, fmt.Sprintf("the API server (%s) and every node's kubelet are at %s or later, and every node's runtime mounts image volumes (%s)",
-		v.APIServer, ImageVolumeSince, nodes), ReasonAllImageVolume}
+	return InstallChoice{InitCopy, d.why, d.reason}
 }
 
-// nodeInstall is the init-copy choice that node name forces, if any.
-func nodeInstall(name, kubelet, runtime string) (InstallChoice, bool) {
-	if ok, parsed := atLeast(kubelet, 1, imageVolumeMinor); !parsed {
-		return InstallChoice{InitCopy, fmt.Sprintf("node %s's kubelet version %q does not read as vMAJOR.MINOR", name, kubelet), ReasonUnreadable}, false
-	} else if !ok {
-		return InstallChoice{InitCopy, fmt.Sprintf("node %s's kubelet is %s, before %s (image volumes off by default)", name, kubelet, ImageVolumeSince), ReasonKubeletBefore}, false
+// imageVolumeGate is image volumes' feature gate, ImageVolume.
+var imageVolumeGate = featureGate{since: ImageVolumeSince, minor: imageVolumeMinor, off: "image volumes off by default",
+	oldAPIServer: ReasonAPIServerBefore, oldNodes: ReasonKubeletBefore}
+
+// nodeInstall is what node name's kubelet and runtime say of image
+// volumes: ok when it mounts them.
+func nodeInstall(name, kubelet, runtime string) (verdict, bool) {
+	if d, ok := imageVolumeGate.kubelet(name, kubelet); !ok {
+		return d, false
 	}
 	kind, version, found := strings.Cut(runtime, "://")
 	first, known := imageVolumeRuntimes[strings.ToLower(kind)]
 	if !found || !known {
-		return InstallChoice{InitCopy, fmt.Sprintf("node %s's runtime %q is not one known to mount image volumes (%s)", name, runtime, imageVolumeRuntimeList), ReasonRuntimeWithout}, false
+		return verdict{fmt.Sprintf("node %s's runtime %q is not one known to mount image volumes (%s)", name, runtime, imageVolumeRuntimeList),
+			ReasonRuntimeWithout}, false
 	}
 	if ok, parsed := atLeast(version, first.major, first.minor); !parsed {
-		return InstallChoice{InitCopy, fmt.Sprintf("node %s's runtime version %q does not read as NAME://MAJOR.MINOR", name, runtime), ReasonUnreadable}, false
+		return verdict{fmt.Sprintf("node %s's runtime version %q does not read as NAME://MAJOR.MINOR", name, runtime), ReasonUnreadable}, false
 	} else if !ok {
-		return InstallChoice{InitCopy, fmt.Sprintf("node %s's runtime is %s, which mounts no image volumes (%s)", name, runtime, imageVolumeRuntimeList), ReasonRuntimeWithout}, false
+		return verdict{fmt.Sprintf("node %s's runtime is %s, which mounts no image volumes (%s)", name, runtime, imageVolumeRuntimeList),
+			ReasonRuntimeWithout}, false
 	}
-	return InstallChoice{}, true
+	return verdict{}, true
 }
 
 // CheckImageVolume refuses image-volume, as given (--install image-volume,

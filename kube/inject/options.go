@@ -77,7 +77,6 @@ const (
 	InjectKey            = "tandem.sh/inject"
 	InjectedKey          = "tandem.sh/injected"
 	DefaultContainer     = "kubectl.kubernetes.io/default-container"
-	defaultGraceSecs     = 30
 	defaultProbePeriod   = 10
 	defaultProbeFailures = 3
 	// nonRootUID is tandem-install's user (distroless's "nonroot").

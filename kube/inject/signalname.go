@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
-	"github.com/tandem-sh/tandem/supervisor/signals"
+	"github.com/tandem-sh/tandem/internal/signals"
 )
 
 // signalName normalises a STOPSIGNAL, lifecycle.stopSignal or the

@@ -17,12 +17,16 @@ func annotationErrors() variable {
 	}
 	values := append(append([]string{}, inject.OptOutValues...), inject.OptInValues...)
 	return variable{"annotationErrors", v("ann") + ".filter(k, k.startsWith('tandem.sh/') && !" + knownAnnotation("k") + ")" +
-		".map(k, 'unknown annotation ' + k + ': tandem\\'s are " + strings.Join(all, ", ") + " (docs/inject.md#annotations)') + " +
-		"(" + str(inject.InjectKey) + " in " + v("ann") + " && !(" + v("ann") + "[" + str(inject.InjectKey) + "] in " + strList(values) + ") ? " +
-		"[" + str(inject.InjectKey+": expected "+strings.Join(inject.OptOutValues, " or ")+" to leave the pod alone, or "+strings.Join(inject.OptInValues, " or ")) + "] : [])"}
+		".map(k, 'unknown annotation ' + k + ': tandem\\'s are " + strings.Join(all, ", ") +
+		" (docs/inject.md#annotations)') + " +
+		"(" + str(inject.InjectKey) + " in " + v("ann") + " && !(" + v("ann") + "[" + str(inject.InjectKey) + "] in " +
+		strList(values) + ") ? " +
+		"[" + str(inject.InjectKey+": expected "+strings.Join(inject.OptOutValues, " or ")+
+		" to leave the pod alone, or "+strings.Join(inject.OptInValues, " or ")) + "] : [])"}
 }
 
 // knownAnnotation is the CEL of inject.KnownAnnotation(key).
 func knownAnnotation(key string) string {
-	return "(" + key + " in " + strList(inject.AnnotationKeys) + " || " + strList(inject.ContainerAnnotations) + ".exists(p, " + key + ".startsWith(p)))"
+	return "(" + key + " in " + strList(inject.AnnotationKeys) + " || " + strList(inject.ContainerAnnotations) +
+		".exists(p, " + key + ".startsWith(p)))"
 }

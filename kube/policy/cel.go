@@ -3,6 +3,8 @@ package policy
 import (
 	"strconv"
 	"strings"
+
+	"github.com/tandem-sh/tandem/internal/cmdline"
 )
 
 // The CEL this package writes is built from these few helpers, so that
@@ -56,3 +58,30 @@ func jsonPointer(key string) string {
 // nameAt is the name of container i, typed: the API server types a
 // variable's elements as dyn, and a list literal takes one type.
 func nameAt(i string) string { return "string(" + v("names") + "[" + i + "])" }
+
+// argvCEL is a tandem command line being written as CEL: a sum of CEL
+// lists, its flags spelled by internal/cmdline.
+type argvCEL []string
+
+// command starts the command line of tandem's command cmd, tandem at bin
+// (a CEL string).
+func command(bin, cmd string) argvCEL { return argvCEL{"[" + bin + ", " + str(cmd) + "]"} }
+
+// flagPair is the CEL list of flag and its value (a CEL string).
+func flagPair(flag, value string) string { return "[" + str(cmdline.Flag(flag)) + ", " + value + "]" }
+
+// flag writes flag and its value (a CEL string).
+func (a *argvCEL) flag(flag, value string) { *a = append(*a, flagPair(flag, value)) }
+
+// flagIf writes flag and its value where cond (a CEL bool) holds.
+func (a *argvCEL) flagIf(cond, flag, value string) {
+	*a = append(*a, "("+cond+" ? "+flagPair(flag, value)+" : [])")
+}
+
+// list writes a CEL list of arguments as it is.
+func (a *argvCEL) list(expr string) { *a = append(*a, expr) }
+
+// end ends the flags, as cmdline's builders do: CMD follows.
+func (a argvCEL) end() string {
+	return strings.Join(append(a, strList([]string{cmdline.EndOfFlags})), " + ")
+}

@@ -126,7 +126,7 @@ func TestSignalLookupAsInject(t *testing.T) {
 // inject's split reads it.
 func TestGracePeriodAsTheKubelet(t *testing.T) {
 	var expr string
-	for _, v := range (&generator{opts: Options{Presets: presets.Builtin()}}).grace() {
+	for _, v := range newGenerator(Options{Presets: presets.Builtin()}).grace() {
 		if v.name == "period" {
 			expr = v.expr
 		}
@@ -230,42 +230,15 @@ func (p policyPrograms) eval(t *testing.T, pod string) map[string]any {
 // command line is inject's, and the main's grace and the sidecars'
 // shares one after another fit the period.
 func TestGraceSplitAsInject(t *testing.T) {
-	pod := func(period string, images ...string) string {
-		names := strings.Split("abcd"[:len(images)], "")
-		src := "# policy: classic=injects native=injects\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations:\n    tandem.sh/sidecars: " +
-			strings.Join(names, ",") + "\nspec:\n  restartPolicy: Never\n"
-		if period != "" {
-			src += "  terminationGracePeriodSeconds: " + period + "\n"
-		}
-		src += "  containers:\n  - {name: m, image: app:1, command: [/m]}\n"
-		for i, image := range images {
-			src += fmt.Sprintf("  - {name: %s, image: %q, command: [/%s]}\n", names[i], image, names[i])
-		}
-		return src
-	}
-	const fluentBit, vector = "fluent/fluent-bit:5.1.1", "timberio/vector:0.57.0-debian"
-	const consul, otel = "hashicorp/consul-dataplane:2.0.1", "otel/opentelemetry-collector-contrib:0.159.0"
-	pods := []string{
-		pod("10", fluentBit, vector), pod("", "app:1", "app:1"), pod("100", fluentBit, vector),
-		pod("10", "app:1", "app:1"), pod("", consul, otel, vector), pod("3", consul, otel),
-		pod("1", "app:1", consul), pod("0", fluentBit, vector), pod("-1", fluentBit), pod("200", vector, fluentBit),
-		pod("1", otel), pod("2", otel, consul),
-	}
-	corpus, err := filepath.Glob(filepath.Join("testdata", "pods", "*.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range corpus {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pods = append(pods, string(data))
+	pods := graceSplitPods()
+	corpus := readCorpusPods(t)
+	for _, name := range slices.Sorted(maps.Keys(corpus)) {
+		pods = append(pods, corpus[name])
 	}
 	for _, mode := range []inject.Mode{inject.Classic, inject.Native} {
 		opts := Options{Name: "tandem", Mode: mode, Install: inject.InitCopy, Image: "ghcr.io/tandem-sh/tandem:v1.0.0",
 			Version: "v1.0.0", Presets: presets.Builtin(), OnError: inject.Reject}
-		policy := compilePolicy(t, &generator{opts: opts})
+		policy := compilePolicy(t, newGenerator(opts))
 		played := 0
 		for _, src := range pods {
 			if first, _, _ := strings.Cut(src, "\n"); !strings.Contains(first, string(mode)+"=injects") {
@@ -372,4 +345,48 @@ func policyCommands(t *testing.T, vars map[string]any) map[string]string {
 		}
 	}
 	return commands
+}
+
+// graceSplitPods are pods of one main and sidecars of presets or none,
+// with periods around their shares: the grace split's corner cases.
+func graceSplitPods() []string {
+	pod := func(period string, images ...string) string {
+		names := strings.Split("abcd"[:len(images)], "")
+		src := "# policy: classic=injects native=injects\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations:\n" +
+			"    tandem.sh/sidecars: " + strings.Join(names, ",") + "\nspec:\n  restartPolicy: Never\n"
+		if period != "" {
+			src += "  terminationGracePeriodSeconds: " + period + "\n"
+		}
+		src += "  containers:\n  - {name: m, image: app:1, command: [/m]}\n"
+		for i, image := range images {
+			src += fmt.Sprintf("  - {name: %s, image: %q, command: [/%s]}\n", names[i], image, names[i])
+		}
+		return src
+	}
+	const fluentBit, vector = "fluent/fluent-bit:5.1.1", "timberio/vector:0.57.0-debian"
+	const consul, otel = "hashicorp/consul-dataplane:2.0.1", "otel/opentelemetry-collector-contrib:0.159.0"
+	return []string{
+		pod("10", fluentBit, vector), pod("", "app:1", "app:1"), pod("100", fluentBit, vector),
+		pod("10", "app:1", "app:1"), pod("", consul, otel, vector), pod("3", consul, otel),
+		pod("1", "app:1", consul), pod("0", fluentBit, vector), pod("-1", fluentBit), pod("200", vector, fluentBit),
+		pod("1", otel), pod("2", otel, consul),
+	}
+}
+
+// readCorpusPods are the pods of testdata/pods by file name.
+func readCorpusPods(t *testing.T) map[string]string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "pods", "*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("the corpus: %v (%d files)", err, len(files))
+	}
+	pods := map[string]string{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pods[strings.TrimSuffix(filepath.Base(f), ".yaml")] = string(data)
+	}
+	return pods
 }

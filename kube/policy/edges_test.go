@@ -25,7 +25,7 @@ func TestMountCollisionAsDirectory(t *testing.T) {
 		{"/run/tandem/data", inject.InitCopy, false},
 		{"/data", inject.ImageVolume, false},
 	} {
-		g := &generator{opts: Options{Install: tt.install}}
+		g := newGenerator(Options{Install: tt.install})
 		object := map[string]any{"spec": map[string]any{"containers": []any{
 			map[string]any{"name": "side", "volumeMounts": []any{map[string]any{"name": "data", "mountPath": tt.at}}},
 		}}}

@@ -30,15 +30,26 @@ func (o Objects) List() []any {
 	return list
 }
 
-// generator writes the CEL of one set of options.
-type generator struct{ opts Options }
+// generator writes the CEL of one set of options, with inject's grace
+// rule.
+type generator struct {
+	opts Options
+	rule graceRule
+}
+
+func newGenerator(opts Options) *generator { return &generator{opts: opts, rule: injectGrace()} }
 
 // Generate writes the policies for opts.
 func Generate(opts Options) (Objects, error) {
 	if err := opts.check(); err != nil {
 		return Objects{}, err
 	}
-	g := &generator{opts: opts}
+	return newGenerator(opts).objects(), nil
+}
+
+// objects are the policies of g's options.
+func (g *generator) objects() Objects {
+	opts := g.opts
 	var vars []admissionv1.Variable
 	for _, list := range [][]variable{g.selection(), {g.problems()}, g.grace(), g.argv()} {
 		for _, x := range list {
@@ -66,7 +77,7 @@ func Generate(opts Options) (Objects, error) {
 			MatchResources: &admissionv1.MatchResources{NamespaceSelector: opts.NamespaceSelector}},
 	}}
 	objs.Validating, objs.ValidatingBinding = refusal(opts)
-	return objs, nil
+	return objs
 }
 
 // podCreates matches the creation of pods, as the webhook does.
@@ -87,7 +98,8 @@ func matchConditions() []admissionv1.MatchCondition {
 	}
 	return []admissionv1.MatchCondition{
 		{Name: "not-injected", Expression: absent(inject.InjectedKey)},
-		{Name: "not-opted-out", Expression: absent(inject.InjectKey) + " || !(object.metadata.annotations[" + str(inject.InjectKey) + "] in " + strList(inject.OptOutValues) + ")"},
+		{Name: "not-opted-out", Expression: absent(inject.InjectKey) + " || !(object.metadata.annotations[" +
+			str(inject.InjectKey) + "] in " + strList(inject.OptOutValues) + ")"},
 		{Name: "not-marked", Expression: absent(PolicyKey)},
 	}
 }
@@ -101,7 +113,8 @@ func refusal(opts Options) (*admissionv1.ValidatingAdmissionPolicy, *admissionv1
 		fail, action, outcome = admissionv1.Ignore, admissionv1.Warn, "It is created without tandem: fix that"
 	}
 	value := "object.metadata.annotations[" + str(PolicyKey) + "]"
-	marked := "has(object.metadata.annotations) && " + str(PolicyKey) + " in object.metadata.annotations && " + value + ".startsWith(" + str(SkippedPrefix) + ")"
+	marked := "has(object.metadata.annotations) && " + str(PolicyKey) + " in object.metadata.annotations && " + value +
+		".startsWith(" + str(SkippedPrefix) + ")"
 	vap := &admissionv1.ValidatingAdmissionPolicy{
 		TypeMeta:   metav1.TypeMeta{APIVersion: admissionv1.SchemeGroupVersion.String(), Kind: "ValidatingAdmissionPolicy"},
 		ObjectMeta: metav1.ObjectMeta{Name: opts.Name},

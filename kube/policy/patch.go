@@ -41,7 +41,8 @@ func (g *generator) rewrite() string {
 	ops += " + (has(object.spec.containers[i].volumeMounts) ? [" + strings.Join(each, ", ") + "] : [" +
 		op("add", at+" + '/volumeMounts'", "["+strings.Join(mounts, ", ")+"]") + "])"
 	if g.opts.Mode == inject.Native {
-		ops += " + (" + v("isSidecar") + "[i] ? [" + op("add", at+" + '/restartPolicy'", "'Always'") + "] + " + g.holdNextStart(at) + " : [])"
+		ops += " + (" + v("isSidecar") + "[i] ? [" + op("add", at+" + '/restartPolicy'", "'Always'") + "] + " +
+			g.holdNextStart(at) + " : [])"
 	}
 	return "lists.range(size(" + v("names") + ")).map(i, " + ops + ").flatten()"
 }
@@ -65,7 +66,8 @@ func (g *generator) volumes() string {
 	for _, vol := range vols {
 		each = append(each, op("add", "'/spec/volumes/-'", vol))
 	}
-	return "(has(object.spec.volumes) ? [" + strings.Join(each, ", ") + "] : [" + op("add", "'/spec/volumes'", "["+strings.Join(vols, ", ")+"]") + "])"
+	return "(has(object.spec.volumes) ? [" + strings.Join(each, ", ") + "] : [" +
+		op("add", "'/spec/volumes'", "["+strings.Join(vols, ", ")+"]") + "])"
 }
 
 // inits makes the init containers' list where tandem adds to it, and puts
@@ -87,10 +89,12 @@ func (g *generator) inits() string {
 func (g *generator) installContainer() string {
 	t := "Object.spec.initContainers"
 	sc := t + ".securityContext{runAsNonRoot: true, runAsUser: 65532, allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, " +
-		"capabilities: " + t + ".securityContext.capabilities{drop: ['ALL']}, seccompProfile: " + t + ".securityContext.seccompProfile{type: 'RuntimeDefault'}}"
+		"capabilities: " + t + ".securityContext.capabilities{drop: ['ALL']}, seccompProfile: " + t +
+		".securityContext.seccompProfile{type: 'RuntimeDefault'}}"
 	argv := cmdline.Install{Binary: "/tandem", Dir: inject.MountPath}.Argv()
 	return t + "{name: " + str(inject.InstallContainer) + ", image: " + str(g.opts.Image) + ", command: " + strList(argv) +
-		", securityContext: " + sc + ", volumeMounts: [" + t + ".volumeMounts{name: " + str(inject.VolumeName) + ", mountPath: " + str(inject.MountPath) + "}]}"
+		", securityContext: " + sc + ", volumeMounts: [" + t + ".volumeMounts{name: " + str(inject.VolumeName) +
+		", mountPath: " + str(inject.MountPath) + "}]}"
 }
 
 // moves puts the sidecars where the mode starts them first: in classic
@@ -100,7 +104,8 @@ func (g *generator) installContainer() string {
 func (g *generator) moves() string {
 	o := v("sidecars") + "[k]"
 	if g.opts.Mode == inject.Classic {
-		return "lists.range(size(" + v("sidecars") + ")).filter(k, " + o + " != k).map(k, JSONPatch{op: 'move', from: '/spec/containers/' + string(" + o +
+		return "lists.range(size(" + v("sidecars") + ")).filter(k, " + o + " != k)" +
+			".map(k, JSONPatch{op: 'move', from: '/spec/containers/' + string(" + o +
 			"), path: '/spec/containers/' + string(k)})"
 	}
 	base := "0"

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tandem-sh/tandem/kube/inject"
 	"github.com/tandem-sh/tandem/kube/presets"
 )
 
@@ -69,8 +70,9 @@ func presetMap(table *presets.Table, value func(presets.Preset) (string, bool)) 
 	return "{" + strings.Join(entries, ", ") + "}"
 }
 
-// tenths is d in tenths of a second, as a CEL int literal.
-func tenths(d time.Duration) string { return strconv.FormatInt(int64(d/(100*time.Millisecond)), 10) }
+// tenths is d in tenths of a second (inject.GraceResolution), as a CEL
+// int literal.
+func tenths(d time.Duration) string { return strconv.FormatInt(int64(d/inject.GraceResolution), 10) }
 
 func graceOf(p presets.Preset) (string, bool) {
 	d, ok := p.StopGrace()

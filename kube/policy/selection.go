@@ -32,25 +32,32 @@ func (g *generator) selection() []variable {
 		{"presetsOn", boolLit(g.opts.Presets != nil) + " && !(" + str(inject.PresetsKey) + " in " + v("ann") + " && " +
 			v("ann") + "[" + str(inject.PresetsKey) + "] == 'disabled')"},
 		{"found", "object.spec.containers.map(c, " + presetMatch(g.opts.Presets, "c.image") + ")"},
-		{"preset", v("presetsOn") + " && " + v("found") + ".exists(p, p == '') ? " + v("found") + " : " + v("found") + ".map(p, '')"},
+		{"preset", v("presetsOn") + " && " + v("found") + ".exists(p, p == '') ? " + v("found") + " : " + v("found") +
+			".map(p, '')"},
 		{"isSidecar", all + ".map(i, " + v("names") + "[i] in " + v("named") + " || " + v("names") + "[i] in " +
 			strList(g.opts.Sidecars) + " || " + v("preset") + "[i] != '')"},
 		{"sidecars", all + ".filter(i, " + v("isSidecar") + "[i])"},
 		{"mains", all + ".filter(i, !" + v("isSidecar") + "[i])"},
 		// A pod with native sidecars of its own wants them wrapped, which
 		// the policy does not do: wanted, so that it says so.
-		{"wanted", "size(" + v("sidecars") + ") > 0 || size(" + v("named") + ") > 0 || " + nativeSidecars + " || size(" + v("annotationErrors") + ") > 0"},
-		{"tags", "object.spec.containers.map(c, c.image.split('@')[0]).map(s, s.lastIndexOf(':') > s.lastIndexOf('/') ? s.substring(s.lastIndexOf(':') + 1) : '')"},
-		{"release", v("tags") + ".map(t, t.matches('^v?[0-9]{1,9}([.][0-9]{1,9}){0,2}(-.*)?$') ? (t.startsWith('v') ? t.substring(1) : t).split('-')[0].split('.').map(x, int(x)) : [])"},
+		{"wanted", "size(" + v("sidecars") + ") > 0 || size(" + v("named") + ") > 0 || " + nativeSidecars + " || size(" +
+			v("annotationErrors") + ") > 0"},
+		{"tags", "object.spec.containers.map(c, c.image.split('@')[0])" +
+			".map(s, s.lastIndexOf(':') > s.lastIndexOf('/') ? s.substring(s.lastIndexOf(':') + 1) : '')"},
+		{"release", v("tags") + ".map(t, t.matches('^v?[0-9]{1,9}([.][0-9]{1,9}){0,2}(-.*)?$')" +
+			" ? (t.startsWith('v') ? t.substring(1) : t).split('-')[0].split('.').map(x, int(x)) : [])"},
 		{"rest", v("tags") + ".map(t, t.indexOf('-') >= 0 ? t.substring(t.indexOf('-')) : '')"},
-		{"signal", all + ".map(i, [" + str(inject.StopSignalKey) + " + " + nameAt("i") + "].map(k, k in " + v("ann") + " ? " + signalLookup(v("ann")+"[k]") + " : '')[0])"},
+		{"signal", all + ".map(i, [" + str(inject.StopSignalKey) + " + " + nameAt("i") + "].map(k, k in " + v("ann") +
+			" ? " + signalLookup(v("ann")+"[k]") + " : '')[0])"},
 		{"program", all + ".map(i, has(object.spec.containers[i].command) ? object.spec.containers[i].command + " +
-			"(has(object.spec.containers[i].args) ? object.spec.containers[i].args : []) : " + presetProgram(g.opts.Presets, "i") + ")"},
+			"(has(object.spec.containers[i].args) ? object.spec.containers[i].args : []) : " +
+			presetProgram(g.opts.Presets, "i") + ")"},
 	}
 }
 
 // nativeSidecars: the pod has init containers with restartPolicy Always.
-const nativeSidecars = "has(object.spec.initContainers) && object.spec.initContainers.exists(c, has(c.restartPolicy) && c.restartPolicy == 'Always')"
+const nativeSidecars = "has(object.spec.initContainers) && " +
+	"object.spec.initContainers.exists(c, has(c.restartPolicy) && c.restartPolicy == 'Always')"
 
 func boolLit(b bool) string {
 	if b {

@@ -6,8 +6,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/tandem-sh/tandem/internal/signals"
 	"github.com/tandem-sh/tandem/kube/inject"
-	"github.com/tandem-sh/tandem/supervisor/signals"
 )
 
 // badSignal marks a stated stop signal inject refuses.

@@ -35,7 +35,8 @@ func (g *generator) holdNextStart(at string) string {
 	return "(" + choose([][2]string{
 		{"has(" + ctr + ".startupProbe)", none},
 		// A ternary's middle is no ternary in CEL's grammar: in parentheses.
-		{preset + " in " + ready + " && " + noPostStart, "(has(" + ctr + ".lifecycle) ? [" + op("add", at+" + '/lifecycle/postStart'", hook) + "] : [" +
+		{preset + " in " + ready + " && " + noPostStart, "(has(" + ctr + ".lifecycle) ? [" +
+			op("add", at+" + '/lifecycle/postStart'", hook) + "] : [" +
 			op("add", at+" + '/lifecycle'", t+"{postStart: "+hook+"}") + "])"},
 	}, none) + ")"
 }

@@ -2,30 +2,35 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/tandem-sh/tandem/internal/release"
 )
 
+var spdxCommand = &cli.Command{
+	Name:         "spdx",
+	Usage:        "write BINARY.spdx.json, the SPDX SBOM of each binary",
+	ArgsUsage:    "BINARY...",
+	Flags:        []cli.Flag{versionFlag, epochFlag},
+	Action:       spdx,
+	OnUsageError: returnUsageError,
+}
+
 // spdx writes BINARY.spdx.json, the SPDX 2.3 JSON SBOM, of each Go
 // binary given.
-func spdx(args []string) error {
-	fs := flag.NewFlagSet("spdx", flag.ContinueOnError)
-	version := fs.String("version", "", "the release's version, vX.Y.Z")
-	epoch := fs.Int64("epoch", 0, "the commit's time in seconds since 1970 (SOURCE_DATE_EPOCH)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if *version == "" || *epoch <= 0 || fs.NArg() == 0 {
+func spdx(cliCtx *cli.Context) error {
+	version, epoch := cliCtx.String("version"), cliCtx.Int64("epoch")
+	if version == "" || epoch <= 0 || cliCtx.NArg() == 0 {
 		return errors.New("spdx: expected -version V -epoch SECONDS BINARY...")
 	}
-	for _, path := range fs.Args() {
-		if err := writeSPDX(path, *version, time.Unix(*epoch, 0)); err != nil {
+	for _, path := range cliCtx.Args().Slice() {
+		if err := writeSPDX(path, version, time.Unix(epoch, 0)); err != nil {
 			return err
 		}
 	}
@@ -50,6 +55,14 @@ func writeSPDX(path, version string, created time.Time) error {
 	return writeFile(path+".spdx.json", doc)
 }
 
+var cyclonedxLicenseCommand = &cli.Command{
+	Name:            "cyclonedx-license",
+	Usage:           "write the project's license into each CycloneDX SBOM, in place",
+	ArgsUsage:       "SBOM...",
+	SkipFlagParsing: true,
+	Action:          func(cliCtx *cli.Context) error { return cyclonedxLicense(cliCtx.Args().Slice()) },
+}
+
 // cyclonedxLicense writes the project's license into each CycloneDX SBOM
 // given (release.CycloneDXLicense), in place.
 func cyclonedxLicense(args []string) error {
@@ -71,25 +84,32 @@ func cyclonedxLicense(args []string) error {
 	return nil
 }
 
+var provenanceCommand = &cli.Command{
+	Name:      "provenance",
+	Usage:     "write OUT, the SLSA provenance statement of the binaries and image archives",
+	ArgsUsage: "BINARY...",
+	Flags: []cli.Flag{
+		versionFlag,
+		&cli.StringFlag{Name: "revision", Usage: "the release's commit, in full"},
+		&cli.StringFlag{Name: "builder", Usage: "who builds, a URI"},
+		&cli.StringFlag{Name: "o", Usage: "the statement's file"},
+		&cli.StringSliceFlag{Name: "image", Usage: "an image archive, NAME-image.tar (repeatable)"},
+	},
+	Action:       provenance,
+	OnUsageError: returnUsageError,
+}
+
 // provenance writes OUT, the SLSA provenance statement of the binaries
 // and image archives given: a binary's subject is its file name, an image
 // archive's (NAME-image.tar) the index it holds, as REGISTRY/NAME.
-func provenance(args []string) error {
-	fs := flag.NewFlagSet("provenance", flag.ContinueOnError)
-	in := release.ProvenanceInput{Binaries: map[string]release.BuildInfo{}}
-	fs.StringVar(&in.Version, "version", "", "the release's version, vX.Y.Z")
-	fs.StringVar(&in.Commit, "revision", "", "the release's commit, in full")
-	fs.StringVar(&in.Builder, "builder", "", "who builds, a URI")
-	out := fs.String("o", "", "the statement's file")
-	var imgs multiFlag
-	fs.Var(&imgs, "image", "an image archive, NAME-image.tar (repeatable)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if in.Version == "" || len(in.Commit) != 40 || in.Builder == "" || *out == "" || fs.NArg() == 0 {
+func provenance(cliCtx *cli.Context) error {
+	in := release.ProvenanceInput{Binaries: map[string]release.BuildInfo{}, Version: cliCtx.String("version"),
+		Commit: cliCtx.String("revision"), Builder: cliCtx.String("builder")}
+	out := cliCtx.String("o")
+	if in.Version == "" || len(in.Commit) != 40 || in.Builder == "" || out == "" || cliCtx.NArg() == 0 {
 		return errors.New("provenance: expected -version V -revision SHA(40 hex) -builder URI -o OUT [-image ARCHIVE]... BINARY...")
 	}
-	for _, path := range fs.Args() {
+	for _, path := range cliCtx.Args().Slice() {
 		subject, info, err := binarySubject(path)
 		if err != nil {
 			return err
@@ -97,7 +117,7 @@ func provenance(args []string) error {
 		in.Subjects = append(in.Subjects, subject)
 		in.Binaries[subject.Name] = info
 	}
-	for _, path := range imgs {
+	for _, path := range cliCtx.StringSlice("image") {
 		subject, err := imageSubject(path)
 		if err != nil {
 			return err
@@ -108,7 +128,7 @@ func provenance(args []string) error {
 	if err != nil {
 		return err
 	}
-	return writeFile(*out, statement)
+	return writeFile(out, statement)
 }
 
 func binarySubject(path string) (release.Subject, release.BuildInfo, error) {
@@ -143,6 +163,14 @@ func imageSubject(path string) (release.Subject, error) {
 	return release.Subject{Name: registry + "/" + name, SHA256: digest.Hex}, nil
 }
 
+var predicateCommand = &cli.Command{
+	Name:            "predicate",
+	Usage:           "print the predicate of a provenance statement",
+	ArgsUsage:       "STATEMENT",
+	SkipFlagParsing: true,
+	Action:          func(cliCtx *cli.Context) error { return predicate(cliCtx.Args().Slice()) },
+}
+
 // predicate prints the predicate of the provenance statement FILE, what
 // make publish attaches to the images with cosign attest.
 func predicate(args []string) error {
@@ -160,8 +188,3 @@ func predicate(args []string) error {
 	_, err = os.Stdout.Write(p)
 	return err
 }
-
-type multiFlag []string
-
-func (m *multiFlag) String() string     { return fmt.Sprint(*m) }
-func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }

@@ -3,13 +3,13 @@ package main
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"time"
 
 	v1 "github.com/google/go-containerregistry/pkg/v1"
+	"github.com/urfave/cli/v2"
 
 	"github.com/tandem-sh/tandem/internal/release"
 )
@@ -28,10 +28,24 @@ type imagesFlags struct {
 	meta          release.Meta
 }
 
+var imagesCommand = &cli.Command{
+	Name:  "images",
+	Usage: "write DIST/tandem-image.tar and DIST/tandemctl-image.tar",
+	Flags: []cli.Flag{
+		&cli.StringFlag{Name: "dist", Value: "dist", Usage: "the directory of the binaries, where the archives go"},
+		&cli.StringFlag{Name: "ca-certs", Value: "/etc/ssl/certs/ca-certificates.crt", Usage: "the CA bundle of the tandemctl image"},
+		versionFlag,
+		&cli.StringFlag{Name: "revision", Usage: "the release's commit, in full"},
+		epochFlag,
+	},
+	Action:       images,
+	OnUsageError: returnUsageError,
+}
+
 // images writes DIST/tandem-image.tar and DIST/tandemctl-image.tar from the
 // binaries DIST/{tandem,tandemctl}-linux-ARCH.
-func images(args []string) error {
-	f, err := parseImagesFlags(args)
+func images(cliCtx *cli.Context) error {
+	f, err := readImagesFlags(cliCtx)
 	if err != nil {
 		return err
 	}
@@ -51,21 +65,14 @@ func images(args []string) error {
 	return nil
 }
 
-func parseImagesFlags(args []string) (imagesFlags, error) {
-	var f imagesFlags
-	fs := flag.NewFlagSet("images", flag.ContinueOnError)
-	fs.StringVar(&f.dist, "dist", "dist", "the directory of the binaries, where the archives go")
-	fs.StringVar(&f.caCerts, "ca-certs", "/etc/ssl/certs/ca-certificates.crt", "the CA bundle of the tandemctl image")
-	fs.StringVar(&f.meta.Version, "version", "", "the release's version, vX.Y.Z")
-	fs.StringVar(&f.meta.Revision, "revision", "", "the release's commit, in full")
-	epoch := fs.Int64("epoch", 0, "the commit's time in seconds since 1970 (SOURCE_DATE_EPOCH)")
-	if err := fs.Parse(args); err != nil {
-		return f, err
-	}
-	if f.meta.Version == "" || f.meta.Revision == "" || *epoch <= 0 {
+func readImagesFlags(cliCtx *cli.Context) (imagesFlags, error) {
+	f := imagesFlags{dist: cliCtx.String("dist"), caCerts: cliCtx.String("ca-certs")}
+	f.meta.Version, f.meta.Revision = cliCtx.String("version"), cliCtx.String("revision")
+	epoch := cliCtx.Int64("epoch")
+	if f.meta.Version == "" || f.meta.Revision == "" || epoch <= 0 {
 		return f, errors.New("images: -version, -revision and -epoch are required")
 	}
-	f.meta.Source, f.meta.Created = release.Repository, time.Unix(*epoch, 0).UTC()
+	f.meta.Source, f.meta.Created = release.Repository, time.Unix(epoch, 0).UTC()
 	return f, nil
 }
 

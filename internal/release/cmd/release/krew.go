@@ -1,17 +1,32 @@
 package main
 
 import (
-	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/tandem-sh/tandem/internal/release"
 )
+
+var krewCommand = &cli.Command{
+	Name:  "krew",
+	Usage: "write the krew plugin's archives and manifest into DIST",
+	Flags: []cli.Flag{
+		&cli.StringFlag{Name: "dist", Value: "dist", Usage: "the directory of the binaries, where the archives and the manifest go"},
+		versionFlag,
+		&cli.StringFlag{Name: "url", Usage: "where the release's files are downloaded from, the archives' base URL"},
+		&cli.StringFlag{Name: "license", Usage: "a license file to put in each archive (none: no license)"},
+		goFlag,
+		epochFlag,
+	},
+	Action:       krew,
+	OnUsageError: returnUsageError,
+}
 
 type krewFlags struct {
 	dist, version, url, license, goCmd string
@@ -22,8 +37,9 @@ type krewFlags struct {
 // binaries DIST/tandemctl-linux-ARCH and the krew manifest
 // DIST/tandem.krew.yaml naming them under URL, once krew's own validator
 // accepts it: an invalid manifest is never written.
-func krew(ctx context.Context, args []string) error {
-	f, err := parseKrewFlags(args)
+func krew(cliCtx *cli.Context) error {
+	ctx := cliCtx.Context
+	f, err := readKrewFlags(cliCtx)
 	if err != nil {
 		return err
 	}
@@ -51,26 +67,18 @@ func krew(ctx context.Context, args []string) error {
 	return writeFile(filepath.Join(f.dist, release.KrewManifestFile), manifest)
 }
 
-func parseKrewFlags(args []string) (krewFlags, error) {
-	var f krewFlags
-	fs := flag.NewFlagSet("krew", flag.ContinueOnError)
-	fs.StringVar(&f.dist, "dist", "dist", "the directory of the binaries, where the archives and the manifest go")
-	fs.StringVar(&f.version, "version", "", "the release's version, vX.Y.Z")
-	fs.StringVar(&f.url, "url", "", "where the release's files are downloaded from, the archives' base URL")
-	fs.StringVar(&f.license, "license", "", "a license file to put in each archive (none: no license)")
-	fs.StringVar(&f.goCmd, "go", "go", "the go command, to run krew's validator (a tool in go.mod)")
-	epoch := fs.Int64("epoch", 0, "the commit's time in seconds since 1970 (SOURCE_DATE_EPOCH)")
-	if err := fs.Parse(args); err != nil {
-		return f, err
-	}
-	if f.version == "" || f.url == "" || *epoch <= 0 {
+func readKrewFlags(cliCtx *cli.Context) (krewFlags, error) {
+	f := krewFlags{dist: cliCtx.String("dist"), version: cliCtx.String("version"), url: cliCtx.String("url"),
+		license: cliCtx.String("license"), goCmd: cliCtx.String("go")}
+	epoch := cliCtx.Int64("epoch")
+	if f.version == "" || f.url == "" || epoch <= 0 {
 		return f, errors.New("krew: -version, -url and -epoch are required")
 	}
 	if !strings.HasPrefix(f.url, "https://") && !strings.HasPrefix(f.url, "http://") {
 		return f, fmt.Errorf("krew: -url %q: expected an http(s) URL, the directory of the release's files", f.url)
 	}
 	f.url = strings.TrimSuffix(f.url, "/")
-	f.created = time.Unix(*epoch, 0).UTC()
+	f.created = time.Unix(epoch, 0).UTC()
 	return f, nil
 }
 

@@ -17,7 +17,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 )
@@ -29,31 +28,7 @@ func main() {
 	}
 }
 
-const commands = "images, krew, chart, publish, spdx, cyclonedx-license, provenance, predicate or sign"
-
+// run runs the command of args (without the program's name).
 func run(ctx context.Context, args []string) error {
-	if len(args) == 0 {
-		return errors.New("expected a command: " + commands)
-	}
-	switch args[0] {
-	case "images":
-		return images(args[1:])
-	case "krew":
-		return krew(ctx, args[1:])
-	case "chart":
-		return chart(args[1:])
-	case "publish":
-		return publish(ctx, args[1:])
-	case "spdx":
-		return spdx(args[1:])
-	case "cyclonedx-license":
-		return cyclonedxLicense(args[1:])
-	case "provenance":
-		return provenance(args[1:])
-	case "predicate":
-		return predicate(args[1:])
-	case "sign":
-		return sign(ctx, args[1:])
-	}
-	return fmt.Errorf("unknown command %q: expected %s", args[0], commands)
+	return newApp().RunContext(ctx, append([]string{"release"}, args...))
 }

@@ -3,12 +3,12 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/google/go-containerregistry/pkg/name"
+	"github.com/urfave/cli/v2"
 
 	"github.com/tandem-sh/tandem/internal/release"
 	"github.com/tandem-sh/tandem/internal/release/helmchart"
@@ -19,22 +19,29 @@ type publishFlags struct {
 	cosign                  release.Cosign
 }
 
+var publishCommand = &cli.Command{
+	Name:  "publish",
+	Usage: "push the images and the chart, signed and attested with -key",
+	Flags: []cli.Flag{
+		&cli.StringFlag{Name: "dist", Value: "dist", Usage: "the directory of the archives (make release)"},
+		&cli.StringFlag{Name: "version", Usage: "the release's version, the images' tag"},
+		&cli.StringFlag{Name: "registry", Usage: "where to push, HOST/PATH: HOST/PATH/tandem:VERSION"},
+		&cli.StringFlag{Name: "key", Usage: "a cosign private key: sign the images and the chart, and attest the images' SBOMs and provenance"},
+		goFlag,
+	},
+	Action:       publish,
+	OnUsageError: returnUsageError,
+}
+
 // publish pushes DIST/NAME-image.tar to REGISTRY/NAME:VERSION for tandem and
 // tandemctl, then the chart to REGISTRY/charts/tandem:X.Y.Z, and prints each
 // reference with its digest. With -key, it signs each pushed image and the
 // chart, and attaches the images' SBOMs and provenance (DIST's) as
 // attestations.
-func publish(ctx context.Context, args []string) error {
-	var f publishFlags
-	fs := flag.NewFlagSet("publish", flag.ContinueOnError)
-	fs.StringVar(&f.dist, "dist", "dist", "the directory of the archives (make release)")
-	fs.StringVar(&f.version, "version", "", "the release's version, the images' tag")
-	fs.StringVar(&f.registry, "registry", "", "where to push, HOST/PATH: HOST/PATH/tandem:VERSION")
-	fs.StringVar(&f.cosign.Key, "key", "", "a cosign private key: sign the images and the chart, and attest the images' SBOMs and provenance")
-	fs.StringVar(&f.cosign.Go, "go", "go", "the go command, to run cosign (a tool in go.mod)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
+func publish(cliCtx *cli.Context) error {
+	ctx := cliCtx.Context
+	f := publishFlags{dist: cliCtx.String("dist"), version: cliCtx.String("version"), registry: cliCtx.String("registry"),
+		cosign: release.Cosign{Key: cliCtx.String("key"), Go: cliCtx.String("go")}}
 	if f.version == "" || f.registry == "" {
 		return errors.New("publish: -version and -registry are required")
 	}

@@ -1,4 +1,4 @@
-package kube
+package apiclient
 
 import (
 	"k8s.io/apimachinery/pkg/runtime"
