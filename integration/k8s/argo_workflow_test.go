@@ -138,6 +138,12 @@ subjects: [{kind: ServiceAccount, name: default}]
 // template's sidecars and init containers are Argo's own fields.
 func argoStep(t *testing.T, name, script string, sidecars, initContainers []any) *kit.Manifest {
 	t.Helper()
+	return argoWorkflow(t, name, argoTemplate(script, sidecars, initContainers), nil)
+}
+
+// argoTemplate is the step's template (see argoStep); a test may add to
+// it (its metadata, its own activeDeadlineSeconds) before argoWorkflow.
+func argoTemplate(script string, sidecars, initContainers []any) map[string]any {
 	tmpl := map[string]any{
 		"name": "step",
 		"container": map[string]any{"image": testImage, "imagePullPolicy": "Never",
@@ -151,11 +157,22 @@ func argoStep(t *testing.T, name, script string, sidecars, initContainers []any)
 	if initContainers != nil {
 		tmpl["initContainers"] = initContainers
 	}
+	return tmpl
+}
+
+// argoWorkflow is Workflow name running tmpl, with spec's fields beside
+// its entrypoint.
+func argoWorkflow(t *testing.T, name string, tmpl, spec map[string]any) *kit.Manifest {
+	t.Helper()
+	full := map[string]any{"entrypoint": "step", "templates": []any{tmpl}}
+	for k, v := range spec {
+		full[k] = v
+	}
 	return kit.FromObject(t, map[string]any{
 		"apiVersion": "argoproj.io/v1alpha1",
 		"kind":       "Workflow",
 		"metadata":   map[string]any{"name": name},
-		"spec":       map[string]any{"entrypoint": "step", "templates": []any{tmpl}},
+		"spec":       full,
 	})
 }
 
