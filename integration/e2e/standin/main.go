@@ -8,6 +8,7 @@
 //	standin send  [--name N] ADDR LINE...
 //	standin app   [--name N] --log FILE [--every D] [--lines N] [--drain N]
 //	standin ship  [--name N] --from FILE [--every D] [--flush-time D]
+//	standin store [--name N] --http ADDR [--put-delay D]
 //	standin now
 //
 // Each exits (gracefully) on SIGTERM, SIGINT or SIGQUIT.
@@ -23,7 +24,8 @@
 // in the file and exits 0; with --flush-time it first takes that long (a
 // shipper that must send its buffer to a slow backend). now prints the time
 // in RFC 3339 with nanoseconds, for shell scripts that log their own events
-// (busybox's date has no sub-second format).
+// (busybox's date has no sub-second format). store keeps what is PUT and
+// gives it back (an artifact repository: store.go).
 //
 // Build it static (CGO_ENABLED=0): the test image has no libc.
 package main
@@ -47,7 +49,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: standin serve|send|app|ship [flags]")
+		fmt.Fprintln(os.Stderr, "usage: standin serve|send|app|ship|store|now [flags]")
 		os.Exit(2)
 	}
 	commands := map[string]func(args []string) int{
@@ -56,6 +58,7 @@ func main() {
 		"app":   app,
 		"ship":  ship,
 		"now":   now,
+		"store": store,
 	}
 	run, ok := commands[os.Args[1]]
 	if !ok {

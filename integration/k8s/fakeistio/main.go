@@ -7,7 +7,9 @@
 //	pilot-agent proxy sidecar ...           the proxy (the image's
 //	    ENTRYPOINT): /quitquitquit on 15020, answered only for POST (405)
 //	    from loopback (403), and /healthz/ready on 15020 and 15021 (503
-//	    until FAKEISTIO_READY_AFTER has passed, when set); it exits 0 on
+//	    until FAKEISTIO_READY_AFTER has passed, when set); with
+//	    FAKEISTIO_FORWARD=LISTEN=TARGET it carries what is sent to LISTEN
+//	    on to TARGET, as Envoy carries outbound traffic; it exits 0 on
 //	    the quit or SIGTERM once its answers are out
 //
 // Which part runs is told by the arguments, as the image is one binary.

@@ -94,6 +94,15 @@ func serveProxy() error {
 	if err != nil {
 		return err
 	}
+	route, target, err := forwardRoute()
+	if err != nil {
+		return err
+	}
+	if route != nil {
+		defer route.Close()
+		go forward(route, target)
+		fmt.Printf("forwarding %s to %s\n", route.Addr(), target)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 	return runProxy(ctx, listeners, ready)

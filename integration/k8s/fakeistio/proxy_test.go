@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"io"
 	"net"
@@ -95,4 +96,45 @@ func readyNow() <-chan struct{} {
 	ready := make(chan struct{})
 	close(ready)
 	return ready
+}
+
+// What is sent to the route reaches its target and the answer comes back;
+// a route that is not LISTEN=TARGET is refused, naming the variable.
+func TestForwardRoute(t *testing.T) {
+	target, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer target.Close()
+	go func() {
+		c, err := target.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		line, _ := bufio.NewReader(c).ReadString('\n')
+		_, _ = c.Write([]byte("echo " + line))
+	}()
+	t.Setenv(forwardVar, "127.0.0.1:0="+target.Addr().String())
+	route, to, err := forwardRoute()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer route.Close()
+	go forward(route, to)
+	c, err := net.Dial("tcp", route.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_, _ = c.Write([]byte("hello\n"))
+	got, err := bufio.NewReader(c).ReadString('\n')
+	if err != nil || got != "echo hello\n" {
+		t.Fatalf("through the route: %q, %v; want %q", got, err, "echo hello\n")
+	}
+
+	t.Setenv(forwardVar, "127.0.0.1:15001")
+	if _, _, err := forwardRoute(); err == nil || !strings.Contains(err.Error(), forwardVar) {
+		t.Fatalf("a route without a target: %v; want an error naming %s", err, forwardVar)
+	}
 }
