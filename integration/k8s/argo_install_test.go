@@ -80,18 +80,8 @@ func installArgo() error {
 // argoManifests is the manifests/ directory of the module build-argo.sh
 // built, in the module cache.
 func argoManifests(ctx context.Context) (string, error) {
-	cmd := exec.CommandContext(ctx, "go", "mod", "download", "-json", "github.com/argoproj/argo-workflows/v4@v4.0.5")
-	cmd.Dir = os.TempDir()
-	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("go mod download argo-workflows: %w", err)
-	}
-	_, rest, _ := strings.Cut(string(out), `"Dir": "`)
-	dir, _, _ := strings.Cut(rest, `"`)
-	if dir == "" {
-		return "", fmt.Errorf("go mod download argo-workflows: no Dir in %s", out)
-	}
-	return filepath.Join(dir, "manifests"), nil
+	dir, err := goModuleDir(ctx, "github.com/argoproj/argo-workflows/v4@v4.0.5")
+	return filepath.Join(dir, "manifests"), err
 }
 
 // importArgoImages imports both programs FROM scratch, as Argo's

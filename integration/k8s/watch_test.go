@@ -17,6 +17,17 @@ import (
 func watch[T any](n *namespace, bound time.Duration, seen func(T) bool, what ...string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
+	err := watchUntil(ctx, n, seen, what...)
+	if ctx.Err() != nil {
+		return fmt.Errorf("%v: not seen within %s", what, bound)
+	}
+	return err
+}
+
+// watchUntil is watch until ctx is done (an error).
+func watchUntil[T any](ctx context.Context, n *namespace, seen func(T) bool, what ...string) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	args := append([]string{"--namespace", n.name, "get"}, what...)
 	cmd := exec.CommandContext(ctx, kubectlBin, append(args, "-o", "json", "--watch")...)
 	stdout, err := cmd.StdoutPipe()
@@ -32,7 +43,7 @@ func watch[T any](n *namespace, bound time.Duration, seen func(T) bool, what ...
 		var obj T
 		if err := dec.Decode(&obj); err != nil {
 			if ctx.Err() != nil {
-				return fmt.Errorf("%v: not seen within %s", what, bound)
+				return ctx.Err()
 			}
 			return fmt.Errorf("watch %v: %w", what, err)
 		}
