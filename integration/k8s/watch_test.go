@@ -18,7 +18,7 @@ func watch[T any](n *namespace, bound time.Duration, seen func(T) bool, what ...
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
 	err := watchUntil(ctx, n, seen, what...)
-	if ctx.Err() != nil {
+	if err != nil && ctx.Err() != nil {
 		return fmt.Errorf("%v: not seen within %s", what, bound)
 	}
 	return err
