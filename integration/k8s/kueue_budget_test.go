@@ -23,16 +23,12 @@ func TestKueueCrashLoopingProxyReleasesQuota(t *testing.T) {
 	n := injectingNamespace(t, "classic")
 	n.kueueQueueFor()
 	ww := n.watchWorkloads(kueuePairBound)
-	crashing := map[string]string{
-		"tandem.sh/sidecars":           "proxy",
-		"tandem.sh/needs":              "proxy",
-		"tandem.sh/max-restarts.proxy": kueueCrashBudget,
-	}
+	crashing := kueueInjected("tandem.sh/needs", "proxy", "tandem.sh/max-restarts.proxy", kueueCrashBudget)
 	start := n.apply(kueueJob(t, "crashing", "sleep 600", []string{"sh", "-c", `echo "proxy: cannot start"; exit 1`}, crashing))
 	if _, ok := ww.await("crashing", kueuePairBound, admitted); !ok {
 		t.Fatalf("Kueue did not admit the crashing Job within %s", kueuePairBound)
 	}
-	behindApplied := n.apply(kueueJob(t, "behind", kueueMain, kueueProxy, map[string]string{"tandem.sh/sidecars": "proxy"}))
+	behindApplied := n.apply(kueueJob(t, "behind", kueueMain, kueueProxy, kueueInjected()))
 	end, at, err := n.waitJob("crashing", budgetBound)
 	if err != nil || end != "Failed" {
 		t.Fatalf("the crashing Job ended %q (%v) within %s of its apply; want Failed", end, err, budgetBound)

@@ -76,6 +76,17 @@ func kueueJob(t *testing.T, name, script string, proxy []string, annotations map
 	return m
 }
 
+// kueueInjected is the pod template annotations of a test Job for the
+// webhook: its sidecar named, and the signal it stops on said (its image
+// is in no registry the webhook reads), then more (name, value, ...).
+func kueueInjected(more ...string) map[string]string {
+	a := map[string]string{"tandem.sh/sidecars": "proxy", "tandem.sh/stop-signal.proxy": "TERM"}
+	for i := 0; i+1 < len(more); i += 2 {
+		a[more[i]] = more[i+1]
+	}
+	return a
+}
+
 // workload is what the tests read of a Kueue Workload.
 type workload struct {
 	Metadata struct {

@@ -96,7 +96,7 @@ func TestKueueQueueAdvancesWithTandem(t *testing.T) {
 func kueueInjectedPair(t *testing.T, mode string) time.Duration {
 	n := injectingNamespace(t, mode)
 	n.kueueQueueFor()
-	q := startQueuedPair(t, n, map[string]string{"tandem.sh/sidecars": "proxy"})
+	q := startQueuedPair(t, n, kueueInjected())
 	firstTook := n.mustComplete("first", q.applied, kueuePairBound)
 	first, ok := q.ww.await("first", kueuePairBound, finished)
 	if !ok || first.finishedReason != "Succeeded" {
