@@ -31,7 +31,7 @@ func TestKueueCrashLoopingProxyReleasesQuota(t *testing.T) {
 	behindApplied := n.apply(kueueJob(t, "behind", kueueMain, kueueProxy, kueueInjected()))
 	end, at, err := n.waitJob("crashing", budgetBound)
 	if err != nil || end != "Failed" {
-		t.Fatalf("the crashing Job ended %q (%v) within %s of its apply; want Failed", end, err, budgetBound)
+		t.Fatalf("the crashing Job ended %q (%v) within %s of its admission; want Failed", end, err, budgetBound)
 	}
 	failed, ok := ww.await("crashing", kueuePairBound, finished)
 	if !ok || failed.finishedReason != "Failed" {
