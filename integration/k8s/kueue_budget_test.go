@@ -19,6 +19,7 @@ const kueueCrashBudget = "2"
 // Workload finishes (Failed) and the Job queued behind it is admitted
 // after, and completes.
 func TestKueueCrashLoopingProxyReleasesQuota(t *testing.T) {
+	t.Parallel()
 	kueueInstalled(t)
 	n := injectingNamespace(t, "classic")
 	n.kueueQueueFor()

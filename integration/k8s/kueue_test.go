@@ -74,6 +74,7 @@ func startQueuedPair(t *testing.T, n *namespace, annotations map[string]string) 
 // and completes. The control, the same two with a bare classic sidecar,
 // is watched as long as the injected pairs took, plus a margin.
 func TestKueueQueueAdvancesWithTandem(t *testing.T) {
+	t.Parallel()
 	kueueInstalled(t)
 	var mu sync.Mutex
 	var longest time.Duration
