@@ -44,7 +44,7 @@ kind: Secret
 metadata: {name: artifacts}
 stringData: {user: argo, password: offline}
 `))
-	n.waitFor("pod/artifacts", "{.status.conditions[?(@.type=='Ready')].status}=True", 2*time.Minute)
+	n.run(nil, "wait", "--for=condition=Ready", "pod/artifacts", "--timeout=2m")
 	return n.run(nil, "get", "pod", "artifacts", "-o", "jsonpath={.status.podIP}") + ":8080"
 }
 
