@@ -52,8 +52,7 @@ spec: {clusterQueue: %[1]s}
 		// Kueue's finalizer holds it until the namespace's Workloads are gone.
 		_, _ = kubectl(ctx, nil, "delete", "clusterqueue", n.name, "--wait=false")
 	})
-	n.waitFor("clusterqueue/"+n.name, `{.status.conditions[?(@.type=="Active")].status}=True`, time.Minute)
-	n.waitFor("localqueue/"+kueueQueue, `{.status.conditions[?(@.type=="Active")].status}=True`, time.Minute)
+	n.run(nil, "wait", "--for=condition=Active", "--timeout=1m", "clusterqueue/"+n.name, "localqueue/"+kueueQueue)
 }
 
 // kueueJob is Job name in the queue: main runs script, its sidecar
