@@ -2,6 +2,7 @@ package integration
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -50,6 +51,47 @@ func TestRunTerminationLog(t *testing.T) {
 			}
 			if rec.Mode != "run" || rec.Time.IsZero() {
 				t.Errorf("termination log %s; want mode run and a time", text)
+			}
+		})
+	}
+}
+
+// A program that writes its own termination message keeps it: Argo's
+// argoexec says there why a step failed, and its controller shows that
+// message; tandem's reason stays in its log (termination-log-kept). A
+// record tandem left there before is written over.
+func TestRunTerminationLogKeepsProgramMessage(t *testing.T) {
+	for _, tt := range []struct {
+		name, before, want string
+	}{
+		{"program's message", "", "upload failed: EOF\n"},
+		{"an old record of tandem's", `{"mode":"run","exitCode":0,"reason":"exited"}` + "\n", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := inDir(tempDir(t), "termination-log")
+			if tt.before != "" {
+				mustDo(t, os.WriteFile(path, []byte(tt.before), 0o644))
+			}
+			script := "exit 64"
+			if tt.want != "" {
+				script = "echo 'upload failed: EOF' >" + path + "; exit 64"
+			}
+			p := startTandem(t, procOptions{}, cmdArgs([]string{"run", "--termination-log", path}, []string{"sh", "-c", script})...)
+			if code := p.wait(); code != 64 {
+				t.Fatalf("tandem exited %d, want 64", code)
+			}
+			text := waitFile(t, path)
+			if tt.want != "" {
+				if text != tt.want {
+					t.Fatalf("termination log %q; want the program's own %q", text, tt.want)
+				}
+				if !p.hasEvent("termination-log-kept") {
+					t.Errorf("no termination-log-kept event:\n%s", strings.Join(p.rawLines(), "\n"))
+				}
+				return
+			}
+			if !strings.Contains(text, `"exitCode":64`) {
+				t.Fatalf("termination log %q; want tandem's record (exitCode 64) over the old one", text)
 			}
 		})
 	}

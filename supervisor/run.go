@@ -125,11 +125,16 @@ func (e *engine) finish(out outcome) error {
 		if out.err != nil {
 			rec.Error = out.err.Error()
 		}
-		if err := writeTerminationLog(e.cfg.TerminationLog, rec); err != nil {
+		kept, err := writeTerminationLog(e.cfg.TerminationLog, rec)
+		switch {
+		case err != nil:
 			// Only a path given, or the default found writable at start,
 			// gets here: either way the user expects the file.
 			event(e.log.Warn(), cmdline.EventTerminationLog).Err(err).Str("path", e.cfg.TerminationLog).
 				Msg("cannot write the termination log")
+		case kept:
+			event(e.log.Info(), cmdline.EventTerminationKept).Str("path", e.cfg.TerminationLog).
+				Msg("CMD wrote its own termination message; kept")
 		}
 	}
 	return out.asError()

@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"time"
@@ -31,12 +32,26 @@ type terminationRecord struct {
 	Time     time.Time `json:"time"`
 }
 
-func writeTerminationLog(path string, rec terminationRecord) error {
+// writeTerminationLog writes rec to path, unless CMD wrote its own message
+// there (kept is then true): the message is the container's, and a program
+// that says why it ended (Argo's argoexec, Tekton's entrypoint) owns it and
+// its readers; tandem's reason is in its log.
+func writeTerminationLog(path string, rec terminationRecord) (kept bool, err error) {
+	if own, err := os.ReadFile(path); err == nil && len(bytes.TrimSpace(own)) > 0 && !isTerminationRecord(own) {
+		return true, nil
+	}
 	line, err := json.Marshal(rec)
 	if err != nil {
-		return err
+		return false, err
 	}
 	// Not atomic on purpose: /dev/termination-log is a bind-mounted file
 	// that cannot be replaced by a rename.
-	return os.WriteFile(path, append(line, '\n'), 0o644)
+	return false, os.WriteFile(path, append(line, '\n'), 0o644)
+}
+
+// isTerminationRecord tells whether data is a record tandem wrote (an
+// explicit --termination-log may outlive the container that wrote it).
+func isTerminationRecord(data []byte) bool {
+	var rec terminationRecord
+	return json.Unmarshal(data, &rec) == nil && rec.Mode != "" && rec.Reason != ""
 }

@@ -75,7 +75,8 @@ func argoRunningStep(t *testing.T, mode, name string) (*namespace, pod) {
 }
 
 // assertStoppedCleanly fails unless the proxy ended 0 and no container
-// was killed (137) in d.
+// was killed (137) in d: a proxy held past the pod's grace would be, by
+// the kubelet or by Argo's own SIGKILL a grace period after its SIGTERM.
 func assertStoppedCleanly(t *testing.T, d deleted) {
 	t.Helper()
 	for _, cs := range append(d.last.Status.InitContainerStatuses, d.last.Status.ContainerStatuses...) {
@@ -87,15 +88,13 @@ func assertStoppedCleanly(t *testing.T, d deleted) {
 			t.Errorf("istio-proxy ended %d; want 0, its requested stop (codes %s)", code, codes(d.last))
 		}
 	}
-	if d.took > argoGrace {
-		t.Errorf("the step's containers ended %s after the stop; want within the pod's grace (%s)", d.took.Round(100*time.Millisecond), argoGrace)
-	}
 }
 
 // A Workflow past its deadline while its step runs (activeDeadlineSeconds
 // set on the running Workflow, so the step has started first): Argo's
-// controller stops the step, every container ends within the pod's grace,
-// none killed, the proxy 0, and the Workflow Failed.
+// controller stops the step (its SIGTERM to each container, SIGKILL a
+// grace period later), none killed, the proxy 0, and the Workflow Failed.
+// The time from the patch is reported: most of it is the controller's.
 func TestArgoDeadlineStopsStep(t *testing.T) {
 	argoInstalled(t)
 	eachMode(t, func(t *testing.T, mode string) {
@@ -127,6 +126,9 @@ func TestArgoWorkflowDeletedWhileStepRuns(t *testing.T) {
 			n.run(nil, "delete", "workflow", name, "--wait=false")
 		})
 		assertStoppedCleanly(t, d)
+		if d.took > argoGrace {
+			t.Errorf("the step's containers ended %s after the deletion; want within the pod's grace (%s)", d.took.Round(100*time.Millisecond), argoGrace)
+		}
 		t.Logf("%s: workflow deleted → every container ended in %s; codes %s", mode, d.took.Round(100*time.Millisecond), codes(d.last))
 	})
 }

@@ -74,6 +74,7 @@ const (
 	EventMainStartTimeout  = "main-start-timeout"     // no main within --main-start-timeout
 	EventAnnounceCut       = "announce-cut-short"     // a signal ended the main's announcement
 	EventTerminationLog    = "termination-log-failed" // an explicit --termination-log could not be written
+	EventTerminationKept   = "termination-log-kept"   // CMD wrote its own termination message: tandem's not written
 	EventWaitTimeout       = "wait-timeout"           // wait / main --wait-for: fields per condition
 	EventConditionNotHolds = "condition-not-holding"  // first failure of each kind, per condition
 )
