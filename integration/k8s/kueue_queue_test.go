@@ -231,6 +231,6 @@ func (s workloadSeen) since(from time.Time) string {
 		}
 		return t.Sub(from).Round(100 * time.Millisecond).String()
 	}
-	return strings.Join([]string{"pending " + at(s.pending), "admitted " + at(s.admitted),
-		"finished " + at(s.finished) + " " + s.finishedReason}, ", ")
+	return strings.TrimSpace(strings.Join([]string{"pending " + at(s.pending), "admitted " + at(s.admitted),
+		"finished " + at(s.finished) + " " + s.finishedReason}, ", "))
 }
