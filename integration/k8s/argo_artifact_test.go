@@ -94,10 +94,12 @@ func TestArgoArtifactThroughProxy(t *testing.T) {
 		start := n.applyRaw(artifactStep(t, name, store, false))
 		w, at := n.waitWorkflow(name, argoBound)
 		p := n.podEnded(name, argoBound)
-		stored := n.run(nil, "logs", "artifacts")
+		stored := n.run(nil, "logs", "artifacts", "--timestamps")
 		if w.Status.Phase != "Succeeded" || !strings.Contains(stored, "stored /repo/"+name+"/report") {
-			t.Errorf("workflow %s: %s (%s); the repository's log:\n%s\nwant Succeeded and the report stored (codes %s)",
-				name, w.Status.Phase, w.Status.Message, stored, codes(p))
+			t.Errorf("workflow %s: %s (%s); the repository's log:\n%s\nwant Succeeded and the report stored (codes %s)\nwait's log:\n%s\nthe proxy's log:\n%s",
+				name, w.Status.Phase, w.Status.Message, stored, codes(p),
+				n.run(nil, "logs", p.Metadata.Name, "-c", "wait", "--timestamps"),
+				n.run(nil, "logs", p.Metadata.Name, "-c", "istio-proxy", "--timestamps"))
 		}
 		assertAllZero(t, p)
 		logs := n.podLogs(p)
