@@ -98,20 +98,6 @@ func (n *namespace) podEnded(name string, bound time.Duration) pod {
 	})
 }
 
-// workflowPod is the only pod of Workflow name.
-func (n *namespace) workflowPod(name string) pod {
-	n.t.Helper()
-	out := n.run(nil, "get", "pods", "-l", "workflows.argoproj.io/workflow="+name, "-o", "json")
-	list, err := decodeJSON[podList](out)
-	if err != nil {
-		n.t.Fatalf("pods of workflow %s: %v", name, err)
-	}
-	if len(list.Items) != 1 {
-		n.t.Fatalf("workflow %s made %d pods; want 1", name, len(list.Items))
-	}
-	return list.Items[0]
-}
-
 // argoExecutorRole lets the namespace's default ServiceAccount, which the
 // steps' pods run as, report their outputs: the executor's Role of Argo's
 // docs (workflow-rbac), bound to it.
