@@ -149,15 +149,17 @@ func TestNativeLivenessRestartKeepsCode(t *testing.T) {
 	assertCodes(t, n.onlyPod(name), map[string]int{"main": 0, "proxy": 0})
 }
 
-// budgetBound: the proxy gives up after its third restart (1 s, 2 s, 4 s
-// of back-off), and the Job fails well inside a minute.
-const budgetBound = time.Minute
+// budgetBound is how long after the apply the Job may take to fail: the
+// proxy gives up after its third restart (1 s, 2 s, 4 s of back-off); the
+// rest is a loaded kubelet's start of the pod and the Job controller's
+// round trips. Without the budget the export would run its ten minutes.
+const budgetBound = 3 * time.Minute
 
 // The restart budget in injected pods, both modes: a proxy that always
 // crashes, needed by an export that would work for ten minutes. tandem
 // restarts it three times (the default budget of a needed sidecar), gives
-// up, the export sees it lost, and the Job fails in under a minute, the
-// reason in the export's termination message.
+// up, the export sees it lost, and the Job fails within minutes, not the
+// export's ten, the reason in the export's termination message.
 func TestRestartBudgetFailsJob(t *testing.T) {
 	t.Parallel()
 	eachMode(t, func(t *testing.T, mode string) {
