@@ -141,8 +141,10 @@ func TestNativeRestartAlwaysMainExits(t *testing.T) {
 		spec["restartPolicy"] = "Always"
 		m := injected(t, unwrappedPod(t, "run-continuously", sidecarAnnotations("sidecar"), spec), mode)
 		n.applyRaw(m.YAML())
-		// Two restarts of the main, as Kubernetes' test waits for.
-		p := n.waitPod("!job-name", 2*time.Minute, func(p pod) bool {
+		// Two restarts of the main, as Kubernetes' test waits for: the
+		// kubelet's back-off (10 s, doubling) and three container starts,
+		// which a loaded node stretches.
+		p := n.waitPod("!job-name", 4*time.Minute, func(p pod) bool {
 			main, _ := p.container("main")
 			return main.RestartCount >= 2
 		})
