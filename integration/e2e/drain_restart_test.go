@@ -64,10 +64,10 @@ until standin send --name orders-api 127.0.0.1:5432 "flush 2"; do sleep 0.2; don
 echo "orders-api: drained"`, drainGate)}
 
 // The pod is stopped (podman pod stop -t 60, the grace period: SIGTERM to
-// every container) while the API drains. The proxy's tandem holds its SIGTERM (--outlive-main); its
-// CMD crashes under the drain's first query, is restarted after its
-// backoff, and answers the drain's second query; once the API exits 0 the
-// proxy is stopped, and exits 0.
+// every container) while the API drains. The proxy's tandem holds its
+// SIGTERM (--outlive-main); its CMD crashes under the drain's first query,
+// is restarted after its backoff, and answers the drain's second query;
+// once the API exits 0 the proxy is stopped, and exits 0.
 func TestDrainRestartsCrashedProxy(t *testing.T) {
 	t.Parallel()
 	p := manifestPod(t, "orders-api (the test's own Deployment)", inject(t, ordersAPI), "e2e-drain-restart")
