@@ -14,6 +14,11 @@ import (
 // which a held signal would use up before the kubelet's SIGKILL.
 const livenessBound = 2 * time.Minute
 
+// probeExecTimeout is the timeoutSeconds of an exec probe whose every
+// failure the test counts: on a loaded node runc's exec of a shell can
+// take longer than the default second.
+const probeExecTimeout = 20
+
 // A liveness restart is not the pod's deletion. The classic sidecar of an
 // OnFailure Job (inject: --outlive-main, --restart always, --stop-when
 // success) fails its liveness probe once;
@@ -34,11 +39,14 @@ func TestLivenessRestartIsNotDeletion(t *testing.T) {
 		m.Set("OnFailure", "spec", "template", "spec", "restartPolicy")
 		m.Set(2, "spec", "backoffLimit")
 	}, `until [ -f /run/tandem/finish ]; do sleep 0.2; done`)
-	// Fails its first probe, passes every later one.
+	// Fails its first probe, passes every later one: given the time a
+	// loaded node takes to exec it (the default 1 s timeout, a failure
+	// too, would restart the proxy again).
 	m.SetContainerField("cloud-sql-proxy", "livenessProbe", map[string]any{
 		"exec": map[string]any{"command": []any{"sh", "-c",
 			"test -f /run/tandem/probed || { touch /run/tandem/probed; exit 1; }"}},
 		"initialDelaySeconds": 2, "periodSeconds": 1, "failureThreshold": 1,
+		"timeoutSeconds": probeExecTimeout,
 	})
 	n.apply(m)
 	p := n.waitPod("job-name="+name, livenessBound, func(p pod) bool {
