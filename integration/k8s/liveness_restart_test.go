@@ -9,9 +9,10 @@ import (
 	"github.com/tandem-sh/tandem/integration/kit"
 )
 
-// livenessBound is how long the kubelet may take to restart the proxy
-// after its liveness probe failed: well under the pod's 30 s grace period,
-// which a held signal would use up before the kubelet's SIGKILL.
+// livenessBound bounds the wait for the kubelet's restart of the proxy
+// after its liveness probe failed: seconds on an idle node, stretched by a
+// loaded one. A signal held as a deletion's is caught by tandem's log and
+// the first run's end, not by this bound.
 const livenessBound = 2 * time.Minute
 
 // probeExecTimeout is the timeoutSeconds of an exec probe whose every
