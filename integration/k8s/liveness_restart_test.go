@@ -20,6 +20,18 @@ const livenessBound = 2 * time.Minute
 // take longer than the default second.
 const probeExecTimeout = 20
 
+// failsFirstLivenessProbe fails its first try, marking it in the file
+// marker, and passes every later one; each try may take probeExecTimeout
+// (the default 1 s timeout, a failure too, would restart the proxy again).
+func failsFirstLivenessProbe(marker string) map[string]any {
+	return map[string]any{
+		"exec": map[string]any{"command": []any{"sh", "-c",
+			"test -f " + marker + " || { touch " + marker + "; exit 1; }"}},
+		"initialDelaySeconds": 2, "periodSeconds": 1, "failureThreshold": 1,
+		"timeoutSeconds": probeExecTimeout,
+	}
+}
+
 // A liveness restart is not the pod's deletion. The classic sidecar of an
 // OnFailure Job (inject: --outlive-main, --restart always, --stop-when
 // success) fails its liveness probe once;
@@ -40,15 +52,7 @@ func TestLivenessRestartIsNotDeletion(t *testing.T) {
 		m.Set("OnFailure", "spec", "template", "spec", "restartPolicy")
 		m.Set(2, "spec", "backoffLimit")
 	}, `until [ -f /run/tandem/finish ]; do sleep 0.2; done`)
-	// Fails its first probe, passes every later one: given the time a
-	// loaded node takes to exec it (the default 1 s timeout, a failure
-	// too, would restart the proxy again).
-	m.SetContainerField("cloud-sql-proxy", "livenessProbe", map[string]any{
-		"exec": map[string]any{"command": []any{"sh", "-c",
-			"test -f /run/tandem/probed || { touch /run/tandem/probed; exit 1; }"}},
-		"initialDelaySeconds": 2, "periodSeconds": 1, "failureThreshold": 1,
-		"timeoutSeconds": probeExecTimeout,
-	})
+	m.SetContainerField("cloud-sql-proxy", "livenessProbe", failsFirstLivenessProbe("/run/tandem/probed"))
 	n.apply(m)
 	p := n.waitPod("job-name="+name, livenessBound, func(p pod) bool {
 		proxy, _ := p.container("cloud-sql-proxy")

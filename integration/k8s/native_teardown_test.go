@@ -119,15 +119,7 @@ func TestNativeLivenessRestartKeepsCode(t *testing.T) {
 	n := newNamespace(t)
 	const name = "native-liveness"
 	proxy := nativeSidecar("proxy", "sh", "-c", `trap "exit 143" TERM; while true; do sleep 1; done`)
-	// Fails its first probe, passes every later one: given the time a
-	// loaded node takes to exec it (the default 1 s timeout, a failure
-	// too, would restart the proxy again).
-	proxy["livenessProbe"] = map[string]any{
-		"exec": map[string]any{"command": []any{"sh", "-c",
-			"test -f /shared/probed || { touch /shared/probed; exit 1; }"}},
-		"initialDelaySeconds": 2, "periodSeconds": 1, "failureThreshold": 1,
-		"timeoutSeconds": probeExecTimeout,
-	}
+	proxy["livenessProbe"] = failsFirstLivenessProbe("/shared/probed")
 	m := ownJob(t, name, withVolume(map[string]any{
 		"initContainers": []any{proxy},
 		"containers":     []any{ctr("main", "sh", "-c", `until [ -f /shared/finish ]; do sleep 0.2; done`)},
