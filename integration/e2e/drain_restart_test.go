@@ -15,8 +15,10 @@ import (
 
 // ordersAPI is a Deployment as it is written without tandem: an API that
 // drains its work on SIGTERM through the database proxy beside it. inject
-// gives the proxy --outlive-main 20s (the grace period), --restart always
-// and --stop-when deletion (restartPolicy unset: Always).
+// gives the proxy --outlive-main 60s (the grace period), --restart always
+// and --stop-when deletion (restartPolicy unset: Always). The minute is
+// room for a loaded machine: a drain that outlasts --outlive-main loses
+// its proxy.
 const ordersAPI = `apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -31,7 +33,7 @@ spec:
       annotations:
         tandem.sh/sidecars: cloud-sql-proxy
     spec:
-      terminationGracePeriodSeconds: 20
+      terminationGracePeriodSeconds: 60
       containers:
         - name: api
           image: registry.example.com/orders-api:1
@@ -61,11 +63,11 @@ standin send --name orders-api 127.0.0.1:5432 "flush 1"
 until standin send --name orders-api 127.0.0.1:5432 "flush 2"; do sleep 0.2; done
 echo "orders-api: drained"`, drainGate)}
 
-// The pod is stopped (podman pod stop: SIGTERM to every container) while
-// the API drains. The proxy's tandem holds its SIGTERM (--outlive-main); its
-// CMD crashes under the drain's first query, is restarted after its
-// backoff, and answers the drain's second query; once the API exits 0 the
-// proxy is stopped, and exits 0.
+// The pod is stopped (podman pod stop -t 60, the grace period: SIGTERM to
+// every container) while the API drains. The proxy's tandem holds its
+// SIGTERM (--outlive-main); its CMD crashes under the drain's first query,
+// is restarted after its backoff, and answers the drain's second query;
+// once the API exits 0 the proxy is stopped, and exits 0.
 func TestDrainRestartsCrashedProxy(t *testing.T) {
 	t.Parallel()
 	p := manifestPod(t, "orders-api (the test's own Deployment)", inject(t, ordersAPI), "e2e-drain-restart")
@@ -76,7 +78,10 @@ func TestDrainRestartsCrashedProxy(t *testing.T) {
 	pp.waitStep(kit.Program("api", "orders-api: serving"), jobBound)
 	pp.waitEvent("cloud-sql-proxy", "cmd-started", jobBound)
 
-	stopped := pp.stopPod(podStopTimeout)
+	// The drain waits on the test's own podman calls (the held signal,
+	// the API's draining line), each seconds long on a loaded machine:
+	// podman's kill must not come first.
+	stopped := pp.stopPod(time.Minute)
 	pp.waitEvent("cloud-sql-proxy", "signal-held", jobBound)
 	pp.waitStep(kit.Program("api", "SIGTERM, draining"), jobBound)
 	if err := os.WriteFile(filepath.Join(pp.hostDir("api", filepath.Dir(drainGate)), filepath.Base(drainGate)), nil, 0o644); err != nil {

@@ -98,8 +98,9 @@ func (pp *playedPod) ctrName(ctr string) string { return pp.name + "-" + ctr }
 // It returns false when the bound passed first.
 // exitedAfterStop bounds the look, once podman pod stop has returned, that
 // its containers are exited: they are already, so it bounds only the
-// podman CLI's own time, which is seconds on a loaded 2-core machine.
-const exitedAfterStop = 10 * time.Second
+// podman CLI's own time, which is seconds on a loaded 2-core machine and
+// more while other tests' podman commands hold its locks.
+const exitedAfterStop = 30 * time.Second
 
 func (pp *playedPod) waitExited(bound time.Duration, ctrs ...string) bool {
 	pp.t.Helper()

@@ -9,10 +9,28 @@ import (
 	"github.com/tandem-sh/tandem/integration/kit"
 )
 
-// livenessBound is how long the kubelet may take to restart the proxy
-// after its liveness probe failed: well under the pod's 30 s grace period,
-// which a held signal would use up before the kubelet's SIGKILL.
+// livenessBound bounds the wait for the kubelet's restart of the proxy
+// after its liveness probe failed: seconds on an idle node, stretched by a
+// loaded one. A signal held as a deletion's is caught by tandem's log and
+// the first run's end, not by this bound.
 const livenessBound = 2 * time.Minute
+
+// probeExecTimeout is the timeoutSeconds of an exec probe whose every
+// failure the test counts: on a loaded node runc's exec of a shell can
+// take longer than the default second.
+const probeExecTimeout = 20
+
+// failsFirstLivenessProbe fails its first try, marking it in the file
+// marker, and passes every later one; each try may take probeExecTimeout
+// (the default 1 s timeout, a failure too, would restart the proxy again).
+func failsFirstLivenessProbe(marker string) map[string]any {
+	return map[string]any{
+		"exec": map[string]any{"command": []any{"sh", "-c",
+			"test -f " + marker + " || { touch " + marker + "; exit 1; }"}},
+		"initialDelaySeconds": 2, "periodSeconds": 1, "failureThreshold": 1,
+		"timeoutSeconds": probeExecTimeout,
+	}
+}
 
 // A liveness restart is not the pod's deletion. The classic sidecar of an
 // OnFailure Job (inject: --outlive-main, --restart always, --stop-when
@@ -34,12 +52,7 @@ func TestLivenessRestartIsNotDeletion(t *testing.T) {
 		m.Set("OnFailure", "spec", "template", "spec", "restartPolicy")
 		m.Set(2, "spec", "backoffLimit")
 	}, `until [ -f /run/tandem/finish ]; do sleep 0.2; done`)
-	// Fails its first probe, passes every later one.
-	m.SetContainerField("cloud-sql-proxy", "livenessProbe", map[string]any{
-		"exec": map[string]any{"command": []any{"sh", "-c",
-			"test -f /run/tandem/probed || { touch /run/tandem/probed; exit 1; }"}},
-		"initialDelaySeconds": 2, "periodSeconds": 1, "failureThreshold": 1,
-	})
+	m.SetContainerField("cloud-sql-proxy", "livenessProbe", failsFirstLivenessProbe("/run/tandem/probed"))
 	n.apply(m)
 	p := n.waitPod("job-name="+name, livenessBound, func(p pod) bool {
 		proxy, _ := p.container("cloud-sql-proxy")

@@ -199,13 +199,16 @@ func TestLossCollectorCrash(t *testing.T) {
 // The Job is deleted and, while the main drains, the collector is
 // SIGKILLed: tandem starts it again in either mode (the main still needs
 // it); the kubelet does not, in a pod being deleted (the bare control).
+// A 30 s grace period: under tandem the main drains 15 s, time for the
+// test to see the drain and kill, tandem's 1 s back-off and the
+// collector's start on a loaded node, with records still to send.
 func TestLossCollectorCrashWhileDraining(t *testing.T) {
 	lossParallel(t)
 	eachCollectorConfig(t, func(t *testing.T, v, config, what string) {
-		r := startLoss(t, lossPlay{variant: v, config: config, grace: 10,
+		r := startLoss(t, lossPlay{variant: v, config: config, grace: 30,
 			send: []string{"--drain", "--every", "5ms"}}, 200)
 		// Found before the deletion, killed as soon as the main drains:
-		// under tandem the main drains 5 s, the collector's stop follows.
+		// under tandem the main drains 15 s, the collector's stop follows.
 		collector := r.pidOf(t, v, "otelcol", "otelcol-contrib")
 		var atKill int
 		d := r.n.deleteWatched(r.pod.Metadata.Name, 2*time.Minute, func() {

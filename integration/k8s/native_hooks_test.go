@@ -21,8 +21,10 @@ func TestNativeStartupProbeOrder(t *testing.T) {
 		spec := lifecycleSpec(behaviour{delay: 1},
 			part{"sidecar-1", behaviour{startDelay: 3, forever: true}},
 			part{"sidecar-2", behaviour{startDelay: 3, forever: true}})
+		// A loaded node's exec can outlast the default 1 s timeout, a
+		// failure: 30 of them would restart the sidecar.
 		probe := map[string]any{"exec": map[string]any{"command": []string{"test", "-f", "/tmp/started"}},
-			"periodSeconds": 1, "failureThreshold": 30}
+			"periodSeconds": 1, "failureThreshold": 30, "timeoutSeconds": probeExecTimeout}
 		for _, c := range spec["containers"].([]any)[:2] {
 			c.(map[string]any)["startupProbe"] = probe
 		}

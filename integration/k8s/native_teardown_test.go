@@ -119,12 +119,7 @@ func TestNativeLivenessRestartKeepsCode(t *testing.T) {
 	n := newNamespace(t)
 	const name = "native-liveness"
 	proxy := nativeSidecar("proxy", "sh", "-c", `trap "exit 143" TERM; while true; do sleep 1; done`)
-	// Fails its first probe, passes every later one.
-	proxy["livenessProbe"] = map[string]any{
-		"exec": map[string]any{"command": []any{"sh", "-c",
-			"test -f /shared/probed || { touch /shared/probed; exit 1; }"}},
-		"initialDelaySeconds": 2, "periodSeconds": 1, "failureThreshold": 1,
-	}
+	proxy["livenessProbe"] = failsFirstLivenessProbe("/shared/probed")
 	m := ownJob(t, name, withVolume(map[string]any{
 		"initContainers": []any{proxy},
 		"containers":     []any{ctr("main", "sh", "-c", `until [ -f /shared/finish ]; do sleep 0.2; done`)},
@@ -146,15 +141,17 @@ func TestNativeLivenessRestartKeepsCode(t *testing.T) {
 	assertCodes(t, n.onlyPod(name), map[string]int{"main": 0, "proxy": 0})
 }
 
-// budgetBound: the proxy gives up after its third restart (1 s, 2 s, 4 s
-// of back-off), and the Job fails well inside a minute.
-const budgetBound = time.Minute
+// budgetBound is how long after the apply the Job may take to fail: the
+// proxy gives up after its third restart (1 s, 2 s, 4 s of back-off); the
+// rest is a loaded kubelet's start of the pod and the Job controller's
+// round trips. Without the budget the export would run its ten minutes.
+const budgetBound = 3 * time.Minute
 
 // The restart budget in injected pods, both modes: a proxy that always
 // crashes, needed by an export that would work for ten minutes. tandem
 // restarts it three times (the default budget of a needed sidecar), gives
-// up, the export sees it lost, and the Job fails in under a minute, the
-// reason in the export's termination message.
+// up, the export sees it lost, and the Job fails within minutes, not the
+// export's ten, the reason in the export's termination message.
 func TestRestartBudgetFailsJob(t *testing.T) {
 	t.Parallel()
 	eachMode(t, func(t *testing.T, mode string) {

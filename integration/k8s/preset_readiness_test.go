@@ -36,7 +36,7 @@ func TestPresetReadinessHoldsMain(t *testing.T) {
 			// file) before it tears the pod down; the readiness to read is
 			// the first run's.
 			t.Logf("%s: istio-proxy restarted %d times after the main; reading its previous run", mode, proxy.RestartCount)
-			tl = n.timelineWithPrevious(p, "istio-proxy")
+			tl = n.podTimeline(p, "istio-proxy")
 		}
 		tl.after(t, "istio-proxy", "Started", "main", "Starting")
 		t.Logf("%s: the main started once the proxy was ready; apply → Complete in %s\n%s", mode, took.Round(100*time.Millisecond), tl)
@@ -59,24 +59,6 @@ func TestPresetReadinessHoldsMain(t *testing.T) {
 		ready, main := tl.index("istio-proxy", "Started", 0), tl.index("main", "Starting", 0)
 		t.Logf("control, bare native sidecar: the main started before the proxy was ready: %v\n%s", main >= 0 && (ready < 0 || main < ready), tl)
 	})
-}
-
-// timelineWithPrevious is p's timeline with the previous run of ctr
-// read too (a restarted container's logs are its newest run's).
-func (n *namespace) timelineWithPrevious(p pod, ctr string) timeline {
-	n.t.Helper()
-	var outs []string
-	for _, cs := range append(p.Status.InitContainerStatuses, p.Status.ContainerStatuses...) {
-		if cs.Name != "tandem-install" {
-			outs = append(outs, n.run(nil, "logs", p.Metadata.Name, "-c", cs.Name))
-		}
-	}
-	outs = append(outs, n.run(nil, "logs", "--previous", p.Metadata.Name, "-c", ctr))
-	tl, err := parseTimeline(outs...)
-	if err != nil {
-		n.t.Fatal(err)
-	}
-	return tl
 }
 
 // slowProxy is the istio-proxy stand-in, ready 6 s after it started.

@@ -15,13 +15,16 @@ import (
 // graceJob is a Job as written before tandem: an app that ignores SIGTERM
 // (a shell that traps it to nothing) and writes a numbered line to a
 // shared file every 100 ms, saying each on its stdout, and a log shipper
-// that ships once a second and needs 3 s to flush on SIGTERM. A 10 s
-// grace period, of which the annotation keeps 5 s for the sidecar.
+// that ships once a second and needs 3 s to flush on SIGTERM. A 30 s
+// grace period, of which the annotation keeps 15 s (the most inject
+// allows: half) for the sidecar: the app is killed after 15 s, the
+// shipper has flushed by 18 s, and the 12 s left are a loaded kubelet's
+// (its SIGTERMs to the two containers can come seconds apart).
 func graceJob(t *testing.T) *kit.Manifest {
 	t.Helper()
 	const log = "/var/log/app/app.log"
 	spec := withVolume(map[string]any{
-		"terminationGracePeriodSeconds": 10,
+		"terminationGracePeriodSeconds": 30,
 		"containers": []any{
 			ctr("app", "sh", "-c", `trap '' TERM; i=0
 while :; do i=$((i+1)); echo "line $i" >>`+log+`; echo "app: wrote line $i"; sleep 0.1; done`),
@@ -31,13 +34,13 @@ while :; do i=$((i+1)); echo "line $i" >>`+log+`; echo "app: wrote line $i"; sle
 	return unwrappedJob(t, "grace", map[string]string{
 		"tandem.sh/sidecars":            "shipper",
 		"tandem.sh/stop-signal.shipper": "TERM",
-		"tandem.sh/sidecar-grace":       "5s",
+		"tandem.sh/sidecar-grace":       "15s",
 	}, spec)
 }
 
-// The Job is deleted while its app ignores SIGTERM. inject split the 10 s
+// The Job is deleted while its app ignores SIGTERM. inject split the 30 s
 // grace period: the app's tandem kills it after its --termination-grace
-// (5 s), the shipper's tandem, which held the SIGTERM while the app lived,
+// (15 s), the shipper's tandem, which held the SIGTERM while the app lived,
 // then stops the shipper, which flushes in 3 s and exits 0: every line
 // the app wrote reaches the shipper's output, before the kubelet's SIGKILL.
 func TestJobDeletedTerminationGrace(t *testing.T) {
@@ -51,8 +54,8 @@ func TestJobDeletedTerminationGrace(t *testing.T) {
 		t.Errorf("%d of %d lines lost: %s", run.lost, run.written, run.missing)
 	}
 	grace := kit.MustFind(t, run.logs, kit.Tandem("app", "termination-grace"))
-	if grace.Num("termination_grace_ms") != 5000 {
-		t.Errorf("the app's termination grace: %s; want 5000 ms (10 s period − 5 s for the sidecar)", grace.Field("termination_grace_ms"))
+	if grace.Num("termination_grace_ms") != 15000 {
+		t.Errorf("the app's termination grace: %s; want 15000 ms (30 s period − 15 s for the sidecar)", grace.Field("termination_grace_ms"))
 	}
 	kit.AssertOrder(t, run.logs,
 		kit.Tandem("shipper", "signal-held"),
@@ -101,8 +104,8 @@ func playGraceJob(t *testing.T, split bool) graceRun {
 	n := newNamespace(t)
 	m := injected(t, graceJob(t), "classic")
 	app, shipper := m.List("app", "command"), m.List("shipper", "command")
-	if !hasFlag(app, "--termination-grace", "5s") || !hasFlag(shipper, "--grace", "5s") {
-		t.Fatalf("inject wrote app %q, shipper %q; want --termination-grace 5s and --grace 5s", app, shipper)
+	if !hasFlag(app, "--termination-grace", "15s") || !hasFlag(shipper, "--grace", "15s") {
+		t.Fatalf("inject wrote app %q, shipper %q; want --termination-grace 15s and --grace 15s", app, shipper)
 	}
 	if !split {
 		m.DropFlag("app", "--termination-grace")
