@@ -76,6 +76,7 @@ type Sidecar struct {
 	MainStartTimeout  time.Duration
 	Grace             time.Duration // --grace: its stop's own time, within what the mains leave
 	QuitURLs          []string      // POSTed first on a requested stop, before the signal
+	Rewrites          []string      // --rewrite FROM:TO, as it is forwarded
 }
 
 // Argv is BINARY sidecar [--name NAME] [--done-file PATH]... [--ready-file
@@ -83,7 +84,8 @@ type Sidecar struct {
 // [--outlive-main DURATION]
 // [--termination-signal SIG] [--done-signal SIG] [--restart POLICY]
 // [--max-restarts N] [--restart-window DURATION] [--stopped-file PATH]
-// [--main-start-timeout DURATION] [--grace DURATION] [--quit-url URL]... --.
+// [--main-start-timeout DURATION] [--grace DURATION] [--quit-url URL]...
+// [--rewrite FROM:TO]... --.
 func (s Sidecar) Argv() []string {
 	a := start(s.Binary, CmdSidecar)
 	a.value(FlagName, s.Name)
@@ -104,6 +106,7 @@ func (s Sidecar) Argv() []string {
 	a.duration(FlagMainStartTimeout, s.MainStartTimeout)
 	a.duration(FlagGrace, s.Grace)
 	a.values(FlagQuitURL, s.QuitURLs)
+	a.values(FlagRewrite, s.Rewrites)
 	return append(a, EndOfFlags)
 }
 

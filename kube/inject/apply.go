@@ -97,7 +97,7 @@ func (c *container) wrap(install Install) {
 			comments = append(comments, v.LineComment)
 		}
 	}
-	setAfter(c.node, "command", yamlnode.StringSeq(c.command), "image")
+	setAfter(c.node, "command", yamlnode.StringSeq(append(slices.Clone(c.executor), c.command...)), "image")
 	setAfter(c.node, "args", c.program, "command")
 	if len(comments) > 0 {
 		// The encoder writes a key's line comment after a block value's

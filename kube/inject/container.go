@@ -76,6 +76,7 @@ func (c *container) read(ctx context.Context, opts Options) (warning string, err
 			"give the container a command:")
 	}
 	c.program = programNode(commandNode, argsNode, config)
+	c.underExecutor(command)
 	if !c.sidecar {
 		return "", nil
 	}

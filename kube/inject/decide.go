@@ -150,6 +150,7 @@ func (p *plan) sidecarArgv(c *container, doneFiles []string) cmdline.Sidecar {
 	// sidecar gets it once the mains have ended, and tandem must take it
 	// for the pod's deletion, not for a reload to forward.
 	sidecar.TerminationSignal = c.terminationSignal
+	sidecar.Rewrites = c.executorRewrites()
 	if !c.classicSidecar {
 		if sidecar.Restart == "" && len(sidecar.DoneFiles) > 0 {
 			// The kubelet restarts no container of a pod being deleted:

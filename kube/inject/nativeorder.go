@@ -40,10 +40,11 @@ func placeAfterWriter(c *container, inits *yaml.Node) bool {
 // programVolume is the name of the volume c's program is on, "" when it
 // is in the image.
 func programVolume(c *container) string {
-	if len(c.argv) == 0 || !path.IsAbs(c.argv[0]) {
+	first := c.firstProgram()
+	if !path.IsAbs(first) {
 		return ""
 	}
-	program := path.Clean(c.argv[0])
+	program := path.Clean(first)
 	for _, m := range contentOf(yamlnode.Lookup(c.node, "volumeMounts")) {
 		dir := path.Clean(yamlnode.ScalarAt(m, "mountPath"))
 		if dir != "/" && strings.HasPrefix(program, dir+"/") {

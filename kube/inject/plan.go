@@ -52,8 +52,10 @@ type container struct {
 	// when c has no command (nil: read from the registry, if at all).
 	preset      *presets.Match
 	presetImage *ImageConfig
-	// argv is what it runs, as read (its preset's endpoints depend on it).
-	argv []string
+	// argv is what it runs, as read (its preset's endpoints depend on it);
+	// executor what runs tandem in its place, kept in front of it
+	// (executor.go), nil for none.
+	argv, executor []string
 	// Its preset's readiness and quit calls, as it runs.
 	presetReady    string
 	hasPresetReady bool

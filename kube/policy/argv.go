@@ -1,6 +1,9 @@
 package policy
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/tandem-sh/tandem/internal/cmdline"
 	"github.com/tandem-sh/tandem/kube/inject"
 	"github.com/tandem-sh/tandem/kube/presets"
@@ -23,6 +26,7 @@ func (g *generator) argv() []variable {
 		{"doneFiles", v("mains") + ".map(i, " + flagPair(cmdline.FlagDoneFile, runFile(nameAt("i"), ".done")) + ").flatten()"},
 		{"stopsOnDone", g.stopsOnDone()},
 		{"mainArgv", all + ".map(i, " + g.mainArgv(bin) + ")"},
+		{"executor", all + ".map(i, " + executorLength() + ")"},
 		// k is the sidecar's place among the sidecars, i its container's.
 		{"sidecarArgv", "lists.range(size(" + v("sidecars") + ")).map(k, " + g.sidecarArgv(bin) + ")"},
 	}
@@ -89,6 +93,7 @@ func (g *generator) sidecarArgv(bin string) string {
 	}
 	a.flagIf(at("stopGrace")+" > 0", cmdline.FlagGrace, duration(at("stopGrace")))
 	a.flagIf(at("quit")+" != ''", cmdline.FlagQuitURL, "string("+at("quit")+")")
+	a.flagIf(at("executor")+" > 0", cmdline.FlagRewrite, str(inject.ExecutorRewrite))
 	return a.end()
 }
 
@@ -103,4 +108,16 @@ func (g *generator) sidecarSignal(at func(string) string) string {
 			" : [])"},
 		{preset + " in " + signals, flagPair(cmdline.FlagTerminationSignal, "string("+signals+"["+preset+"])")},
 	}, "[]") + ")"
+}
+
+// executorLength is the CEL of how many words of container i's program
+// are Argo's executor, which a sidecar keeps in front of tandem
+// (docs/platforms.md); 0 for a main or none.
+func executorLength() string {
+	n := len(inject.ArgoEmissary)
+	cond := []string{v("isSidecar") + "[i]", "size(" + v("program") + "[i]) > " + strconv.Itoa(n)}
+	for j, word := range inject.ArgoEmissary {
+		cond = append(cond, v("program")+"[i]["+strconv.Itoa(j)+"] == "+str(word))
+	}
+	return "(" + strings.Join(cond, " && ") + " ? " + strconv.Itoa(n) + " : 0)"
 }

@@ -341,7 +341,14 @@ func policyCommands(t *testing.T, vars map[string]any) map[string]string {
 			if list[0] == "mains" {
 				line = argv.Get(i)
 			}
-			commands[names[i]] = strings.Join(native(line, reflect.TypeFor[[]string]()).([]string), " ")
+			words := native(line, reflect.TypeFor[[]string]()).([]string)
+			if list[0] == "sidecars" {
+				// As the patch writes it: Argo's executor, if any, in front.
+				executor := vars["executor"].(traits.Lister).Get(i).(types.Int)
+				program := native(vars["program"].(traits.Lister).Get(i), reflect.TypeFor[[]string]()).([]string)
+				words = append(program[:executor:executor], words...)
+			}
+			commands[names[i]] = strings.Join(words, " ")
 		}
 	}
 	return commands

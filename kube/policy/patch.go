@@ -31,8 +31,14 @@ func op(operation, path, value string) string {
 // holds the next containers until it is ready.
 func (g *generator) rewrite() string {
 	at := "'/spec/containers/' + string(i)"
-	command := v("isSidecar") + "[i] ? " + v("sidecarArgv") + "[" + v("sidecars") + ".indexOf(i)] : " + v("mainArgv") + "[i]"
-	ops := "[" + op("add", at+" + '/command'", command) + ", " + op("add", at+" + '/args'", v("program")+"[i]") + "]"
+	// A sidecar under Argo's executor keeps it in front of tandem, its
+	// program after.
+	program, executor := v("program")+"[i]", v("executor")+"[i]"
+	front := "lists.range(" + executor + ").map(j, " + program + "[j])"
+	rest := "lists.range(size(" + program + ") - " + executor + ").map(j, " + program + "[j + " + executor + "])"
+	command := v("isSidecar") + "[i] ? " + front + " + " + v("sidecarArgv") + "[" + v("sidecars") + ".indexOf(i)] : " +
+		v("mainArgv") + "[i]"
+	ops := "[" + op("add", at+" + '/command'", command) + ", " + op("add", at+" + '/args'", rest) + "]"
 	mounts := g.mounts("Object.spec.containers.volumeMounts")
 	var each []string
 	for _, m := range mounts {

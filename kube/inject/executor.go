@@ -1,0 +1,62 @@
+package inject
+
+import "slices"
+
+// Argo Workflows runs every container of a step under its executor,
+// `/var/run/argo/argoexec emissary -- PROGRAM`. In a sidecar the executor
+// sends its program SIGTERM as soon as the main container has ended, while
+// Argo's wait container has yet to save the step's outputs, often through
+// that very proxy. So tandem goes inside the executor, between it and the
+// program, and drops that SIGTERM (--rewrite TERM:0): the done files, wait's
+// among them, say when the proxy may stop. The executor still forwards what
+// the kubelet sends and still records the container's end for Argo.
+
+// ArgoEmissary is the start of the command Argo's controller gives each
+// container of a step it runs with the emissary executor.
+var ArgoEmissary = []string{"/var/run/argo/argoexec", "emissary", "--"}
+
+// ExecutorRewrite is the rewrite a sidecar under Argo's executor
+// gets: the executor's SIGTERM at the main's end is not a stop.
+const ExecutorRewrite = "TERM:0"
+
+// executorOf is the part of command that is Argo's executor, nil when
+// command does not run under it.
+func executorOf(command []string) []string {
+	if len(command) <= len(ArgoEmissary) || !slices.Equal(command[:len(ArgoEmissary)], ArgoEmissary) {
+		return nil
+	}
+	return slices.Clone(command[:len(ArgoEmissary)])
+}
+
+// underExecutor moves sidecar c's executor out of its program: tandem
+// runs the program, the executor runs tandem.
+func (c *container) underExecutor(command []string) {
+	if !c.sidecar {
+		return
+	}
+	c.executor = executorOf(command)
+	if n := len(c.executor); n > 0 {
+		c.argv = c.argv[n:]
+		c.program.Content = c.program.Content[n:]
+	}
+}
+
+// executorRewrites is the --rewrite a sidecar under an executor gets.
+func (c *container) executorRewrites() []string {
+	if c.executor == nil {
+		return nil
+	}
+	return []string{ExecutorRewrite}
+}
+
+// firstProgram is the file c's container starts: its executor's when it
+// has one.
+func (c *container) firstProgram() string {
+	switch {
+	case len(c.executor) > 0:
+		return c.executor[0]
+	case len(c.argv) > 0:
+		return c.argv[0]
+	}
+	return ""
+}

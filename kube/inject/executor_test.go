@@ -1,0 +1,81 @@
+package inject
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/tandem-sh/tandem/internal/yamlnode"
+	"go.yaml.in/yaml/v3"
+)
+
+// Under Argo's emissary executor, a sidecar's tandem goes between the
+// executor and the program, and drops the executor's SIGTERM at the main's
+// end; the mains keep tandem in front (their executor records the step's
+// outputs before tandem writes the done file), and a sidecar not under the
+// executor is wrapped as ever. In both modes.
+func TestSidecarUnderArgoExecutor(t *testing.T) {
+	for _, mode := range []Mode{Classic, Native} {
+		t.Run(string(mode), func(t *testing.T) {
+			_, out := injectYAML(t, argoStepPod, testOptionsWith(func(o *Options) { o.Mode = mode }))
+			proxy := podContainer(t, out, "istio-proxy")
+			command, _ := yamlnode.StringsOf(yamlnode.Lookup(proxy, "command"))
+			args, _ := yamlnode.StringsOf(yamlnode.Lookup(proxy, "args"))
+			if !slices.Equal(command[:4], []string{"/var/run/argo/argoexec", "emissary", "--", "/run/tandem/tandem"}) || command[4] != "sidecar" {
+				t.Errorf("istio-proxy's command %q: want Argo's executor running tandem sidecar", command)
+			}
+			if got := flagValues(command, "--rewrite"); !slices.Equal(got, []string{"TERM:0"}) {
+				t.Errorf("istio-proxy's --rewrite %q; want TERM:0 (the executor's signal at the main's end)", got)
+			}
+			if want := []string{"/usr/local/bin/pilot-agent", "proxy", "sidecar"}; !slices.Equal(args, want) {
+				t.Errorf("istio-proxy's args %q; want the program alone %q", args, want)
+			}
+			main := podContainer(t, out, "main")
+			command, _ = yamlnode.StringsOf(yamlnode.Lookup(main, "command"))
+			args, _ = yamlnode.StringsOf(yamlnode.Lookup(main, "args"))
+			if command[0] != "/run/tandem/tandem" || args[0] != "/var/run/argo/argoexec" {
+				t.Errorf("main: command %q, args %q; want tandem main running Argo's executor", command, args)
+			}
+			logs := podContainer(t, out, "logs")
+			command, _ = yamlnode.StringsOf(yamlnode.Lookup(logs, "command"))
+			if command[0] != "/run/tandem/tandem" || len(flagValues(command, "--rewrite")) > 0 {
+				t.Errorf("logs (no executor): command %q; want tandem first, no rewrite", command)
+			}
+		})
+	}
+}
+
+// A command that only looks like the executor's start is the program.
+func TestExecutorOf(t *testing.T) {
+	for _, command := range [][]string{
+		{"/var/run/argo/argoexec", "emissary", "--"},
+		{"/var/run/argo/argoexec", "emissary", "/app"},
+		{"argoexec", "emissary", "--", "/app"},
+		{"/app", "/var/run/argo/argoexec", "emissary", "--", "/app"},
+	} {
+		if got := executorOf(command); got != nil {
+			t.Errorf("executorOf(%q) = %q; want none", command, got)
+		}
+	}
+	if got := executorOf([]string{"/var/run/argo/argoexec", "emissary", "--", "/app", "-v"}); len(got) != 3 {
+		t.Errorf("executorOf(Argo's step) = %q; want its three words", got)
+	}
+}
+
+// podContainer is the container or init container name of the injected
+// pod out.
+func podContainer(t *testing.T, out, name string) *yaml.Node {
+	t.Helper()
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, list := range []string{"containers", "initContainers"} {
+		for _, c := range contentOf(yamlnode.Path(doc.Content[0], "spec", list)) {
+			if yamlnode.ScalarAt(c, "name") == name {
+				return c
+			}
+		}
+	}
+	t.Fatalf("no container %q in:\n%s", name, out)
+	return nil
+}
