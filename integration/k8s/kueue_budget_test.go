@@ -13,7 +13,7 @@ import (
 const kueueCrashBudget = "2"
 
 // A Job whose needed proxy crash-loops, in the queue with room for one,
-// injected by the webhook (classic mode): its main would work ten
+// injected by the webhook (in either mode): its main would work ten
 // minutes, but tandem gives the proxy up once its restart budget is
 // spent, the main sees it lost, and the Job fails within budgetBound. Its
 // Workload finishes (Failed) and the Job queued behind it is admitted
@@ -21,7 +21,11 @@ const kueueCrashBudget = "2"
 func TestKueueCrashLoopingProxyReleasesQuota(t *testing.T) {
 	t.Parallel()
 	kueueInstalled(t)
-	n := injectingNamespace(t, "classic")
+	eachMode(t, func(t *testing.T, mode string) { kueueCrashLoop(t, mode) })
+}
+
+func kueueCrashLoop(t *testing.T, mode string) {
+	n := injectingNamespace(t, mode)
 	n.kueueQueueFor()
 	ww := n.watchWorkloads(kueuePairBound)
 	crashing := kueueInjected("tandem.sh/needs", "proxy", "tandem.sh/max-restarts.proxy", kueueCrashBudget)
@@ -49,9 +53,9 @@ func TestKueueCrashLoopingProxyReleasesQuota(t *testing.T) {
 		t.Errorf("the Job behind was admitted before the crashing Job's Workload finished: crashing %s; behind %s",
 			failed.since(start), behind.since(start))
 	}
-	t.Logf("a needed proxy that always crashes (budget %s restarts): Job Failed %s after apply, its Workload Finished (%s); "+
+	t.Logf("%s: a needed proxy that always crashes (budget %s restarts): Job Failed %s after apply, its Workload Finished (%s); "+
 		"the Job behind admitted %s after that, apply → Complete %s (refused quota meanwhile: %q)",
-		kueueCrashBudget, at.Sub(start).Round(100*time.Millisecond), failed.finishedReason,
+		mode, kueueCrashBudget, at.Sub(start).Round(100*time.Millisecond), failed.finishedReason,
 		behind.admitted.Sub(failed.finished).Round(100*time.Millisecond), behindTook.Round(100*time.Millisecond), behind.pendingMessage)
 	t.Logf("Workloads seen from the crashing Job's apply: crashing %s; behind %s", failed.since(start), behind.since(start))
 }

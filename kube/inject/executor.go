@@ -11,21 +11,29 @@ import "slices"
 // among them, say when the proxy may stop. The executor still forwards what
 // the kubelet sends and still records the container's end for Argo.
 
-// ArgoEmissary is the start of the command Argo's controller gives each
-// container of a step it runs with the emissary executor.
-var ArgoEmissary = []string{"/var/run/argo/argoexec", "emissary", "--"}
+// ArgoEmissary is how the command Argo's controller gives each container
+// of a step starts, with the emissary executor: its flags (--loglevel …)
+// follow, up to ExecutorEnd, then the program.
+var ArgoEmissary = []string{"/var/run/argo/argoexec", "emissary"}
 
-// ExecutorRewrite is the rewrite a sidecar under Argo's executor
-// gets: the executor's SIGTERM at the main's end is not a stop.
+// ExecutorEnd ends the executor's own arguments.
+const ExecutorEnd = "--"
+
+// ExecutorRewrite is the rewrite a sidecar under Argo's executor gets: the
+// executor's SIGTERM at the main's end is not a stop.
 const ExecutorRewrite = "TERM:0"
 
-// executorOf is the part of command that is Argo's executor, nil when
-// command does not run under it.
+// executorOf is the part of command that is Argo's executor, through its
+// ExecutorEnd, nil when command does not run a program under it.
 func executorOf(command []string) []string {
-	if len(command) <= len(ArgoEmissary) || !slices.Equal(command[:len(ArgoEmissary)], ArgoEmissary) {
+	if len(command) < len(ArgoEmissary) || !slices.Equal(command[:len(ArgoEmissary)], ArgoEmissary) {
 		return nil
 	}
-	return slices.Clone(command[:len(ArgoEmissary)])
+	end := slices.Index(command, ExecutorEnd)
+	if end < 0 || end+1 == len(command) {
+		return nil
+	}
+	return slices.Clone(command[:end+1])
 }
 
 // underExecutor moves sidecar c's executor out of its program: tandem

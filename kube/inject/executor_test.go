@@ -2,6 +2,7 @@ package inject
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tandem-sh/tandem/internal/yamlnode"
@@ -20,7 +21,8 @@ func TestSidecarUnderArgoExecutor(t *testing.T) {
 			proxy := podContainer(t, out, "istio-proxy")
 			command, _ := yamlnode.StringsOf(yamlnode.Lookup(proxy, "command"))
 			args, _ := yamlnode.StringsOf(yamlnode.Lookup(proxy, "args"))
-			if !slices.Equal(command[:4], []string{"/var/run/argo/argoexec", "emissary", "--", "/run/tandem/tandem"}) || command[4] != "sidecar" {
+			executor := []string{"/var/run/argo/argoexec", "emissary", "--loglevel", "info", "--", "/run/tandem/tandem", "sidecar"}
+			if len(command) < len(executor) || !slices.Equal(command[:len(executor)], executor) {
 				t.Errorf("istio-proxy's command %q: want Argo's executor running tandem sidecar", command)
 			}
 			if got := flagValues(command, "--rewrite"); !slices.Equal(got, []string{"TERM:0"}) {
@@ -48,7 +50,9 @@ func TestSidecarUnderArgoExecutor(t *testing.T) {
 func TestExecutorOf(t *testing.T) {
 	for _, command := range [][]string{
 		{"/var/run/argo/argoexec", "emissary", "--"},
+		{"/var/run/argo/argoexec", "emissary", "--loglevel", "info", "--"},
 		{"/var/run/argo/argoexec", "emissary", "/app"},
+		{"/var/run/argo/argoexec", "wait"},
 		{"argoexec", "emissary", "--", "/app"},
 		{"/app", "/var/run/argo/argoexec", "emissary", "--", "/app"},
 	} {
@@ -56,8 +60,13 @@ func TestExecutorOf(t *testing.T) {
 			t.Errorf("executorOf(%q) = %q; want none", command, got)
 		}
 	}
-	if got := executorOf([]string{"/var/run/argo/argoexec", "emissary", "--", "/app", "-v"}); len(got) != 3 {
-		t.Errorf("executorOf(Argo's step) = %q; want its three words", got)
+	for command, want := range map[string]int{
+		"/var/run/argo/argoexec emissary -- /app -v": 3,
+		"/var/run/argo/argoexec emissary --loglevel info --log-format text --gloglevel 0 -- /app -- -v": 9,
+	} {
+		if got := executorOf(strings.Fields(command)); len(got) != want {
+			t.Errorf("executorOf(%q) = %q; want its first %d words", command, got, want)
+		}
 	}
 }
 

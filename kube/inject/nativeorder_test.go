@@ -35,7 +35,7 @@ spec:
       volumeMounts: [{name: var-run-argo, mountPath: /var/run/argo}]
     - name: istio-proxy
       image: proxy:2
-      command: [/var/run/argo/argoexec, emissary, --, /usr/local/bin/pilot-agent, proxy, sidecar]
+      command: [/var/run/argo/argoexec, emissary, --loglevel, info, --, /usr/local/bin/pilot-agent, proxy, sidecar]
       volumeMounts: [{name: var-run-argo, mountPath: /var/run/argo}]
     - name: logs
       image: shipper:1

@@ -111,13 +111,15 @@ func (g *generator) sidecarSignal(at func(string) string) string {
 }
 
 // executorLength is the CEL of how many words of container i's program
-// are Argo's executor, which a sidecar keeps in front of tandem
-// (docs/platforms.md); 0 for a main or none.
+// are Argo's executor, through its ExecutorEnd, which a sidecar keeps in
+// front of tandem (docs/inject.md); 0 for a main or none.
 func executorLength() string {
-	n := len(inject.ArgoEmissary)
-	cond := []string{v("isSidecar") + "[i]", "size(" + v("program") + "[i]) > " + strconv.Itoa(n)}
+	program := v("program") + "[i]"
+	end := program + ".indexOf(" + str(inject.ExecutorEnd) + ")"
+	cond := []string{v("isSidecar") + "[i]", "size(" + program + ") > " + strconv.Itoa(len(inject.ArgoEmissary))}
 	for j, word := range inject.ArgoEmissary {
-		cond = append(cond, v("program")+"[i]["+strconv.Itoa(j)+"] == "+str(word))
+		cond = append(cond, program+"["+strconv.Itoa(j)+"] == "+str(word))
 	}
-	return "(" + strings.Join(cond, " && ") + " ? " + strconv.Itoa(n) + " : 0)"
+	cond = append(cond, end+" >= 0", end+" + 1 < size("+program+")")
+	return "(" + strings.Join(cond, " && ") + " ? " + end + " + 1 : 0)"
 }
