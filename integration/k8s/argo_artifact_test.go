@@ -81,6 +81,7 @@ func artifactStep(t *testing.T, name, store string, native bool) []byte {
 // 0, and the proxy's program exits only after wait's. The controls, the
 // proxy as a bare classic sidecar and as a bare native one, are measured.
 func TestArgoArtifactThroughProxy(t *testing.T) {
+	t.Parallel()
 	argoInstalled(t)
 	if err := fakeIstioImages(); err != nil {
 		t.Fatal(err)

@@ -21,6 +21,7 @@ const argoGrace = 30 * time.Second
 // (sidecar-lost) and Argo calls the Workflow Failed. The annotations are
 // the template's, which Argo copies onto the step's pod.
 func TestArgoCrashLoopingProxyFailsStep(t *testing.T) {
+	t.Parallel()
 	argoInstalled(t)
 	eachMode(t, func(t *testing.T, mode string) {
 		n := injectingNamespace(t, mode)
@@ -96,6 +97,7 @@ func assertStoppedCleanly(t *testing.T, d deleted) {
 // grace period later), none killed, the proxy 0, and the Workflow Failed.
 // The time from the patch is reported: most of it is the controller's.
 func TestArgoDeadlineStopsStep(t *testing.T) {
+	t.Parallel()
 	argoInstalled(t)
 	eachMode(t, func(t *testing.T, mode string) {
 		name := "deadline"
@@ -118,6 +120,7 @@ func TestArgoDeadlineStopsStep(t *testing.T) {
 // (its owner), every container ends within the pod's grace, none killed,
 // the proxy 0.
 func TestArgoWorkflowDeletedWhileStepRuns(t *testing.T) {
+	t.Parallel()
 	argoInstalled(t)
 	eachMode(t, func(t *testing.T, mode string) {
 		name := "deleted"

@@ -50,6 +50,7 @@ func argoReach(port string) string {
 // control, the same proxy as a bare native sidecar without tandem, is
 // measured.
 func TestArgoProxyStepSucceeds(t *testing.T) {
+	t.Parallel()
 	argoInstalled(t)
 	eachMode(t, func(t *testing.T, mode string) {
 		for _, proxy := range argoProxies() {

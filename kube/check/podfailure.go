@@ -64,8 +64,9 @@ func jobContainers(template *corev1.PodTemplateSpec) (mains, sidecars []string) 
 // stoppedByTandem: c runs `tandem sidecar` with a done file, so tandem
 // stops it once the mains are done, a requested stop that ends with 0.
 func stoppedByTandem(c corev1.Container) bool {
-	return len(c.Command) >= 2 && path.Base(c.Command[0]) == cmdline.Program && c.Command[1] == cmdline.CmdSidecar &&
-		slices.Contains(c.Command, "--"+cmdline.FlagDoneFile)
+	command := inject.WithoutExecutor(c.Command)
+	return len(command) >= 2 && path.Base(command[0]) == cmdline.Program && command[1] == cmdline.CmdSidecar &&
+		slices.Contains(command, "--"+cmdline.FlagDoneFile)
 }
 
 func failureRules(policy *batchv1.PodFailurePolicy) []podfailure.Rule {

@@ -18,7 +18,8 @@ func checkWrapped(spec *yaml.Node) error {
 	for _, list := range []string{"initContainers", "containers"} {
 		for _, c := range contentOf(yamlnode.Lookup(spec, list)) {
 			command, _ := yamlnode.StringsOf(yamlnode.Lookup(c, "command"))
-			if len(command) > 0 && path.Base(command[0]) == cmdline.Program && yamlnode.ScalarAt(c, "name") != InstallContainer {
+			if own := WithoutExecutor(command); len(own) > 0 && path.Base(own[0]) == cmdline.Program &&
+				yamlnode.ScalarAt(c, "name") != InstallContainer {
 				return fmt.Errorf("already wrapped: container %q runs tandem (%s): leave this pod's tandem command lines as they are (drop the sidecar annotation), or remove them to let inject write them",
 					yamlnode.ScalarAt(c, "name"), strings.Join(command, " "))
 			}

@@ -68,3 +68,9 @@ func (c *container) firstProgram() string {
 	}
 	return ""
 }
+
+// WithoutExecutor is command past Argo's executor, if it runs under it:
+// what tells a container already wrapped in tandem, wherever tandem is.
+func WithoutExecutor(command []string) []string {
+	return command[len(executorOf(command)):]
+}

@@ -88,3 +88,46 @@ func podContainer(t *testing.T, out, name string) *yaml.Node {
 	t.Fatalf("no container %q in:\n%s", name, out)
 	return nil
 }
+
+// The webhook's reinvocation sees a sidecar under Argo's executor as
+// wrapped: tandem is inside it. Its preset's quit URL is not handed to the
+// mains as a late sidecar's (the first main's end would then quit the proxy
+// Argo's wait still uploads through), and the pod is skipped as injected.
+func TestReinvocationSeesTandemUnderExecutor(t *testing.T) {
+	pod := `apiVersion: v1
+kind: Pod
+metadata: {name: step}
+spec:
+  restartPolicy: Never
+  containers:
+    - name: wait
+      image: app:1
+      command: [argoexec, wait]
+    - name: main
+      image: app:1
+      command: [/var/run/argo/argoexec, emissary, --, /app]
+    - name: istio-proxy
+      image: docker.io/istio/proxyv2:1.24.0
+      command: [/var/run/argo/argoexec, emissary, --, pilot-agent, proxy, sidecar]
+`
+	first, out := injectYAML(t, pod, presetOptions())
+	if first.Status != Injected || !slices.Equal(first.Sidecars, []string{"istio-proxy"}) {
+		t.Fatalf("first injection: %q; want istio-proxy a sidecar", first.String())
+	}
+	again, _ := injectYAML(t, out, presetOptions())
+	if again.Status != Skipped || again.Cause != AlreadyInjected {
+		t.Errorf("reinvocation: %q; want skipped, already injected", again.String())
+	}
+	if err := checkWrapped(yamlnode.Path(mustParse(t, out), "spec")); err == nil {
+		t.Errorf("a pod whose sidecar runs tandem under Argo's executor is not seen as wrapped")
+	}
+}
+
+func mustParse(t *testing.T, out string) *yaml.Node {
+	t.Helper()
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc.Content[0]
+}

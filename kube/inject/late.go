@@ -50,8 +50,8 @@ func planLate(template *yaml.Node, opts Options) *latePlan {
 	lp := &latePlan{}
 	for _, n := range contentOf(yamlnode.Path(template, "spec", "containers")) {
 		command, _ := yamlnode.StringsOf(yamlnode.Lookup(n, "command"))
-		if len(command) > 1 && path.Base(command[0]) == cmdline.Program {
-			if command[1] == cmdline.CmdMain {
+		if own := WithoutExecutor(command); len(own) > 1 && path.Base(own[0]) == cmdline.Program {
+			if own[1] == cmdline.CmdMain {
 				mainNodes = append(mainNodes, n)
 			}
 			continue
