@@ -83,12 +83,21 @@ func newSignalPolicy(cfg Config) signalPolicy {
 }
 
 // meaning is what sig means in phase ph: the table's word, where a
-// --rewrite to 0 turns a forward into a drop.
+// --rewrite to 0 turns a forward into a drop. A signal dropped so is never
+// passed on, so it is no hold either (nothing would be forwarded at its
+// end) and does not say the pod is going away: a wrapper that signals its
+// program at will (Argo's executor at the main's end) is ignored while the
+// done files decide.
 func (p signalPolicy) meaning(sig unix.Signal, ph phase) (m meaning, terminating bool) {
 	row := signalTable[p.kindOf(sig)]
 	m = row.in[ph]
-	if to, ok := p.rewrite[sig]; ok && to == signals.Drop && m == sigForward {
-		m = sigDrop
+	if to, ok := p.rewrite[sig]; ok && to == signals.Drop {
+		switch {
+		case m == sigForward || m == sigHold && ph == phaseHoldable:
+			return sigDrop, false
+		case m == sigHold:
+			return sigIgnore, false
+		}
 	}
 	return m, row.terminating
 }

@@ -76,8 +76,9 @@ func TestSignalTable(t *testing.T) {
 	}
 }
 
-// --rewrite SIG:0 turns a forward into a drop, and nothing else: the done
-// signal, a hold, an absorb and a signal while no CMD runs are as they were.
+// --rewrite SIG:0 turns a forward and a hold into a drop (an ignore while
+// no CMD runs), neither taken for the pod's end; the done signal, an absorb
+// and a signal ending tandem while no CMD runs are as they were.
 func TestSignalTableRewriteToDrop(t *testing.T) {
 	cfg := testConfig(ModeSidecar)
 	cfg.Sidecar.DoneSignal, cfg.Sidecar.TerminationSignal = unix.SIGUSR2, unix.SIGALRM
@@ -93,16 +94,20 @@ func TestSignalTableRewriteToDrop(t *testing.T) {
 		{unix.SIGUSR1, phaseIdle, sigIgnore},
 		{unix.SIGUSR2, phaseRunning, sigDone},
 		{unix.SIGALRM, phaseRunning, sigDrop},
-		{unix.SIGALRM, phaseHoldable, sigHold},
-		{unix.SIGALRM, phaseIdleHoldable, sigHold},
+		{unix.SIGALRM, phaseHoldable, sigDrop},
+		{unix.SIGALRM, phaseIdleHoldable, sigIgnore},
 		{unix.SIGALRM, phaseStopping, sigAbsorb},
 		{unix.SIGTERM, phaseStopping, sigDrop},
 		{unix.SIGTERM, phaseIdle, sigTerminate},
 		{unix.SIGHUP, phaseRunning, sigForward}, // rewritten to another signal: still forwarded
 	}
 	for _, row := range rows {
-		if m, _ := e.policy.meaning(row.sig, row.phase); m != row.want {
+		m, terminating := e.policy.meaning(row.sig, row.phase)
+		if m != row.want {
 			t.Errorf("%s in phase %d: %d, want %d", signals.Name(row.sig), row.phase, m, row.want)
+		}
+		if terminating && (m == sigDrop || m == sigIgnore) {
+			t.Errorf("%s in phase %d: dropped, yet taken for the pod's end", signals.Name(row.sig), row.phase)
 		}
 	}
 }
