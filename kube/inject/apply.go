@@ -154,6 +154,12 @@ func (p *plan) annotate(template *yaml.Node, opts Options) {
 		yamlnode.Set(annotations, DefaultContainer, yamlnode.Str(p.mains[0].name))
 	}
 	yamlnode.Set(annotations, InjectedKey, yamlnode.Quoted(opts.Version))
+	for _, c := range append(slices.Clone(p.sidecars), p.natives...) {
+		key := ArgoKillCommandKey + c.name
+		if c.executor != nil && c.command != nil && yamlnode.Lookup(annotations, key) == nil {
+			yamlnode.Set(annotations, key, yamlnode.Str(ArgoKillCommand(p.binary)))
+		}
+	}
 }
 
 // setBefore sets a key that m does not have right before the key before

@@ -11,6 +11,27 @@ import "slices"
 // among them, say when the proxy may stop. The executor still forwards what
 // the kubelet sends and still records the container's end for Argo.
 
+// Argo's controller stops a step's containers still running once its main
+// has ended by running `argoexec kill 15 1` in each. In a sidecar that
+// signals the executor, which passes it on by process group to the
+// program it started, tandem; but the executor has released that process
+// by then, and its pid reads -1: the group kill is kill(-1), every process
+// of the container, the proxy past tandem included. The controller runs the
+// command a pod's annotation ArgoKillCommandKey+NAME names instead: tandem
+// gives a sidecar under the executor one that does nothing (the done files,
+// wait's among them, stop it; the kubelet stops it on the pod's deletion).
+
+// ArgoKillCommandKey, followed by a container's name, is the annotation of
+// the command Argo's controller runs to signal that container.
+const ArgoKillCommandKey = "workflows.argoproj.io/kill-cmd-"
+
+// ArgoKillCommand is the kill command a sidecar under Argo's executor gets,
+// as JSON, binary being tandem's path in the pod: a command that succeeds
+// and signals nothing.
+func ArgoKillCommand(binary string) string {
+	return `["` + binary + `","version"]`
+}
+
 // ArgoEmissary is how the command Argo's controller gives each container
 // of a step starts, with the emissary executor: its flags (--loglevel …)
 // follow, up to ExecutorEnd, then the program.

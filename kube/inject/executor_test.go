@@ -37,6 +37,10 @@ func TestSidecarUnderArgoExecutor(t *testing.T) {
 			if command[0] != "/run/tandem/tandem" || args[0] != "/var/run/argo/argoexec" {
 				t.Errorf("main: command %q, args %q; want tandem main running Argo's executor", command, args)
 			}
+			killCommand := yamlnode.ScalarAt(yamlnode.Path(mustParse(t, out), "metadata", "annotations"), "workflows.argoproj.io/kill-cmd-istio-proxy")
+			if killCommand != `["/run/tandem/tandem","version"]` {
+				t.Errorf("Argo's kill command for istio-proxy %q; want tandem's that signals nothing", killCommand)
+			}
 			logs := podContainer(t, out, "logs")
 			command, _ = yamlnode.StringsOf(yamlnode.Lookup(logs, "command"))
 			if command[0] != "/run/tandem/tandem" || len(flagValues(command, "--rewrite")) > 0 {

@@ -17,7 +17,8 @@ import (
 // then moved.
 func (g *generator) patch() string {
 	none := "[JSONPatch{}].filter(p, false)"
-	inject := g.rewrite() + " + " + g.volumes() + " + " + g.inits() + " + " + g.moves() + " + " + g.annotate()
+	inject := g.rewrite() + " + " + g.volumes() + " + " + g.inits() + " + " + g.moves() + " + " + g.annotate() + " + " +
+		g.argoKillCommands()
 	mark := annotations(map[string]string{PolicyKey: str(SkippedPrefix) + " + " + v("problems") + ".join('; ')"}, nil)
 	return v("wanted") + " && size(" + v("problems") + ") == 0 ? " + inject + " : " + v("wanted") + " ? " + mark + " : " + none
 }
@@ -127,6 +128,18 @@ func (g *generator) moves() string {
 func (g *generator) annotate() string {
 	first := nameAt(v("mains") + "[0]")
 	return annotations(map[string]string{inject.InjectedKey: str(g.opts.Version)}, map[string]string{inject.DefaultContainer: first})
+}
+
+// argoKillCommands gives each sidecar under Argo's executor the kill
+// command Argo's controller then runs for it instead of its own, as inject
+// does (kube/inject/executor.go), unless the pod names one; after annotate,
+// which makes the annotations' map where the pod has none.
+func (g *generator) argoKillCommands() string {
+	key := str(inject.ArgoKillCommandKey) + " + " + nameAt("i")
+	stated := "has(object.metadata.annotations) && " + key + " in object.metadata.annotations"
+	patch := op("add", str("/metadata/annotations/"+jsonPointer(inject.ArgoKillCommandKey))+" + "+nameAt("i"),
+		str(inject.ArgoKillCommand(g.opts.Install.BinaryPath())))
+	return v("sidecars") + ".filter(i, " + v("executor") + "[i] > 0 && !(" + stated + ")).map(i, " + patch + ")"
 }
 
 // annotations is the CEL of patches that set set, and add add where the
