@@ -1,14 +1,10 @@
 package integration
 
 import (
-	"context"
 	"slices"
 	"syscall"
 	"testing"
 
-	"go.yaml.in/yaml/v3"
-
-	"github.com/tandem-sh/tandem/internal/yamlnode"
 	"github.com/tandem-sh/tandem/kube/inject"
 )
 
@@ -85,20 +81,7 @@ spec:
       image: proxy:1
       command: [/var/run/argo/argoexec, emissary, --loglevel, info, --, /proxy]
 `
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
-		t.Fatal(err)
-	}
-	r := inject.Resource(context.Background(), doc.Content[0], inject.Options{Mode: mode, Image: "tandem:test", Version: "test"})
-	if r.Status != inject.Injected {
-		t.Fatalf("inject: %s", r)
-	}
-	commands := map[string][]string{}
-	for _, list := range []string{"initContainers", "containers"} {
-		for _, c := range yamlnode.Path(doc.Content[0], "spec", list).Content {
-			commands[yamlnode.ScalarAt(c, "name")], _ = yamlnode.StringsOf(yamlnode.Lookup(c, "command"))
-		}
-	}
+	commands := injectedCommands(t, src, mode)
 	if executor := commands["proxy"][:5]; !slices.Equal(executor, []string{"/var/run/argo/argoexec", "emissary", "--loglevel", "info", "--"}) {
 		t.Fatalf("proxy's written command %q: want Argo's executor first", commands["proxy"])
 	}

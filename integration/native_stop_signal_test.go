@@ -100,6 +100,14 @@ func writtenCommands(t *testing.T, mode inject.Mode, spec string, budget bool, d
 		annotations += "    " + inject.MaxRestartsKey + "shipper: \"3\"\n"
 	}
 	src := "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations:\n" + annotations + "spec:\n" + spec
+	commands := injectedCommands(t, src, mode)
+	return local(t, commands["main"], dir), local(t, commands["shipper"], dir)
+}
+
+// injectedCommands are the commands inject's library writes for the pod
+// src in mode, by container.
+func injectedCommands(t *testing.T, src string, mode inject.Mode) map[string][]string {
+	t.Helper()
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
 		t.Fatal(err)
@@ -109,14 +117,12 @@ func writtenCommands(t *testing.T, mode inject.Mode, spec string, budget bool, d
 		t.Fatalf("inject: %s", r)
 	}
 	commands := map[string][]string{}
-	podSpec := yamlnode.Lookup(doc.Content[0], "spec")
 	for _, list := range []string{"initContainers", "containers"} {
-		for _, c := range yamlnode.Lookup(podSpec, list).Content {
-			argv, _ := yamlnode.StringsOf(yamlnode.Lookup(c, "command"))
-			commands[yamlnode.ScalarAt(c, "name")] = argv
+		for _, c := range yamlnode.Path(doc.Content[0], "spec", list).Content {
+			commands[yamlnode.ScalarAt(c, "name")], _ = yamlnode.StringsOf(yamlnode.Lookup(c, "command"))
 		}
 	}
-	return local(t, commands["main"], dir), local(t, commands["shipper"], dir)
+	return commands
 }
 
 // local is a written tandem command line's flags (without the binary and

@@ -126,15 +126,9 @@ func argoArtifactControl(t *testing.T, native bool) {
 	store := n.artifactStore()
 	name := "artifact-bare"
 	start := n.applyRaw(artifactStep(t, name, store, native))
-	w, at, err := n.awaitWorkflow(name, argoBound)
-	node, _ := w.pod()
-	var p pod
-	ended := watch(n, argoBound, func(seen pod) bool {
-		p = seen
-		return seen.Status.Phase == "Succeeded" || seen.Status.Phase == "Failed"
-	}, "pods", "-l", "workflows.argoproj.io/workflow="+name)
+	c := n.awaitControl(name)
 	stored := strings.Contains(n.run(nil, "logs", "artifacts"), "stored /repo/"+name+"/report")
 	t.Logf("control, the proxy bare (native %v), no tandem: %s (%q; step %q) after %s (%v); report stored: %v; pod %s (%v), codes %s",
-		native, w.Status.Phase, w.Status.Message, node.Message, at.Sub(start).Round(100*time.Millisecond), err,
-		stored, p.Status.Phase, ended, codes(p))
+		native, c.w.Status.Phase, c.w.Status.Message, c.node.Message, c.at.Sub(start).Round(100*time.Millisecond), c.err,
+		stored, c.pod.Status.Phase, c.podEnded, codes(c.pod))
 }

@@ -6,9 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -31,22 +29,16 @@ const (
 var argoInstall = sync.OnceValue(installArgo)
 
 // argoInstalled installs Argo once a run; the tests share it.
-func argoInstalled(t *testing.T) {
-	t.Helper()
-	requireCluster(t)
-	if err := argoInstall(); err != nil {
-		t.Fatal(err)
-	}
-}
+func argoInstalled(t *testing.T) { requireInstalled(t, argoInstall) }
 
 func installArgo() error {
 	ctx, cancel := context.WithTimeout(context.Background(), argoBuildTimeout)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, filepath.Join(repoRoot, "integration", "k8s", "build-argo.sh")).Output()
+	built, err := buildCached(ctx, "build-argo.sh")
 	if err != nil {
-		return fmt.Errorf("build-argo.sh: %w", err)
+		return err
 	}
-	if err := importArgoImages(ctx, strings.TrimSpace(string(out))); err != nil {
+	if err := importArgoImages(ctx, built); err != nil {
 		return err
 	}
 	work, err := os.MkdirTemp("", "tandem-argo-")
@@ -93,13 +85,8 @@ func importArgoImages(ctx context.Context, built string) error {
 		argoControllerImage: "FROM scratch\nCOPY workflow-controller /bin/workflow-controller\nUSER 8737\nENTRYPOINT [\"/bin/workflow-controller\"]\n",
 		argoExecImage:       "FROM scratch\nCOPY argoexec /bin/argoexec\nENV PATH=/bin\nENTRYPOINT [\"/bin/argoexec\"]\n",
 	} {
-		file := filepath.Join(built, "Containerfile."+filepath.Base(strings.Split(image, ":")[0]))
-		if err := os.WriteFile(file, []byte(program), 0o644); err != nil {
+		if err := importImage(ctx, image, built, program); err != nil {
 			return err
-		}
-		imp := exec.CommandContext(ctx, filepath.Join(repoRoot, "integration", "k8s", "import-image.sh"), image, file, built)
-		if out, err := imp.CombinedOutput(); err != nil {
-			return fmt.Errorf("import %s: %v: %s", image, err, out)
 		}
 	}
 	return nil

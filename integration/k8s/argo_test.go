@@ -129,14 +129,8 @@ func argoBareNative(t *testing.T, proxy argoProxy) {
 	}
 	name := "bare-" + proxy.name
 	start := n.applyRaw(argoStep(t, name, argoReach(proxy.port), nil, []any{native}).YAML())
-	w, at, err := n.awaitWorkflow(name, argoBound)
-	node, _ := w.pod()
-	var p pod
-	ended := watch(n, argoBound, func(seen pod) bool {
-		p = seen
-		return seen.Status.Phase == "Succeeded" || seen.Status.Phase == "Failed"
-	}, "pods", "-l", "workflows.argoproj.io/workflow="+name)
+	c := n.awaitControl(name)
 	t.Logf("control, %s as a bare native sidecar, no tandem: %s (%q; node %q) after %s (%v); output result %q; pod %s (%v), codes %s",
-		proxy.name, w.Status.Phase, w.Status.Message, node.Message, at.Sub(start).Round(100*time.Millisecond), err,
-		node.parameter("result"), p.Status.Phase, ended, codes(p))
+		proxy.name, c.w.Status.Phase, c.w.Status.Message, c.node.Message, c.at.Sub(start).Round(100*time.Millisecond), c.err,
+		c.node.parameter("result"), c.pod.Status.Phase, c.podEnded, codes(c.pod))
 }

@@ -185,3 +185,27 @@ func assertAllZero(t *testing.T, p pod) {
 		}
 	}
 }
+
+// controlEnd is how a control's Workflow and its step's pod ended, as
+// seen within argoBound: reported, never asserted.
+type controlEnd struct {
+	w        workflow
+	at       time.Time
+	err      error // the Workflow did not end
+	node     argoNode
+	pod      pod
+	podEnded error // the pod did not end
+}
+
+// awaitControl watches control Workflow name and its step's pod to their
+// ends, at most argoBound each.
+func (n *namespace) awaitControl(name string) controlEnd {
+	var c controlEnd
+	c.w, c.at, c.err = n.awaitWorkflow(name, argoBound)
+	c.node, _ = c.w.pod()
+	c.podEnded = watch(n, argoBound, func(seen pod) bool {
+		c.pod = seen
+		return seen.Status.Phase == "Succeeded" || seen.Status.Phase == "Failed"
+	}, "pods", "-l", "workflows.argoproj.io/workflow="+name)
+	return c
+}

@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
 )
 
 // goModuleDir is the directory of module@version in the Go module cache,
@@ -29,4 +32,25 @@ func goModuleDir(ctx context.Context, moduleAtVersion string) (string, error) {
 		return "", fmt.Errorf("go mod download %s: no directory (%s)", moduleAtVersion, module.Error)
 	}
 	return module.Dir, nil
+}
+
+// buildCached runs integration/k8s/SCRIPT, which builds a program from its
+// Go module into the cache once (a later run finds it there), and returns
+// what it printed: where the build is.
+func buildCached(ctx context.Context, script string) (string, error) {
+	out, err := exec.CommandContext(ctx, filepath.Join(repoRoot, "integration", "k8s", script)).Output()
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", script, err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// requireInstalled skips without a cluster, and fails the test when the
+// installation install does (once a run) failed.
+func requireInstalled(t *testing.T, install func() error) {
+	t.Helper()
+	requireCluster(t)
+	if err := install(); err != nil {
+		t.Fatal(err)
+	}
 }

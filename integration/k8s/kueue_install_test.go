@@ -6,9 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -39,25 +37,19 @@ const (
 var kueueInstall = sync.OnceValue(installKueue)
 
 // kueueInstalled installs Kueue once a run; the tests share it.
-func kueueInstalled(t *testing.T) {
-	t.Helper()
-	requireCluster(t)
-	if err := kueueInstall(); err != nil {
-		t.Fatal(err)
-	}
-}
+func kueueInstalled(t *testing.T) { requireInstalled(t, kueueInstall) }
 
 func installKueue() error {
 	ctx, cancel := context.WithTimeout(context.Background(), kueueBuildTimeout)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, filepath.Join(repoRoot, "integration", "k8s", "build-kueue.sh")).Output()
+	manager, err := buildCached(ctx, "build-kueue.sh")
 	if err != nil {
-		return fmt.Errorf("build-kueue.sh: %w", err)
+		return err
 	}
 	// As Kueue's own (distroless) image: the manager at /manager, its
 	// non-root user.
 	containerfile := "FROM scratch\nCOPY manager /manager\nUSER 65532:65532\nENTRYPOINT [\"/manager\"]\n"
-	if err := importImage(ctx, kueueImage, filepath.Dir(strings.TrimSpace(string(out))), containerfile); err != nil {
+	if err := importImage(ctx, kueueImage, filepath.Dir(manager), containerfile); err != nil {
 		return err
 	}
 	work, err := os.MkdirTemp("", "tandem-kueue-")

@@ -66,9 +66,10 @@ func buildLossImages() error {
 }
 
 // importImage writes containerfile into dir and builds and imports it as
-// tag (import-image.sh).
+// tag (import-image.sh); its file is named after the image, so that one
+// dir can hold several.
 func importImage(ctx context.Context, tag, dir, containerfile string) error {
-	file := filepath.Join(dir, "Containerfile")
+	file := filepath.Join(dir, "Containerfile."+filepath.Base(strings.Split(tag, ":")[0]))
 	if err := os.WriteFile(file, []byte(containerfile), 0o644); err != nil {
 		return err
 	}
