@@ -8,8 +8,8 @@ import "slices"
 // Argo's wait container has yet to save the step's outputs, often through
 // that very proxy. So tandem goes inside the executor, between it and the
 // program, and drops that SIGTERM (--rewrite TERM:0): the done files, wait's
-// among them, say when the proxy may stop. The executor still forwards what
-// the kubelet sends and still records the container's end for Argo.
+// among them, say when the proxy may stop. The executor still records the
+// container's end for Argo.
 
 // Argo's controller stops a step's containers still running once its main
 // has ended by running `argoexec kill 15 1` in each. In a sidecar that
