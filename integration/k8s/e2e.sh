@@ -39,7 +39,7 @@ say "cluster of Kubernetes $K8S_VERSION on $K8S_RUNTIME up in $((SECONDS - start
 cd "$here" || exit 1
 start=$SECONDS
 KUBECONFIG=$KUBECONFIG_ADMIN TANDEM_K8S_KUBECTL=$K8S_BIN/kubectl TANDEM_BIN=$tandem \
-  go test -count=1 -tags "${TANDEM_K8S_TAGS:-k8s}" -timeout 30m -parallel 4 -v "$@" . 9>&-
+  go test -count=1 -tags "${TANDEM_K8S_TAGS:-k8s}" -timeout 45m -parallel 4 -v "$@" . 9>&-
 rc=$?
 say "tests (with the images) in $((SECONDS - start)) s"
 exit $rc
