@@ -23,20 +23,25 @@ func TestPresetReadinessHoldsMain(t *testing.T) {
 	}
 	eachMode(t, func(t *testing.T, mode string) {
 		n := newNamespace(t)
-		spec := lifecycleSpec(behaviour{delay: 1})
+		// The main runs 5 s: long enough to be seen running.
+		spec := lifecycleSpec(behaviour{delay: 5})
 		spec["containers"] = append([]any{slowProxy()}, spec["containers"].([]any)...)
 		m := injected(t, unwrappedJob(t, "preset-ready", map[string]string{}, spec), mode)
 		start := n.applyRaw(m.YAML())
+		// The proxy's first run is read while the main runs: the kubelet
+		// may start a native sidecar again, more than once, when it exits
+		// after the mains (here: tandem's stop on the done file) before it
+		// tears the pod down, and only the last two runs' logs are kept.
+		running := n.waitPod("job-name=preset-ready", nativeBound, func(p pod) bool {
+			main, _ := p.container("main")
+			return main.running()
+		})
+		firstRun := n.run(nil, "logs", running.Metadata.Name, "-c", "istio-proxy")
 		took := n.mustComplete("preset-ready", start, nativeBound)
 		p := n.onlyPod("preset-ready")
-		tl := n.podTimeline(p)
-		if proxy, _ := p.container("istio-proxy"); proxy.RestartCount > 0 {
-			// Kubernetes 1.32's kubelet starts a native sidecar again when
-			// it exits after the mains (here: tandem's stop on the done
-			// file) before it tears the pod down; the readiness to read is
-			// the first run's.
-			t.Logf("%s: istio-proxy restarted %d times after the main; reading its previous run", mode, proxy.RestartCount)
-			tl = n.podTimeline(p, "istio-proxy")
+		tl, err := parseTimeline(firstRun, n.run(nil, "logs", p.Metadata.Name, "-c", "main"))
+		if err != nil {
+			t.Fatal(err)
 		}
 		tl.after(t, "istio-proxy", "Started", "main", "Starting")
 		t.Logf("%s: the main started once the proxy was ready; apply → Complete in %s\n%s", mode, took.Round(100*time.Millisecond), tl)
