@@ -65,7 +65,7 @@ func TestExecutorOf(t *testing.T) {
 		}
 	}
 	for command, want := range map[string]int{
-		"/var/run/argo/argoexec emissary -- /app -v": 3,
+		"/var/run/argo/argoexec emissary -- /app -v":                                                    3,
 		"/var/run/argo/argoexec emissary --loglevel info --log-format text --gloglevel 0 -- /app -- -v": 9,
 	} {
 		if got := executorOf(strings.Fields(command)); len(got) != want {
@@ -78,12 +78,8 @@ func TestExecutorOf(t *testing.T) {
 // pod out.
 func podContainer(t *testing.T, out, name string) *yaml.Node {
 	t.Helper()
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(out), &doc); err != nil {
-		t.Fatal(err)
-	}
 	for _, list := range []string{"containers", "initContainers"} {
-		for _, c := range contentOf(yamlnode.Path(doc.Content[0], "spec", list)) {
+		for _, c := range contentOf(yamlnode.Path(mustParse(t, out), "spec", list)) {
 			if yamlnode.ScalarAt(c, "name") == name {
 				return c
 			}
