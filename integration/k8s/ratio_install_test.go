@@ -175,7 +175,7 @@ func startByInstall(t *testing.T, shape startShape) {
 // created. The kubelet lists its pods every second and acts on what a list
 // shows, and the previous pod is gone just after one such list, so pods
 // created at once would all start at the same point of that second, the
-// one that favours a pod started in a single pass (the bare pods). Each
+// one that favours the pods of fewest passes (the bare ones). Each
 // kind is created once at each sixth of the second instead, as pods are
 // created at any point of it on a cluster. A chosen offset, not a wait
 // for an event: there is none to wait for.
