@@ -134,18 +134,14 @@ func parseTimeline(outputs ...string) (timeline, error) {
 	return tl, nil
 }
 
-// podTimeline reads the timeline of a pod that still exists; the
-// containers named in previous have their previous run read too (a
-// restarted container's logs are its newest run's).
-func (n *namespace) podTimeline(p pod, previous ...string) timeline {
+// podTimeline reads the timeline of a pod that still exists (a restarted
+// container's logs are its newest run's).
+func (n *namespace) podTimeline(p pod) timeline {
 	n.t.Helper()
 	var outs []string
 	for _, cs := range append(p.Status.InitContainerStatuses, p.Status.ContainerStatuses...) {
 		if cs.Name != "tandem-install" {
 			outs = append(outs, n.run(nil, "logs", p.Metadata.Name, "-c", cs.Name))
-		}
-		if slices.Contains(previous, cs.Name) {
-			outs = append(outs, n.run(nil, "logs", "--previous", p.Metadata.Name, "-c", cs.Name))
 		}
 	}
 	tl, err := parseTimeline(outs...)
