@@ -65,6 +65,10 @@ type SidecarConfig struct {
 	StopDelay         time.Duration
 	StoppedFile       string
 	MainStartTimeout  time.Duration
+	// AwaitTermination: after a requested stop, the container stays up,
+	// CMD stopped, until its stop signal: a native sidecar that ends
+	// before the kubelet has seen its mains end is started again.
+	AwaitTermination bool
 }
 
 // MainConfig is what only `tandem main` has.

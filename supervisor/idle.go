@@ -53,9 +53,12 @@ func (e *engine) idle(during string, until eventChans) (idleEnd, bool) {
 // signal ends the wait. during names the wait in the log.
 func (e *engine) idleSignal(sig unix.Signal, during string) (idleEnd, bool) {
 	if ev, deleted := e.deletion.afterMains(e.policy.kindOf(sig) == kindTermination); deleted {
+		e.stopAsked = true
 		return idleEnd{done: &ev}, true
 	}
-	switch m, _ := e.policy.meaning(sig, idlePhase(e.deletion)); m {
+	m, terminating := e.policy.meaning(sig, idlePhase(e.deletion))
+	e.stopAsked = e.stopAsked || terminating
+	switch m {
 	case sigDone:
 		ev := doneEvent{Source: sourceDoneSignal, SeenAt: e.w.Now()}
 		return idleEnd{done: &ev}, true

@@ -22,6 +22,7 @@ const (
 	sigDrop                     // --rewrite SIG:0: not forwarded
 	sigTerminate                // no CMD runs: tandem ends, 128+N
 	sigIgnore                   // no CMD runs: nobody to forward it to
+	sigRelease                  // sidecar: the stop awaited after a requested one: tandem exits 0
 )
 
 // phase is where tandem is, as far as signals go.
@@ -33,6 +34,7 @@ const (
 	phaseHoldable                  // CMD runs, --outlive-main is set, no stop begun, nothing held yet
 	phaseStopping                  // the requested stop (the main is done) is under way
 	phaseIdleHoldable              // no CMD runs (a restart backoff), --outlive-main can hold the termination signal
+	phaseAwaiting                  // the requested stop is over; --await-termination waits for the container's stop
 	phaseCount
 )
 
@@ -53,16 +55,18 @@ const (
 // termination signal, SIGTERM or SIGINT, not HUP or QUIT, after which a
 // crash still deserves a restart. The pod's stop during a requested stop is
 // absorbed: forwarding it could switch CMD to a harsher exit (pgbouncer's
-// fast exit on TERM during its safe INT shutdown).
+// fast exit on TERM during its safe INT shutdown). Once that stop is over,
+// any stop request ends the wait of --await-termination with the stop's 0,
+// --rewrite or not: there is no CMD left to spare it.
 var signalTable = [kindCount]struct {
-	in          [phaseCount]meaning // indexed by phase: idle, running, holdable, stopping, idle holdable
+	in          [phaseCount]meaning // indexed by phase: idle, running, holdable, stopping, idle holdable, awaiting
 	terminating bool
 }{
-	kindOther:       {[phaseCount]meaning{sigIgnore, sigForward, sigForward, sigForward, sigIgnore}, false},
-	kindDone:        {[phaseCount]meaning{sigDone, sigDone, sigDone, sigDone, sigDone}, false},
-	kindTermination: {[phaseCount]meaning{sigTerminate, sigForward, sigHold, sigAbsorb, sigHold}, true},
-	kindStop:        {[phaseCount]meaning{sigTerminate, sigForward, sigForward, sigForward, sigTerminate}, true},
-	kindReload:      {[phaseCount]meaning{sigTerminate, sigForward, sigForward, sigForward, sigTerminate}, false},
+	kindOther:       {[phaseCount]meaning{sigIgnore, sigForward, sigForward, sigForward, sigIgnore, sigIgnore}, false},
+	kindDone:        {[phaseCount]meaning{sigDone, sigDone, sigDone, sigDone, sigDone, sigIgnore}, false},
+	kindTermination: {[phaseCount]meaning{sigTerminate, sigForward, sigHold, sigAbsorb, sigHold, sigRelease}, true},
+	kindStop:        {[phaseCount]meaning{sigTerminate, sigForward, sigForward, sigForward, sigTerminate, sigRelease}, true},
+	kindReload:      {[phaseCount]meaning{sigTerminate, sigForward, sigForward, sigForward, sigTerminate, sigRelease}, false},
 }
 
 // signalPolicy is what a signal means to this tandem: signalTable, read

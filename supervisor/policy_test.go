@@ -63,6 +63,15 @@ func TestSignalTable(t *testing.T) {
 		{unix.SIGINT, phaseIdleHoldable, sigTerminate, true},
 		{unix.SIGHUP, phaseIdleHoldable, sigTerminate, false},
 		{unix.SIGQUIT, phaseIdleHoldable, sigTerminate, false},
+		// After the requested stop, --await-termination: a stop request
+		// ends the wait; nothing else does.
+		{unix.SIGUSR1, phaseAwaiting, sigIgnore, false},
+		{unix.SIGUSR2, phaseAwaiting, sigIgnore, false},
+		{unix.SIGALRM, phaseAwaiting, sigRelease, true},
+		{unix.SIGTERM, phaseAwaiting, sigRelease, true},
+		{unix.SIGINT, phaseAwaiting, sigRelease, true},
+		{unix.SIGHUP, phaseAwaiting, sigRelease, false},
+		{unix.SIGQUIT, phaseAwaiting, sigRelease, false},
 	}
 	if len(rows) != int(kindCount)*int(phaseCount)+int(phaseCount)*2 {
 		t.Fatalf("%d rows: a kind or phase is missing from this test", len(rows))
@@ -99,6 +108,8 @@ func TestSignalTableRewriteToDrop(t *testing.T) {
 		{unix.SIGALRM, phaseStopping, sigAbsorb},
 		{unix.SIGTERM, phaseStopping, sigDrop},
 		{unix.SIGTERM, phaseIdle, sigTerminate},
+		{unix.SIGTERM, phaseAwaiting, sigRelease}, // no CMD left to spare it
+		{unix.SIGALRM, phaseAwaiting, sigRelease},
 		{unix.SIGHUP, phaseRunning, sigForward}, // rewritten to another signal: still forwarded
 	}
 	for _, row := range rows {

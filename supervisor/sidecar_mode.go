@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tandem-sh/tandem/internal/cmdline"
+	"github.com/tandem-sh/tandem/internal/signals"
 	"github.com/tandem-sh/tandem/supervisor/lifeline"
 	"github.com/tandem-sh/tandem/supervisor/process"
 	"github.com/tandem-sh/tandem/supervisor/statusfile"
@@ -17,6 +18,10 @@ type sidecarState struct {
 	// lifelines); nil, never ready, in the other modes.
 	done      chan doneEvent
 	newSource func() (doneSource, error) // builds the done sources
+	// stopAsked: a signal that says the container is going away reached
+	// tandem (forwarded, held or absorbed), so --await-termination has
+	// nothing left to wait for.
+	stopAsked bool
 }
 
 func newSidecarState() sidecarState {
@@ -24,8 +29,37 @@ func newSidecarState() sidecarState {
 }
 
 // runSidecar: CMD runs until the main is done, is restarted per --restart,
-// and the termination signal may be held (--outlive-main).
+// and the termination signal may be held (--outlive-main); after a
+// requested stop, --await-termination keeps the container up until its
+// stop signal.
 func (e *engine) runSidecar(ctx context.Context) outcome {
+	out := e.runSidecarCmd(ctx)
+	if e.cfg.Sidecar.AwaitTermination && out.reason == statusfile.ReasonStopped && out.err == nil && !e.stopAsked {
+		e.awaitStop()
+	}
+	return out
+}
+
+// awaitStop waits, CMD stopped, for a signal that stops the container. The
+// kubelet starts a native sidecar again when its container ends before it
+// has seen the mains' containers end (a main's runtime can report its exit
+// a second after the done file): a restart that shows in restartCount and
+// that a Job under restartPolicy OnFailure counts against its backoffLimit.
+// The kubelet's own stop, once it has seen them end, is the signal.
+func (e *engine) awaitStop() {
+	event(e.log.Info(), cmdline.EventAwaitingStop).Msg("CMD stopped; the container waits for its stop signal (--await-termination)")
+	for {
+		ev := e.next(eventChans{signals: e.signals})
+		if m, _ := e.policy.meaning(ev.signal, phaseAwaiting); m == sigRelease {
+			e.log.Debug().Str("signal", signals.Name(ev.signal)).Msg("the container's stop: exiting")
+			return
+		}
+		e.log.Debug().Str("signal", signals.Name(ev.signal)).Msg("signal ignored: CMD has stopped")
+	}
+}
+
+// runSidecarCmd is the sidecar's run of CMD, to its outcome.
+func (e *engine) runSidecarCmd(ctx context.Context) outcome {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// Files it must write, proved before CMD starts.

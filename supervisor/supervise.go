@@ -161,13 +161,13 @@ func (e *engine) ended(ctx context.Context, r *cmdRun, ready readiness) ending {
 // onSignal does what the signal means while CMD runs (signalTable).
 func (e *engine) onSignal(ctx context.Context, r *cmdRun, sig unix.Signal) {
 	if ev, deleted := e.deletion.afterMains(e.policy.kindOf(sig) == kindTermination); deleted && !r.stop.mainDone() {
-		r.terminating = true
+		r.terminating, e.stopAsked = true, true
 		e.apply(ctx, r, r.stop.done(ev))
 		return
 	}
 	m, terminating := e.policy.meaning(sig, runPhase(r, e.deletion))
 	if terminating {
-		r.terminating = true
+		r.terminating, e.stopAsked = true, true
 	}
 	switch m {
 	case sigDone:

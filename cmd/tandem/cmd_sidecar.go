@@ -41,5 +41,7 @@ func (s *settings) sidecarFlags() []*valueFlag {
 			"file written once CMD exited after a requested stop: another sidecar's --done-file, for shutdown order"),
 		newFlag(cmdline.FlagMainStartTimeout, one(cmdline.DurationKind, &sc.MainStartTimeout),
 			"stop as if done when no main attached and nothing was done within this long (0 = off)"),
+		newFlag(cmdline.FlagAwaitTermination, one(cmdline.BoolKind, &sc.AwaitTermination),
+			"after a requested stop, keep the container up until its stop signal, then exit 0 (a native sidecar: the kubelet restarts one that ends before it has seen the mains end)"),
 	}
 }

@@ -24,19 +24,20 @@ func TestSidecarFlags(t *testing.T) {
 		s.QuitURLs, s.TerminationSignal, s.OutliveMain = testkit.Parsed(t, probe.ParseURL, quitURL, "http://h/q"), unix.SIGQUIT, time.Minute
 		s.ReadyWhen, s.ReadyFile = testkit.Parsed(t, probe.Parse, "file:/r", "tcp:127.0.0.1:80"), "/ready"
 		s.Restart, s.PollInterval, s.StopDelay = supervisor.RestartOnFailure, 2*time.Second, 3*time.Second
-		s.StoppedFile, s.MainStartTimeout = "/stopped", 4*time.Minute
+		s.StoppedFile, s.MainStartTimeout, s.AwaitTermination = "/stopped", 4*time.Minute, true
 	}
 	runConfigCases(t, supervisor.ModeSidecar, []configCase{
 		{name: "every flag", args: sc("--done-file", "/a", "--done-file", "/b", "--done-signal", "USR1", "--stop-when", "success",
 			"--quit-url", quitURL, "--quit-url", "http://h/q", "--termination-signal", "QUIT", "--outlive-main", "1m",
 			"--ready-when", "file:/r", "--ready-when", "tcp:127.0.0.1:80", "--ready-file", "/ready", "--restart", "on-failure",
-			"--poll-interval", "2s", "--stop-delay", "3s", "--stopped-file", "/stopped", "--main-start-timeout", "4m"),
+			"--poll-interval", "2s", "--stop-delay", "3s", "--stopped-file", "/stopped", "--main-start-timeout", "4m",
+			"--await-termination"),
 			want: every},
 		{name: "every variable", env: map[string]string{"TANDEM_DONE_FILE": "/a,/b", "TANDEM_DONE_SIGNAL": "USR1",
 			"TANDEM_STOP_WHEN": "success", "TANDEM_QUIT_URL": quitURL + ",http://h/q", "TANDEM_TERMINATION_SIGNAL": "QUIT",
 			"TANDEM_OUTLIVE_MAIN": "1m", "TANDEM_READY_WHEN": "file:/r,tcp:127.0.0.1:80", "TANDEM_READY_FILE": "/ready",
 			"TANDEM_RESTART": "on-failure", "TANDEM_POLL_INTERVAL": "2s", "TANDEM_STOP_DELAY": "3s",
-			"TANDEM_STOPPED_FILE": "/stopped", "TANDEM_MAIN_START_TIMEOUT": "4m"},
+			"TANDEM_STOPPED_FILE": "/stopped", "TANDEM_MAIN_START_TIMEOUT": "4m", "TANDEM_AWAIT_TERMINATION": "true"},
 			args: sc(), want: every},
 		{name: "restart always", args: sc("--restart", "always"),
 			want: func(c *supervisor.Config) { c.Sidecar.Restart = supervisor.RestartAlways }},

@@ -77,6 +77,7 @@ type Sidecar struct {
 	Grace             time.Duration // --grace: its stop's own time, within what the mains leave
 	QuitURLs          []string      // POSTed first on a requested stop, before the signal
 	Rewrites          []string      // --rewrite FROM:TO, as it is forwarded
+	AwaitTermination  bool          // --await-termination: a native sidecar's container ends with the kubelet's stop
 }
 
 // Argv is BINARY sidecar [--name NAME] [--done-file PATH]... [--ready-file
@@ -85,7 +86,7 @@ type Sidecar struct {
 // [--termination-signal SIG] [--done-signal SIG] [--restart POLICY]
 // [--max-restarts N] [--restart-window DURATION] [--stopped-file PATH]
 // [--main-start-timeout DURATION] [--grace DURATION] [--quit-url URL]...
-// [--rewrite FROM:TO]... --.
+// [--rewrite FROM:TO]... [--await-termination] --.
 func (s Sidecar) Argv() []string {
 	a := start(s.Binary, CmdSidecar)
 	a.value(FlagName, s.Name)
@@ -107,6 +108,7 @@ func (s Sidecar) Argv() []string {
 	a.duration(FlagGrace, s.Grace)
 	a.values(FlagQuitURL, s.QuitURLs)
 	a.values(FlagRewrite, s.Rewrites)
+	a.boolean(FlagAwaitTermination, s.AwaitTermination)
 	return append(a, EndOfFlags)
 }
 

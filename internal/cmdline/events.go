@@ -24,6 +24,7 @@ const (
 	EventStopForced       = "stop-forced" // CMD needed SIGKILL after a requested stop
 	EventSignalForwarded  = "signal-forwarded"
 	EventNotStarted       = "not-started"       // sidecar: the main was done before CMD started
+	EventAwaitingStop     = "awaiting-stop"     // sidecar --await-termination: CMD stopped, the container's stop to come
 	EventMainFailed       = "main-failed"       // --stop-when success: a failed main is not done
 	EventRestartLimit     = "restart-limit"     // more than --max-restarts exits within --restart-window: giving up
 	EventTerminationGrace = "termination-grace" // main: the pod's stop signal, CMD has --termination-grace

@@ -59,6 +59,7 @@ const (
 	FlagStopDelay         = "stop-delay"
 	FlagStoppedFile       = "stopped-file"
 	FlagMainStartTimeout  = "main-start-timeout"
+	FlagAwaitTermination  = "await-termination"
 
 	// done.
 	FlagFile     = "file" // the older name of done's --done-file, an alias
