@@ -14,7 +14,8 @@ import (
 // wait still uploads the step's outputs. That SIGTERM reaches neither the
 // proxy nor tandem's idea of the pod's end: the proxy keeps running (in
 // classic mode a crash of it meanwhile is restarted: tandem's restarts are
-// the kubelet's there), and it stops, exit 0, once wait has ended too.
+// the kubelet's there), and it stops, exit 0, once wait has ended too; in
+// native mode its container then waits for the kubelet's stop.
 func TestSidecarUnderArgoExecutorOutlivesWait(t *testing.T) {
 	t.Parallel()
 	for _, mode := range []inject.Mode{inject.Classic, inject.Native} {
@@ -51,6 +52,13 @@ func argoStepPlayed(t *testing.T, mode inject.Mode) {
 	wait.signal(syscall.SIGUSR1) // wait has saved the outputs
 	if code := wait.wait(); code != 0 {
 		t.Fatalf("wait exited %d; want 0", code)
+	}
+	if mode == inject.Native {
+		// The proxy has stopped; its container waits for the kubelet's
+		// stop, which the executor passes on once the kubelet has seen
+		// main and wait end.
+		proxy.waitEvent("awaiting-stop")
+		proxy.signal(syscall.SIGTERM)
 	}
 	proxy.scWantExit(0, "stopped")
 	if proxy.hasEvent("signal-alone") || proxy.hasEvent("termination-mark-awaited") {

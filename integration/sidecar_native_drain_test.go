@@ -18,7 +18,8 @@ import (
 // /run/tandem a directory of the test's. The kubelet signals the mains
 // first on a deletion and restarts no container of a pod being deleted:
 // a collector whose program exits while the main drains is started again
-// by its tandem, which then stops it as requested once the main is done.
+// by its tandem, which then stops it as requested once the main is done,
+// and exits 0 on the kubelet's stop that follows.
 func TestNativeSidecarRestartedWhileMainDrains(t *testing.T) {
 	t.Parallel()
 	job := nativeDrainJob(t)
@@ -39,8 +40,10 @@ func TestNativeSidecarRestartedWhileMainDrains(t *testing.T) {
 	if code := main.wait(); code != 0 {
 		t.Fatalf("the main's tandem exited %d; want 0", code)
 	}
+	collector.waitEvent("awaiting-stop")
+	collector.signal(syscall.SIGTERM) // the kubelet's, once it has seen the main end
 	collector.scWantExit(0, "stopped")
-	collector.scWantOrder("cmd-started", "restarting", "cmd-started", "done-seen", "stop-sent", "cmd-exited", "exiting")
+	collector.scWantOrder("cmd-started", "restarting", "cmd-started", "done-seen", "stop-sent", "cmd-exited", "awaiting-stop", "exiting")
 	t.Logf("collector's program %d SIGKILLed while the main drained, started again as %d, stopped as requested once the main was done", first, second)
 }
 

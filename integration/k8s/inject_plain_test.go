@@ -81,6 +81,12 @@ func TestJobInjectedFromPlain(t *testing.T) {
 			if proxyCode != 0 {
 				t.Errorf("proxy: exit code %d; want 0 (a requested stop)", proxyCode)
 			}
+			// Native: its container waits for the kubelet's stop, so the
+			// kubelet never finds it ended before the export and starts
+			// it again.
+			if proxy.RestartCount != 0 {
+				t.Errorf("proxy: restartCount %d; want 0", proxy.RestartCount)
+			}
 			t.Logf("tandemctl inject --mode %s of a plain Job: apply → Complete in %s; proxy exit code %d, restartCount %d",
 				mode, took.Round(100*time.Millisecond), proxyCode, proxy.RestartCount)
 		})

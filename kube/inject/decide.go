@@ -152,6 +152,10 @@ func (p *plan) sidecarArgv(c *container, doneFiles []string) cmdline.Sidecar {
 	sidecar.TerminationSignal = c.terminationSignal
 	sidecar.Rewrites = c.executorRewrites()
 	if !c.classicSidecar {
+		// The kubelet starts a native sidecar again when its container
+		// ends before the kubelet has seen the mains' end: after its stop
+		// on their done files, the container waits for the kubelet's own.
+		sidecar.AwaitTermination = p.stopsOnDone(c)
 		if sidecar.Restart == "" && len(sidecar.DoneFiles) > 0 {
 			// The kubelet restarts no container of a pod being deleted:
 			// while the mains drain, tandem does (their termination marks

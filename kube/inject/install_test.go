@@ -98,13 +98,14 @@ const installCopyInit = `    - name: tandem-install
 // installSide is the sidecar as each mode wraps it, its binary at bin.
 func installSide(mode Mode, bin string, install Install) string {
 	flags := "        - --outlive-main\n        - 30s\n        - --restart\n        - always\n        - --main-start-timeout\n        - 600s\n"
-	policy := ""
+	policy, await := "", ""
 	if mode == Native {
 		flags, policy = "        - --restart\n        - during-deletion\n", "      restartPolicy: Always\n"
+		await = "        - --await-termination\n"
 	}
 	return "    - name: side\n      image: proxy:2\n" + policy + "      command:\n        - " + bin +
 		"\n        - sidecar\n        - --name\n        - side\n        - --done-file\n        - /run/tandem/app.done\n" + flags +
-		"        - --grace\n        - 5s\n        - --\n      args: [/cloud-sql-proxy]\n      volumeMounts:\n        - name: data\n          mountPath: /data\n" +
+		"        - --grace\n        - 5s\n" + await + "        - --\n      args: [/cloud-sql-proxy]\n      volumeMounts:\n        - name: data\n          mountPath: /data\n" +
 		installMounts[install]
 }
 

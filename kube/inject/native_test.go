@@ -32,6 +32,7 @@ const nativeJobInjected = exportJobHead + exportInjectedAnnotations +
             - during-deletion
             - --grace
             - 5s
+            - --await-termination
             - --
 ` + dbProxyInjectedArgs + dbProxyPortsAndProbe + tandemVolumeMount +
 	exportMigrateInit + exportContainers + exportMainHead + `          command:
@@ -67,9 +68,9 @@ func TestAlreadyNativeSidecar(t *testing.T) {
 		{Native, true, false, true, "sidecar --name side --done-file /run/tandem/main.done --stop-when deletion --restart during-deletion --grace 5s --"},
 		{Native, false, false, true, "sidecar --name side --done-file /run/tandem/main.done --stop-when deletion --restart during-deletion --grace 5s --"},
 		{Classic, true, true, true, "sidecar --name side --done-file /run/tandem/main.done --ready-file /run/tandem/side.ready --stop-when deletion --restart always --max-restarts 3 --grace 5s --"},
-		{Classic, false, false, false, "sidecar --name side --done-file /run/tandem/main.done --restart during-deletion --grace 5s --"},
-		{Native, false, false, false, "sidecar --name side --done-file /run/tandem/main.done --restart during-deletion --grace 5s --"},
-		{Native, true, true, false, "sidecar --name side --done-file /run/tandem/main.done --ready-file /run/tandem/side.ready --restart always --max-restarts 3 --grace 5s --"},
+		{Classic, false, false, false, "sidecar --name side --done-file /run/tandem/main.done --restart during-deletion --grace 5s --await-termination --"},
+		{Native, false, false, false, "sidecar --name side --done-file /run/tandem/main.done --restart during-deletion --grace 5s --await-termination --"},
+		{Native, true, true, false, "sidecar --name side --done-file /run/tandem/main.done --ready-file /run/tandem/side.ready --restart always --max-restarts 3 --grace 5s --await-termination --"},
 	} {
 		name := fmt.Sprintf("%s named=%v needs=%v endless=%v", tt.mode, tt.named, tt.needs, tt.endless)
 		src := spec
@@ -131,7 +132,7 @@ func TestNativeOnFailureStopWhenSuccess(t *testing.T) {
 	opts := testOptionsWith(func(o *Options) { o.Mode = Native })
 	_, out := injectYAML(t, pod(spec), opts)
 	want := []string{binary, "sidecar", "--name", "side", "--done-file", "/run/tandem/main.done", "--stop-when", "success",
-		"--restart", "during-deletion", "--grace", "5s", "--"}
+		"--restart", "during-deletion", "--grace", "5s", "--await-termination", "--"}
 	if got := listOf(t, out, "side", "command"); !slices.Equal(got, want) {
 		t.Errorf("side's command %q; want %q", got, want)
 	}

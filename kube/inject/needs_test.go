@@ -91,6 +91,7 @@ const needsNativeJobInjected = exportJobHead + exportNeedsAnnotation + exportInj
             - "3"
             - --grace
             - 5s
+            - --await-termination
             - --
 ` + dbProxyInjectedArgs + dbProxyPortsAndProbe + tandemVolumeMount +
 	exportMigrateInit + exportContainers + exportMainHead + `          command:
@@ -135,8 +136,8 @@ var needsCommandCases = []struct {
 		"sidecar --name s2 --done-file /run/tandem/m.done --outlive-main 30s --restart always --stopped-file /run/tandem/s2.stopped --main-start-timeout 600s --grace 5s --"},
 	{"native: each sidecar stops on the main's done file, the last first; the needed one has a budget", "s2", Native,
 		"main --name m --done-file /run/tandem/m.done --needs /run/tandem/s2.ready --termination-grace 20s --",
-		"sidecar --name s1 --done-file /run/tandem/m.done --done-file /run/tandem/s2.stopped --restart during-deletion --grace 5s --",
-		"sidecar --name s2 --done-file /run/tandem/m.done --ready-file /run/tandem/s2.ready --restart always --max-restarts 3 --stopped-file /run/tandem/s2.stopped --grace 5s --"},
+		"sidecar --name s1 --done-file /run/tandem/m.done --done-file /run/tandem/s2.stopped --restart during-deletion --grace 5s --await-termination --",
+		"sidecar --name s2 --done-file /run/tandem/m.done --ready-file /run/tandem/s2.ready --restart always --max-restarts 3 --stopped-file /run/tandem/s2.stopped --grace 5s --await-termination --"},
 }
 
 func TestNeedsCommandLines(t *testing.T) {

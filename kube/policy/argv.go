@@ -94,6 +94,10 @@ func (g *generator) sidecarArgv(bin string) string {
 	a.flagIf(at("stopGrace")+" > 0", cmdline.FlagGrace, duration(at("stopGrace")))
 	a.flagIf(at("quit")+" != ''", cmdline.FlagQuitURL, "string("+at("quit")+")")
 	a.flagIf(at("executor")+" > 0", cmdline.FlagRewrite, str(inject.ExecutorRewrite))
+	if !classic {
+		// As inject: the container waits for the kubelet's stop.
+		a.list("(" + stops + " ? " + strList([]string{cmdline.Flag(cmdline.FlagAwaitTermination)}) + " : [])")
+	}
 	return a.end()
 }
 
