@@ -134,14 +134,20 @@ func parseTimeline(outputs ...string) (timeline, error) {
 	return tl, nil
 }
 
-// podTimeline reads the timeline of a pod that still exists (a restarted
-// container's logs are its newest run's).
+// podTimeline reads the timeline of a pod that still exists. A restarted
+// container's run before its newest is read too: the kubelet may start a
+// native sidecar once more after the mains ended, and tandem then starts
+// no program, so the newest run prints nothing of the earlier ones.
 func (n *namespace) podTimeline(p pod) timeline {
 	n.t.Helper()
 	var outs []string
 	for _, cs := range append(p.Status.InitContainerStatuses, p.Status.ContainerStatuses...) {
-		if cs.Name != "tandem-install" {
-			outs = append(outs, n.run(nil, "logs", p.Metadata.Name, "-c", cs.Name))
+		if cs.Name == "tandem-install" {
+			continue
+		}
+		outs = append(outs, n.run(nil, "logs", p.Metadata.Name, "-c", cs.Name))
+		if cs.RestartCount > 0 {
+			outs = append(outs, n.run(nil, "logs", "--previous", p.Metadata.Name, "-c", cs.Name))
 		}
 	}
 	tl, err := parseTimeline(outs...)

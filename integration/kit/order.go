@@ -53,11 +53,16 @@ func AssertNever(t testing.TB, lines []Line, ctr string, texts ...string) {
 }
 
 // SidecarGap is the time from the main's CMD exit to the sidecar's tandem
-// exit, as tandem logged them; it must be positive and within bound.
+// exit, as tandem logged them (under --await-termination, to its wait for
+// the container's stop, which is the kubelet's to time); it must be
+// positive and within bound.
 func SidecarGap(t testing.TB, lines []Line, main, sidecar string, bound time.Duration) time.Duration {
 	t.Helper()
 	mainExit := MustFind(t, lines, Tandem(main, "cmd-exited"))
-	sidecarExit := MustFind(t, lines, Tandem(sidecar, "exiting"))
+	sidecarExit, awaits := Find(lines, Tandem(sidecar, "awaiting-stop"))
+	if !awaits {
+		sidecarExit = MustFind(t, lines, Tandem(sidecar, "exiting"))
+	}
 	gap := sidecarExit.At.Sub(mainExit.At)
 	if gap < 0 || gap > bound {
 		t.Errorf("%s stopped %s after %s ended; want within %s", sidecar, gap, main, bound)
