@@ -56,13 +56,15 @@ const (
 // crash still deserves a restart. The pod's stop during a requested stop is
 // absorbed: forwarding it could switch CMD to a harsher exit (pgbouncer's
 // fast exit on TERM during its safe INT shutdown). Once that stop is over,
-// any stop request ends the wait of --await-termination with the stop's 0,
-// --rewrite or not: there is no CMD left to spare it.
+// any signal but the done signal ends the wait of --await-termination with
+// the stop's 0, --rewrite or not: there is no CMD left to spare it, and the
+// container's stop signal may be one tandem was not told of (an image's
+// STOPSIGNAL not looked up).
 var signalTable = [kindCount]struct {
 	in          [phaseCount]meaning // indexed by phase: idle, running, holdable, stopping, idle holdable, awaiting
 	terminating bool
 }{
-	kindOther:       {[phaseCount]meaning{sigIgnore, sigForward, sigForward, sigForward, sigIgnore, sigIgnore}, false},
+	kindOther:       {[phaseCount]meaning{sigIgnore, sigForward, sigForward, sigForward, sigIgnore, sigRelease}, false},
 	kindDone:        {[phaseCount]meaning{sigDone, sigDone, sigDone, sigDone, sigDone, sigIgnore}, false},
 	kindTermination: {[phaseCount]meaning{sigTerminate, sigForward, sigHold, sigAbsorb, sigHold, sigRelease}, true},
 	kindStop:        {[phaseCount]meaning{sigTerminate, sigForward, sigForward, sigForward, sigTerminate, sigRelease}, true},

@@ -63,9 +63,9 @@ func TestSignalTable(t *testing.T) {
 		{unix.SIGINT, phaseIdleHoldable, sigTerminate, true},
 		{unix.SIGHUP, phaseIdleHoldable, sigTerminate, false},
 		{unix.SIGQUIT, phaseIdleHoldable, sigTerminate, false},
-		// After the requested stop, --await-termination: a stop request
-		// ends the wait; nothing else does.
-		{unix.SIGUSR1, phaseAwaiting, sigIgnore, false},
+		// After the requested stop, --await-termination: any signal but
+		// the done signal ends the wait.
+		{unix.SIGUSR1, phaseAwaiting, sigRelease, false},
 		{unix.SIGUSR2, phaseAwaiting, sigIgnore, false},
 		{unix.SIGALRM, phaseAwaiting, sigRelease, true},
 		{unix.SIGTERM, phaseAwaiting, sigRelease, true},
