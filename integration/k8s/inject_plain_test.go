@@ -81,9 +81,9 @@ func TestJobInjectedFromPlain(t *testing.T) {
 			if proxyCode != 0 {
 				t.Errorf("proxy: exit code %d; want 0 (a requested stop)", proxyCode)
 			}
-			// Native: its container waits for the kubelet's stop, so the
-			// kubelet never finds it ended before the export and starts
-			// it again.
+			// Never started again: a classic container of a Never pod is
+			// not, and a native one waits for the kubelet's stop, so the
+			// kubelet never finds it ended before the export.
 			if proxy.RestartCount != 0 {
 				t.Errorf("proxy: restartCount %d; want 0", proxy.RestartCount)
 			}
