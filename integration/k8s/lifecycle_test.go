@@ -135,9 +135,11 @@ func parseTimeline(outputs ...string) (timeline, error) {
 }
 
 // podTimeline reads the timeline of a pod that still exists. A restarted
-// container's run before its newest is read too: the kubelet may start a
-// native sidecar once more after the mains ended, and tandem then starts
-// no program, so the newest run prints nothing of the earlier ones.
+// container's run before its newest is read too, while the kubelet still
+// keeps it (1.32's may have removed it once the pod ended): the kubelet
+// may start a native sidecar once more after the mains ended, and tandem
+// then starts no program, so the newest run prints nothing of the earlier
+// ones.
 func (n *namespace) podTimeline(p pod) timeline {
 	n.t.Helper()
 	var outs []string
@@ -146,8 +148,15 @@ func (n *namespace) podTimeline(p pod) timeline {
 			continue
 		}
 		outs = append(outs, n.run(nil, "logs", p.Metadata.Name, "-c", cs.Name))
-		if cs.RestartCount > 0 {
-			outs = append(outs, n.run(nil, "logs", "--previous", p.Metadata.Name, "-c", cs.Name))
+		if cs.RestartCount == 0 {
+			continue
+		}
+		out, err := n.try(nil, "logs", "--previous", p.Metadata.Name, "-c", cs.Name)
+		switch {
+		case err == nil:
+			outs = append(outs, out)
+		case !strings.Contains(err.Error(), "previous terminated container"):
+			n.t.Fatal(err)
 		}
 	}
 	tl, err := parseTimeline(outs...)
