@@ -34,7 +34,7 @@ func newSidecarState() sidecarState {
 // stop signal.
 func (e *engine) runSidecar(ctx context.Context) outcome {
 	out := e.runSidecarCmd(ctx)
-	if e.cfg.Sidecar.AwaitTermination && out.reason == statusfile.ReasonStopped && out.err == nil && !e.stopAsked {
+	if e.cfg.Sidecar.AwaitTermination && out.reason == statusfile.ReasonStopped && !e.stopAsked {
 		e.awaitStop()
 	}
 	return out
